@@ -1,0 +1,309 @@
+"""Flight instruction cards: the four kinds, the TOML deck format, and feasibility.
+
+A deck file (written by hand or by `penguin-panel deck generate`):
+
+    side = "blue"          # which printed side of the panel the deck is for
+    expansion = false      # true when the deck holds expansion cards
+
+    [[cards]]
+    kind = "simple"                              # press buttons, set tokens
+    press = ["grid.r3c4"]
+    set = { "round_lever.blue" = "1" }
+
+    [[cards]]
+    kind = "sequence"                            # directions on a cross, then OK
+    section = "cross"
+    steps = ["up", "up", "down", "right"]
+
+    [[cards]]
+    kind = "coordinates"                         # expansion: cells of a grid, then OK
+    section = "roman"
+    steps = ["A1", "C3", "D1"]
+
+    [[cards]]
+    kind = "activation"                          # expansion: a word on the keypad, then OK
+    word = "FNAP"
+
+Optional on every card: `number` (printed on the card), `expansion` (the star; cards of
+kinds coordinates and activation always carry it), and for sequence kinds `colours`,
+the colour sequence printed along the bottom (computed from the layout when absent).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError, Problem, read_toml
+from .layout import DIRECTIONS, SIDES, Layout
+
+CARD_KINDS = ("simple", "sequence", "coordinates", "activation")
+SEQUENCE_KINDS = ("sequence", "coordinates", "activation")
+
+
+@dataclass(frozen=True)
+class Card:
+    kind: str
+    press: tuple[str, ...] = ()
+    set: tuple[tuple[str, str], ...] = ()  # (token id, position), in card order
+    section: str | None = None
+    steps: tuple[str, ...] = ()  # directions, coordinates, or the word's letters
+    word: str | None = None
+    colours: tuple[str, ...] = ()
+    number: int | None = None
+    expansion: bool = False
+
+    @property
+    def targets(self) -> dict[str, str]:
+        return dict(self.set)
+
+    @property
+    def is_sequence(self) -> bool:
+        return self.kind in SEQUENCE_KINDS
+
+    def label(self) -> str:
+        """A short human description, for logs and one-line messages."""
+        n = f"#{self.number} " if self.number is not None else ""
+        if self.kind == "simple":
+            parts = [f"press {b}" for b in self.press] + [f"{t}->{p}" for t, p in self.set]
+            return f"{n}simple: " + ", ".join(parts)
+        if self.kind == "activation":
+            return f"{n}activation: {self.word}"
+        return f"{n}{self.kind} on {self.section}: " + " ".join(self.steps)
+
+    def as_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {}
+        if self.number is not None:
+            d["number"] = self.number
+        d["kind"] = self.kind
+        if self.kind == "simple":
+            if self.press:
+                d["press"] = list(self.press)
+            if self.set:
+                d["set"] = dict(self.set)
+        elif self.kind == "activation":
+            d["word"] = self.word
+        else:
+            d["section"] = self.section
+            d["steps"] = list(self.steps)
+        if self.colours:
+            d["colours"] = list(self.colours)
+        if self.expansion:
+            d["expansion"] = True
+        return d
+
+
+@dataclass
+class Deck:
+    side: str
+    expansion: bool
+    cards: list[Card] = field(default_factory=list)
+    seed: int | None = None
+    source: str | None = None
+
+
+# ---------------------------------------------------------------------------- parsing
+
+_CARD_KEYS = ("number", "kind", "press", "set", "section", "steps", "word", "colours", "expansion")
+
+
+def parse_card(raw: Any, file: str | None, key: str, problems: list[Problem]) -> Card | None:
+    """Parse one [[cards]] entry; shape problems go to `problems` (feasibility is separate)."""
+    def bad(k: str, reason: str) -> None:
+        problems.append(Problem(file, f"{key}.{k}" if k else key, reason))
+
+    if not isinstance(raw, dict):
+        bad("", "a card must be a table")
+        return None
+    for k in raw:
+        if k not in _CARD_KEYS:
+            bad(k, f"unknown key (expected one of: {', '.join(_CARD_KEYS)})")
+    kind = raw.get("kind")
+    if kind not in CARD_KINDS:
+        bad("kind", f"{kind!r} is not a card kind ({', '.join(CARD_KINDS)})")
+        return None
+    before = len(problems)
+    number = raw.get("number")
+    if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
+        bad("number", "must be a whole number")
+        number = None
+    exp = raw.get("expansion", kind in ("coordinates", "activation"))
+    if not isinstance(exp, bool):
+        bad("expansion", "must be true or false")
+        exp = False
+    colours = raw.get("colours", [])
+    if not isinstance(colours, list) or not all(isinstance(c, str) for c in colours):
+        bad("colours", "must be an array of colour names")
+        colours = []
+    card = Card(kind, number=number, expansion=exp, colours=tuple(colours))
+    if kind == "simple":
+        press = raw.get("press", [])
+        sets = raw.get("set", {})
+        if not isinstance(press, list) or not all(isinstance(p, str) for p in press):
+            bad("press", "must be an array of button ids")
+            press = []
+        if not isinstance(sets, dict):
+            bad("set", "must be a table of token id = position")
+            sets = {}
+        clean_sets = []
+        for tid, pos in sets.items():
+            if isinstance(pos, int) and not isinstance(pos, bool):
+                pos = str(pos)
+            if not isinstance(pos, str):
+                bad(f"set.{tid}", "a position must be a string (or a whole number)")
+                continue
+            clean_sets.append((tid, pos))
+        if len(set(press)) != len(press):
+            bad("press", "a button is listed twice")
+        if not press and not clean_sets and len(problems) == before:
+            bad("", "a simple card needs at least one 'press' or 'set'")
+        for k in ("section", "steps", "word"):
+            if k in raw:
+                bad(k, f"not used on a simple card")
+        card = replace(card, press=tuple(press), set=tuple(clean_sets))
+    elif kind == "activation":
+        word = raw.get("word")
+        if not isinstance(word, str) or not word.isalpha():
+            bad("word", "an activation card needs a 'word' of letters")
+            return None
+        word = word.upper()
+        card = replace(card, word=word, steps=tuple(word), section=raw.get("section") or None)
+    else:
+        section = raw.get("section")
+        steps = raw.get("steps")
+        if not isinstance(section, str):
+            bad("section", f"a {kind} card needs a 'section'")
+        if not isinstance(steps, list) or not steps or not all(isinstance(s, str) for s in steps):
+            bad("steps", f"a {kind} card needs 'steps', an array of "
+                         + ("directions" if kind == "sequence" else "coordinates like \"A1\""))
+            return None
+        if not isinstance(section, str):
+            return None
+        steps = [s.lower() if kind == "sequence" else s.upper() for s in steps]
+        card = replace(card, section=section, steps=tuple(steps))
+    return card if len(problems) == before else None
+
+
+def parse_cards(raw_cards: Any, file: str | None, key: str = "cards") -> tuple[list[Card], list[Problem]]:
+    problems: list[Problem] = []
+    cards: list[Card] = []
+    if not isinstance(raw_cards, list):
+        return [], [Problem(file, key, "must be an array of tables ([[cards]])")]
+    for i, rc in enumerate(raw_cards):
+        c = parse_card(rc, file, f"{key}[{i}]", problems)
+        if c is not None:
+            cards.append(c)
+    return cards, problems
+
+
+def load_deck(path: str | Path) -> Deck:
+    """Read a deck file. Shape problems raise ConfigError; feasibility is `check_card`'s job."""
+    file = str(path)
+    raw = read_toml(path)
+    problems: list[Problem] = []
+    for k in raw:
+        if k not in ("side", "expansion", "seed", "layout", "cards"):
+            problems.append(Problem(file, k, "unknown key (expected side, expansion, seed, layout, cards)"))
+    side = raw.get("side", "blue")
+    if side not in SIDES:
+        problems.append(Problem(file, "side", f"{side!r} is not a side (blue or gray)"))
+        side = "blue"
+    exp = raw.get("expansion", False)
+    if not isinstance(exp, bool):
+        problems.append(Problem(file, "expansion", "must be true or false"))
+        exp = False
+    cards, card_problems = parse_cards(raw.get("cards", []), file)
+    problems += card_problems
+    if problems:
+        raise ConfigError(problems)
+    seed = raw.get("seed") if isinstance(raw.get("seed"), int) else None
+    return Deck(side, exp, cards, seed, file)
+
+
+def dump_deck(deck: Deck) -> str:
+    """The deck as TOML, in the format `load_deck` reads."""
+    import tomli_w
+
+    doc: dict[str, Any] = {"side": deck.side, "expansion": deck.expansion}
+    if deck.seed is not None:
+        doc["seed"] = deck.seed
+    doc["cards"] = [c.as_dict() for c in deck.cards]
+    return tomli_w.dumps(doc)
+
+
+# ---------------------------------------------------------------------------- feasibility
+
+def sequence_buttons(card: Card, layout: Layout) -> tuple[str, ...]:
+    """The button ids a sequence-type card asks for, in order (without the final OK)."""
+    section = layout.sections[card_section(card, layout)]
+    return tuple(section.roles[s] for s in card.steps)
+
+
+def card_section(card: Card, layout: Layout) -> str:
+    """The section a sequence-type card acts on (activation cards find the keypad)."""
+    if card.section:
+        return card.section
+    for s in layout.sections.values():
+        if s.kind == "keypad" and all(ch in s.roles for ch in card.steps):
+            return s.id
+    raise KeyError("keypad")
+
+
+def colour_sequence(card: Card, layout: Layout) -> tuple[str, ...]:
+    return tuple(layout.buttons[b].colour for b in sequence_buttons(card, layout))
+
+
+def check_card(card: Card, layout: Layout) -> list[str]:
+    """Reasons this card cannot be played on this layout (empty when it can)."""
+    why: list[str] = []
+    if card.kind == "simple":
+        for b in card.press:
+            if b not in layout.buttons:
+                why.append(f"button '{b}' is not on the {_panel(layout)}")
+        for t, p in card.set:
+            tok = layout.tokens.get(t)
+            if tok is None:
+                why.append(f"token '{t}' is not on the {_panel(layout)}")
+            elif p not in tok.positions:
+                why.append(f"token '{t}' has no position '{p}' (it has {', '.join(tok.positions)})")
+        n = len(card.press) + len(card.set)
+        if not 1 <= n <= 4:
+            why.append(f"a simple card gives 1 to 4 instructions, this one gives {n}")
+        return why
+    want = {"sequence": "sequence", "coordinates": "coordinates", "activation": "keypad"}[card.kind]
+    if card.kind == "activation" and not card.section:
+        try:
+            sid = card_section(card, layout)
+        except KeyError:
+            return [f"no keypad on the {_panel(layout)} can type '{card.word}'"]
+    else:
+        sid = card.section
+    section = layout.sections.get(sid or "")
+    if section is None:
+        return [f"section '{sid}' is not on the {_panel(layout)}"]
+    if section.kind != want:
+        return [f"section '{sid}' is a {section.kind} section, a {card.kind} card needs a {want} section"]
+    for s in card.steps:
+        if s not in section.roles or s == "ok":
+            what = {"sequence": "direction", "coordinates": "coordinate", "activation": "letter"}[card.kind]
+            why.append(f"section '{sid}' has no {what} '{s}'")
+    if card.kind == "sequence" and any(s not in DIRECTIONS for s in card.steps):
+        why.append("sequence steps must be directions: up, down, left, right")
+    if not why and card.colours:
+        actual = tuple(layout.buttons[section.roles[s]].colour for s in card.steps)
+        if tuple(card.colours) != actual:
+            why.append(f"colour sequence {', '.join(card.colours)} does not match the panel's "
+                       f"{', '.join(actual)} on the {layout.side} side")
+    return why
+
+
+def with_colours(card: Card, layout: Layout) -> Card:
+    """The card with its colour sequence filled in from the layout (sequence kinds only)."""
+    if not card.is_sequence or card.colours:
+        return card
+    return replace(card, colours=colour_sequence(card, layout))
+
+
+def _panel(layout: Layout) -> str:
+    return f"{layout.side} side" + (" with the expansion" if layout.expansion else " (base game)")

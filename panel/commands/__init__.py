@@ -1,0 +1,1 @@
+"""Sub-commands of `penguin-panel`: one file per command group, each with `register()`."""

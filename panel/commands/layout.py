@@ -1,0 +1,39 @@
+"""`penguin-panel layout show`: every control of a layout, for people and scripts."""
+
+from __future__ import annotations
+
+import json
+
+from ..layout import SIDES, load_layout
+
+
+def add_layout_options(p) -> None:
+    """The options every command that reads a layout shares."""
+    p.add_argument("--layout", metavar="FILE", help="layout TOML (default: the Penguin Airlines panel)")
+    p.add_argument("--side", choices=SIDES, default="blue", help="printed side of the module cards")
+    p.add_argument("--expansion", action="store_true", help="include the 3 expansion modules")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("layout", help="inspect a panel layout")
+    lsub = p.add_subparsers(dest="layout_command", metavar="ACTION")
+    lsub.required = True
+    show = lsub.add_parser("show", help="print every control")
+    add_layout_options(show)
+    show.add_argument("--json", action="store_true", help="machine-readable output")
+    show.set_defaults(func=show_layout)
+
+
+def show_layout(args) -> int:
+    layout = load_layout(args.layout, side=args.side, expansion=args.expansion)
+    controls = layout.as_dicts()
+    if args.json:
+        print(json.dumps({"name": layout.name, "side": layout.side, "expansion": layout.expansion,
+                          "controls": controls}, indent=2))
+        return 0
+    print(f"{layout.name}: {layout.side} side, {'with' if layout.expansion else 'without'} the expansion, "
+          f"{len(layout.modules)} modules, {len(layout.buttons)} buttons, {len(layout.tokens)} tokens")
+    for c in controls:
+        extra = ("positions " + "/".join(c["positions"])) if c["kind"] == "token" else (c["role"] or "")
+        print(f"  {c['id']:<22} {c['kind']:<6} {c['section']:<12} {c['colour']:<7} {extra}")
+    return 0
