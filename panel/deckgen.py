@@ -90,15 +90,15 @@ class _Generator:
         where = f"the {self.layout.side} side" + (" with the expansion" if self.layout.expansion else "")
         missing = []
         if not self.token_sections:
-            missing.append("a 'tokens' section (for token cards)")
+            missing.append("'tokens' section (for token cards)")
         if not self.button_sections:
-            missing.append("a 'buttons' section (for button cards)")
+            missing.append("'buttons' section (for button cards)")
         if not self.sequence_sections:
-            missing.append("a 'sequence' section (for sequence cards)")
+            missing.append("'sequence' section (for sequence cards)")
         if expansion and not self.coordinate_sections:
-            missing.append("a 'coordinates' section (for coordinate cards)")
+            missing.append("'coordinates' section (for coordinate cards)")
         if expansion and not self.keypads:
-            missing.append("a 'keypad' section (for activation cards)")
+            missing.append("'keypad' section (for activation cards)")
         if missing:
             raise ConfigError([Problem(self.layout.source, None, f"cannot make a deck for {where}: "
                                                                  f"the layout has no {m}") for m in missing])

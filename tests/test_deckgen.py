@@ -18,71 +18,8 @@ from panel.layout import DIRECTIONS, load_layout
 
 SEEDS = (0, 1, 7, 2024, -5, 2**40)
 
-# A small home-made panel, shaped nothing like the printed one: two directions on its
-# only cross, a 2-cell coordinate grid, a three-letter keypad, and an expansion module
-# that also holds plain buttons and a token (which base cards must leave alone).
-ALT_LAYOUT = """
-name = "Tiny"
-[[modules]]
-id = "m1"
-[[modules.sections]]
-id = "pad"
-kind = "buttons"
-buttons = [
-  { name = "a", colour = { blue = "red", gray = "green" } },
-  { name = "b", colour = "white" },
-  { name = "c", colour = "white" },
-]
-[[modules.sections]]
-id = "dials"
-kind = "tokens"
-tokens = [
-  { name = "x", kind = "knob", positions = ["lo", "mid", "hi"] },
-  { name = "y", kind = "switch", positions = ["off", "on"], start = "on" },
-]
-[[modules]]
-id = "m2"
-[[modules.sections]]
-id = "joy"
-kind = "sequence"
-buttons = [
-  { name = "u", role = "up", colour = { blue = "blue", gray = "black" } },
-  { name = "d", role = "down", colour = "white" },
-  { name = "go", role = "ok", colour = "green" },
-]
-[[modules.sections]]
-id = "keys2"
-kind = "buttons"
-buttons = [{ name = "k1", colour = "black" }, { name = "k2", colour = "black" }]
-[[modules]]
-id = "m3"
-expansion = true
-[[modules.sections]]
-id = "mini"
-kind = "coordinates"
-buttons = [
-  { name = "a1", role = "A1", colour = "red" },
-  { name = "b1", role = "B1", colour = { blue = "blue", gray = "white" } },
-  { name = "ok", role = "ok", colour = "green" },
-]
-[[modules.sections]]
-id = "keys"
-kind = "keypad"
-buttons = [
-  { name = "b", role = "B", colour = "red" },
-  { name = "o", role = "O", colour = { blue = "blue", gray = "red" } },
-  { name = "m", role = "M", colour = "white" },
-  { name = "ok", role = "ok", colour = "black" },
-]
-[[modules.sections]]
-id = "bonus"
-kind = "buttons"
-buttons = [{ name = "z", colour = "red" }]
-[[modules.sections]]
-id = "bonus_tokens"
-kind = "tokens"
-tokens = [{ name = "w", kind = "slider", positions = ["0", "1"] }]
-"""
+# A small home-made panel (base cards must leave its expansion module's buttons alone).
+ALT_LAYOUT = (Path(__file__).parent / "data" / "tiny_layout.toml").read_text()
 
 
 @pytest.fixture(scope="module")
@@ -332,7 +269,7 @@ def test_missing_expansion_section_is_a_clear_error(tmp_path, section, kind):
     with pytest.raises(ConfigError) as e:
         generate_deck(load_layout(p, expansion=True), seed=1)
     [problem] = e.value.problems
-    assert str(p) in str(problem) and f"no a '{kind}' section" in str(problem)
+    assert str(p) in str(problem) and f"no '{kind}' section" in str(problem)
 
 
 def test_missing_base_sections_are_each_named(tmp_path):
@@ -343,7 +280,7 @@ def test_missing_base_sections_are_each_named(tmp_path):
         generate_deck(load_layout(p), seed=1)
     msgs = [str(x) for x in e.value.problems]
     assert len(msgs) == 2
-    assert any("'tokens' section" in m for m in msgs) and any("'sequence' section" in m for m in msgs)
+    assert any("no 'tokens' section" in m for m in msgs) and any("no 'sequence' section" in m for m in msgs)
 
 
 # ------------------------------------------------------------------- any seed
