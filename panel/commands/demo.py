@@ -28,7 +28,7 @@ def demo(args) -> int:
     settings = MatchSettings(mode=args.mode, teams=teams, seed=args.seed, expansion=args.expansion, target_points=12)
     layout = load_layout(expansion=args.expansion)
     match = Match(settings, layout)
-    crew = BotCrew(match, seed=args.seed)
+    crew = BotCrew(match, seed=args.seed, accuracy=0.9, pace=2.6)
     t = 0.0
     log = []
     n_events = 0
