@@ -297,7 +297,7 @@ def check_card(card: Card, layout: Layout) -> list[str]:
     if section is None:
         return [f"section '{sid}' is not on the {_panel(layout)}"]
     if section.kind != want:
-        return [f"section '{sid}' is a {section.kind} section, a {card.kind} card needs a {want} section"]
+        return [f"section '{sid}' is a {section.kind} section, {'an' if card.kind[0] in 'aeiou' else 'a'} {card.kind} card needs a {want} section"]
     for s in card.steps:
         if s not in section.roles or s == "ok":
             what = {"sequence": "direction", "coordinates": "coordinate", "activation": "letter"}[card.kind]

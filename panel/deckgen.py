@@ -90,15 +90,15 @@ class _Generator:
         where = f"the {self.layout.side} side" + (" with the expansion" if self.layout.expansion else "")
         missing = []
         if not self.token_sections:
-            missing.append("a 'tokens' section (for token cards)")
+            missing.append("'tokens' section (for token cards)")
         if not self.button_sections:
-            missing.append("a 'buttons' section (for button cards)")
+            missing.append("'buttons' section (for button cards)")
         if not self.sequence_sections:
-            missing.append("a 'sequence' section (for sequence cards)")
+            missing.append("'sequence' section (for sequence cards)")
         if expansion and not self.coordinate_sections:
-            missing.append("a 'coordinates' section (for coordinate cards)")
+            missing.append("'coordinates' section (for coordinate cards)")
         if expansion and not self.keypads:
-            missing.append("a 'keypad' section (for activation cards)")
+            missing.append("'keypad' section (for activation cards)")
         if missing:
             raise ConfigError([Problem(self.layout.source, None, f"cannot make a deck for {where}: "
                                                                  f"the layout has no {m}") for m in missing])
@@ -154,7 +154,10 @@ class _Generator:
     def mixed_card(self) -> Card:
         n = self.rng.choices(list(_MIXED_COUNTS), weights=list(_MIXED_COUNTS.values()))[0]
         n_buttons = self.rng.randint(1, n - 1)
-        return Card("simple", press=tuple(self.buttons(n_buttons)), set=tuple(self.tokens(n - n_buttons)))
+        sets = self.tokens(n - n_buttons)
+        # Often the buttons sit on the same module card as the tokens (clicks and beacons).
+        module = self.layout.tokens[sets[0][0]].module if self.rng.random() < 0.5 else None
+        return Card("simple", press=tuple(self.buttons(n_buttons, near=module)), set=tuple(sets))
 
     def sequence_card(self, section: Section) -> Card:
         dirs = _directions(section)
@@ -195,20 +198,21 @@ class _Generator:
     def pressable(self, section: Section) -> list[str]:
         return [b for b in section.buttons if not self.layout.buttons[b].expansion]
 
-    def buttons(self, n: int) -> list[str]:
-        """n different buttons, from one section while it has enough, in panel order."""
-        return self._pick(self.button_sections, self.pressable, n)
+    def buttons(self, n: int, near: str | None = None) -> list[str]:
+        """n different buttons, from one section while it has enough, in panel order
+        (from a section of module `near` first, when there is one)."""
+        return self._pick(self.button_sections, self.pressable, n, near)
 
     def tokens(self, n: int) -> list[tuple[str, str]]:
         """n different tokens with a target each, from one section while it has enough."""
         chosen = self._pick(self.token_sections, lambda s: list(s.tokens), n)
         return [(t, self.rng.choice(self.layout.tokens[t].positions)) for t in chosen]
 
-    def _pick(self, sections: list[Section], members, n: int) -> list[str]:
+    def _pick(self, sections: list[Section], members, n: int, near: str | None = None) -> list[str]:
         order = list(sections)
         self.rng.shuffle(order)
         # Prefer a section that can give all n on its own: one area per card where possible.
-        order.sort(key=lambda s: len(members(s)) < n)
+        order.sort(key=lambda s: (s.module != near, len(members(s)) < n))
         picked: list[str] = []
         for section in order:
             pool = [m for m in members(section) if m not in picked]
