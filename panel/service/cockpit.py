@@ -52,6 +52,14 @@ class Refused(Exception):
         self.status = status
 
 
+def public_event(event: GameEvent) -> dict[str, Any]:
+    """A game event as every page may see it: card_drawn without the card (only the tower
+    with the join code gets the card, in its own message)."""
+    d = event.as_dict()
+    d.pop("card", None)
+    return d
+
+
 def make_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
@@ -415,7 +423,7 @@ class Cockpit:
             if not isinstance(upheld, bool):
                 raise Refused(400, "upheld: must be true or false")
             act("rule", upheld=upheld)
-        return [e.as_dict() for e in events]
+        return [public_event(e) for e in events]
 
     # ------------------------------------------------------------------ fan-out
     def subscribe(self, sub: Any) -> None:
@@ -449,7 +457,7 @@ class Cockpit:
             self._last_card = card_key
             if any(getattr(s, "view", None) == "tower" for s in self.subscribers):
                 card_msg = self._card_message(full)
-        event_msgs = [{"type": "event", "event": e.as_dict()} for e in events]
+        event_msgs = [{"type": "event", "event": public_event(e)} for e in events]
         for sub in list(self.subscribers):
             for m in event_msgs:
                 sub.send(m)
