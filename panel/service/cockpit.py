@@ -131,8 +131,9 @@ class Cockpit:
         record = self.store.latest_match()
         if record is None:
             return
+        entries = self.store.entries(record.id)
         try:
-            match, last = replay(record, self.store.entries(record.id))
+            match, last = replay(record, entries)
         except (ConfigError, ValueError, KeyError, TypeError) as e:
             log.error("could not restore match %s from the log: %s", record.id, e)
             return
@@ -141,10 +142,14 @@ class Cockpit:
         self._t = last
         self.positions.update(match.positions)
         self._last_card = None
-        if record.status == "active" and match.phase.value == "in_turn":
+        if record.status == "active" and match.finished:
+            # Killed between the last input and the status update: the log says how it ended.
+            ended = any(e.kind == "action" and e.data.get("name") == "end" for e in entries)
+            self._set_status("ended" if ended else "finished")
+        if self.record.status == "active" and match.phase.value == "in_turn":
             self._log_and_handle(Action("pause", last, {"reason": "restart"}))
-        log.info("match %s restored from %d logged inputs at %.1f s, %s", record.id,
-                 len(self.store.entries(record.id)), last, match.phase.value)
+        log.info("match %s restored from %d logged inputs at %.1f s, %s", record.id, len(entries), last,
+                 match.phase.value)
 
     # ------------------------------------------------------------------ time
     def now(self) -> float:
@@ -210,8 +215,11 @@ class Cockpit:
                 and secrets.compare_digest(code.strip().upper(), self.record.code))
 
     # ------------------------------------------------------------------ requests from the web
-    def put_input(self, control: str, value: bool | str) -> None:
-        self.queue.put_nowait(InputEvent(control, value, self.clock()))
+    async def input(self, control: str, value: bool | str) -> bool:
+        """A browser's input, stamped now; returns once it is in the log (True) or, with no
+        match being played, once the panel's positions are updated (False)."""
+        event = InputEvent(control, value, self.clock())
+        return await self.call(lambda: self._input(event))
 
     async def call(self, fn: Callable[[], Any]) -> Any:
         """Run `fn` on the owner task, in order with every input; its result or exception."""
@@ -280,16 +288,21 @@ class Cockpit:
                 future.set_exception(e)
             return
         if isinstance(item, InputEvent):
-            layout = self.any_layout()
-            if item.control in layout.tokens and isinstance(item.value, str):
-                self.positions[item.control] = item.value
-            if not self.active:
-                self._publish([])
-                return
-            self._log_and_handle(InputEvent(item.control, item.value, self._stamp(item.t)))
+            self._input(item)
         elif isinstance(item, Action):
             if self.active:  # a source's action (the link lost or back)
                 self._log_and_handle(Action(item.name, self._stamp(item.t), item.params))
+
+    def _input(self, event: InputEvent) -> bool:
+        """One control changed: logged and judged when a match is played. True when logged."""
+        layout = self.any_layout()
+        if event.control in layout.tokens and isinstance(event.value, str):
+            self.positions[event.control] = event.value
+        if not self.active:
+            self._publish([])
+            return False
+        self._log_and_handle(InputEvent(event.control, event.value, self._stamp(event.t)))
+        return True
 
     def _log_and_handle(self, event: InputEvent | Action) -> list[GameEvent]:
         if isinstance(event, InputEvent):
