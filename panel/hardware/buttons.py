@@ -27,7 +27,6 @@ class ContactInput:
         self.control = control
         self.positions = positions
         self._hub = hub
-        self._clock: Callable[[], float] = hub.clock
         # gpiozero wants active_state only for a floating input.
         kw = {"active_state": bool(active_high)} if pull_up is None else {}
         self._device = Button(pin, pull_up=pull_up, bounce_time=None, pin_factory=pin_factory, **kw)
@@ -46,10 +45,10 @@ class ContactInput:
 
     # gpiozero's thread: read the clock now, decide on the loop.
     def _on_pressed(self) -> None:
-        self._hub.call(self._edge, self._raw(True), self._clock())
+        self._hub.call(self._edge, self._raw(True), self._hub.clock())
 
     def _on_released(self) -> None:
-        self._hub.call(self._edge, self._raw(False), self._clock())
+        self._hub.call(self._edge, self._raw(False), self._hub.clock())
 
     def _edge(self, closed: bool, t: float) -> None:
         for state, te in self._debouncer.edge(closed, t):
