@@ -23,30 +23,23 @@ class Clock:
 
 
 class RecordingPWMPin(MockPWMPin):
-    """A MockPWMPin that keeps (frequency, duty) each time the buzzer changes it."""
+    """A MockPWMPin that records each note the buzzer starts: its frequency whenever the
+    pin begins to sound or changes frequency while sounding."""
 
     def __init__(self, factory, info):
         super().__init__(factory, info)
-        self.tones: list[tuple[float | None, float]] = []
+        self.notes: list[float] = []
 
     def _set_frequency(self, value):
         super()._set_frequency(value)
-        self.tones.append((value, self.state))
+        if value and self.state:
+            self.notes.append(value)
 
     def _set_state(self, value):
+        before = self.state
         super()._set_state(value)
-        if self.tones and self.tones[-1][0] == self.frequency:
-            self.tones[-1] = (self.frequency, value)
-        else:
-            self.tones.append((self.frequency, value))
-
-    def notes(self) -> list[float]:
-        """The frequencies sounded (duty > 0), in order, repeats folded."""
-        out: list[float] = []
-        for f, duty in self.tones:
-            if f and duty and (not out or out[-1] != f):
-                out.append(f)
-        return out
+        if value and not before and self.frequency:
+            self.notes.append(self.frequency)
 
 
 def factory() -> MockFactory:
