@@ -24,13 +24,15 @@ SOUNDS = {"turn_started": "turn_start", "mistake": "mistake", "card_completed": 
 
 class Effects:
     def __init__(self, strip: PixelStrip | None, config: NeoPixelConfig | None, buzzer: BuzzerPlayer | None = None,
-                 *, frame_interval: float = 0.05):
+                 *, frame_interval: float = 0.05, always_write: bool = False):
         if strip is not None and config is None:
             raise ValueError("a strip needs its NeoPixel config (which pixel does what)")
         self.strip = strip
         self.config = config
         self.buzzer = buzzer
         self.frame_interval = frame_interval
+        # write every update's frame, changed or not (the latency benchmark measures writes)
+        self.always_write = always_write
         self.cues: list[Cue] = []
         self.sounds: list[tuple[float, str]] = []  # (time, tune) of every sound started
         self._last_frame: tuple | None = None
@@ -71,7 +73,7 @@ class Effects:
         self.cues = [c for c in self.cues if c.until > now]
         if self.strip is not None:
             frame = tuple(render(snapshot, now, self.config, self.cues))
-            if frame != self._last_frame:
+            if self.always_write or frame != self._last_frame:
                 self.strip.write(frame)
                 self._last_frame = frame
         animating = phase == "in_turn" or bool(self.cues)
