@@ -62,12 +62,13 @@ class BuzzerPlayer:
         self._until = now + seconds
 
     def poll(self, now: float) -> None:
-        # Catch up in one call if the loop was late: play the note due now, not every missed one.
-        while self._until is not None and now >= self._until:
-            start = self._until
-            self._next(start)
-            if self._until is not None and self._until > now:
-                break
+        if self._until is None or now < self._until:
+            return
+        # If the loop was late, skip the notes whose time has passed: sound the one due now.
+        start = self._until
+        while self._steps and start + self._steps[0][1] <= now:
+            start += self._steps.pop(0)[1]
+        self._next(start)
 
     def close(self) -> None:
         if self._device is not None:
