@@ -8,7 +8,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from panel.events import InputEvent
 from panel.hardware.analog import AnalogInput, Calibration, SliderQuantiser
 from mcp3008_chip import MockMCP3008
 from pin_tools import Rig

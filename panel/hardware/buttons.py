@@ -10,7 +10,6 @@ name of the position it now stands at.
 
 from __future__ import annotations
 
-from typing import Callable
 
 from ..events import InputEvent
 from .debounce import DEFAULT_WINDOW, Debouncer
