@@ -91,6 +91,7 @@ class Cockpit:
         self.positions: dict[str, str] = dict(self.any_layout().start_positions())
         self._last_card: str | None = None
         self._task: asyncio.Task | None = None
+        self._next_tick = 0.0
         self.started = False
 
     # ------------------------------------------------------------------ lifecycle
@@ -99,6 +100,14 @@ class Cockpit:
         self._task = asyncio.create_task(self._run(), name="cockpit")
         for source in self.sources:
             await source.start(self.queue)
+            positions = getattr(source, "positions", None)
+            if positions is not None:
+                # Where the tokens really stand (they may have moved while we were down):
+                # every difference goes in as an input, logged like any other.
+                known = self.match.positions if self.active else self.positions
+                for tid, pos in positions().items():
+                    if known.get(tid) != pos:
+                        self.queue.put_nowait(InputEvent(tid, pos, self.clock()))
         self.started = True
 
     async def close(self) -> None:
@@ -255,27 +264,44 @@ class Cockpit:
 
     def _timeout(self) -> float | None:
         if not self.active:
-            return None
+            return self._effects_wait(self.now())
         now = self.now()
         waits = []
         due = self.match.next_deadline()
         if due is not None:
             waits.append(due - now)
         if self.match.phase.value == "in_turn":
-            waits.append(self.tick)
+            waits.append(self._next_tick - self.clock())
+        for effect in self.effects:
+            d = getattr(effect, "deadline", None)
+            if d is not None:
+                waits.append(d - now)
         return max(0.0, min(waits)) if waits else None
 
+    def _effects_wait(self, now: float) -> float | None:
+        due = [d for d in (getattr(e, "deadline", None) for e in self.effects) if d is not None]
+        return max(0.0, min(due) - now) if due else None
+
     def _on_timer(self) -> None:
-        if not self.active:
-            return
-        t = self._stamp(self.clock())
-        due = self.match.next_deadline()
-        if due is not None and due <= t:
-            # Logged before it runs, like any input: a replay advances at the same moment.
-            self.store.append(self.record.id, t, "advance", {})
-            self._publish(self.match.advance(t))
-        else:
-            self._publish([])
+        if self.active:
+            t = self._stamp(self.clock())
+            due = self.match.next_deadline()
+            if due is not None and due <= t:
+                # Logged before it runs, like any input: a replay advances at the same moment.
+                self.store.append(self.record.id, t, "advance", {})
+                self._publish(self.match.advance(t))
+            elif self.match.phase.value == "in_turn" and self.clock() >= self._next_tick:
+                self._publish([])  # the timer drains on the pages
+        now = self.now()
+        full = None
+        for effect in self.effects:  # LED frames and buzzer notes between game events
+            d = getattr(effect, "deadline", None)
+            if d is not None and d <= now:
+                full = full or self.full_snapshot() or {"phase": "idle"}
+                try:
+                    effect.update(full, now)
+                except Exception:
+                    log.exception("an effect failed")
 
     def _process(self, item: Any) -> None:
         if isinstance(item, tuple):
@@ -460,6 +486,7 @@ class Cockpit:
         return {"type": "card", "card": card, "svg": svg}
 
     def _publish(self, events: list[GameEvent]) -> None:
+        self._next_tick = self.clock() + self.tick
         full = self.full_snapshot()
         state = {"type": "state", "state": self.public_state(full)}
         leds = None
@@ -480,8 +507,9 @@ class Cockpit:
                 sub.send(leds)
             elif sub.view == "tower" and card_msg is not None:
                 sub.send(card_msg)
+        now = self.now()
         for effect in self.effects:
             try:
-                effect.on_events(events, full or {"phase": "idle"})
+                effect.on_events(events, full or {"phase": "idle"}, now)
             except Exception:  # an LED or buzzer fault must not stop the game
                 log.exception("an effect failed")
