@@ -16,7 +16,6 @@ import argparse
 import asyncio
 import json
 import multiprocessing
-import os
 import re
 import subprocess
 import sys

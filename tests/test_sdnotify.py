@@ -52,3 +52,32 @@ def test_watchdog_interval_is_half_of_watchdog_sec(monkeypatch):
     assert watchdog_interval() is None
     monkeypatch.delenv("WATCHDOG_USEC")
     assert watchdog_interval() is None
+
+
+def test_the_service_tells_systemd_ready_watchdog_and_stopping(tmp_path):
+    """The real service under a notify socket, as systemd runs it with Type=notify."""
+    import signal
+    import subprocess
+    import sys
+
+    path = str(tmp_path / "notify")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind(path)
+        server.settimeout(30)
+        env = dict(os.environ, NOTIFY_SOCKET=path, WATCHDOG_USEC="200000")
+        env.pop("WATCHDOG_PID", None)
+        p = subprocess.Popen([sys.executable, "-m", "panel", "play", "--sim", "--port", "0",
+                              "--db", str(tmp_path / "p.db")], env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            assert server.recv(256).decode().startswith("READY=1\nSTATUS=serving on port ")
+            assert [server.recv(256) for _ in range(3)] == [b"WATCHDOG=1"] * 3  # fed from the loop
+            p.send_signal(signal.SIGTERM)
+            rest = []
+            while b"STOPPING=1" not in rest:
+                rest.append(server.recv(256))
+            assert p.wait(30) == 0  # a clean stop
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
