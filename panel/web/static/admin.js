@@ -1,6 +1,6 @@
 // The game master's page: sign in with the PIN, set up a match, run its turns, rule on
 // challenges, end or abandon it, and watch the co-processor link.
-import { $, $$, el, api, post, csrf, connect, liveBadge, Clock, fmtSeconds, describeEvent } from "/static/common.js";
+import { $, $$, el, api, post, csrf, connect, liveBadge, Clock, fmtSeconds, describeEvent, hasMatch } from "/static/common.js";
 
 const clock = new Clock();
 let state = null;
@@ -77,7 +77,7 @@ function logEvent(e) {
 function show(s) {
   state = s;
   clock.update(s);
-  const has = s && s.phase;
+  const has = hasMatch(s);
   $("#phase").textContent = has ? (s.finished ? "finished" : s.phase.replace("_", " ")) : "no match";
   $("#whose").textContent = has ? `${s.team} · tower ${s.roles?.tower ?? "–"} · round ${s.round}` : "–";
   $("#counts").textContent = has ? `${s.completed} cards · ${s.mistakes} mistakes · ${s.counters_held} counters held${s.stuck ? ` · stuck ${s.stuck}` : ""}` : "–";
@@ -161,7 +161,7 @@ $("#setup").addEventListener("submit", async (ev) => {
     expansion: $("#expansion").value === "true",
   };
   if (seedText) body.seed = Number(seedText);
-  if (state && state.phase && !state.finished && !confirm("A match is in play. Replace it with a new one?")) return;
+  if (hasMatch(state) && !state.finished && !confirm("A match is in play. Replace it with a new one?")) return;
   const r = await adminPost("/api/admin/match", body);
   if (r) { $("#code").textContent = r.code; logEvent({ type: `New match ${r.match_id}, join code ${r.code}` }); }
 });
@@ -183,7 +183,7 @@ $("#upheld").addEventListener("click", () => action("rule", { upheld: true }));
 $("#rejected").addEventListener("click", () => action("rule", { upheld: false }));
 
 function tick() {
-  if (state && state.phase) $("#left").textContent = `${fmtSeconds(clock.now())} s of ${state.turn_seconds}`;
+  if (hasMatch(state)) $("#left").textContent = `${fmtSeconds(clock.now())} s of ${state.turn_seconds}`;
   requestAnimationFrame(tick);
 }
 
