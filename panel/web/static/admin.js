@@ -161,7 +161,11 @@ $("#setup").addEventListener("submit", async (ev) => {
     expansion: $("#expansion").value === "true",
   };
   if (seedText) body.seed = Number(seedText);
-  if (hasMatch(state) && !state.finished && !confirm("A match is in play. Replace it with a new one?")) return;
+  if (hasMatch(state) && !state.finished) {
+    // The service plays one match at a time: the one in play is abandoned first.
+    if (!confirm("A match is in play. Abandon it (no score kept) and set up this one?")) return;
+    if (!(await action("abandon"))) return;
+  }
   const r = await adminPost("/api/admin/match", body);
   if (r) { $("#code").textContent = r.code; logEvent({ type: `New match ${r.match_id}, join code ${r.code}` }); }
 });

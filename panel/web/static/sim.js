@@ -8,6 +8,7 @@ const clock = new Clock();
 const tokens = {};   // id -> control dict
 const positions = {}; // id -> position shown
 let stuck = null;
+window.simTokens = tokens; // read by the browser test and handy from the console
 
 function svg(tag, attrs = {}, ...children) {
   const e = document.createElementNS(SVGNS, tag);
