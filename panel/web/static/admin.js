@@ -62,9 +62,8 @@ async function adminPost(path, body) {
 }
 
 async function action(name, params = {}) {
-  const r = await adminPost("/api/admin/action", { action: name, ...params });
-  if (r && r.events) r.events.forEach(logEvent);
-  return r;
+  // The events come back on the live socket too, which logs them: not logged twice here.
+  return adminPost("/api/admin/action", { action: name, ...params });
 }
 
 function logEvent(e) {
