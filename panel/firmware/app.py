@@ -203,11 +203,13 @@ class Board:
             self.beat()
         self.wdt.feed()
 
-    def run(self):
+    def run(self, steps=-1):
+        """Scan at scan_hz for ever (or `steps` cycles, for tests)."""
         clock = self.clock
         period = self.period_us
         due = clock.ticks_us()
-        while True:
+        while steps != 0:
+            steps -= 1
             self.step()
             due = clock.ticks_add(due, period)
             wait = clock.ticks_diff(due, clock.ticks_us())
