@@ -98,6 +98,13 @@ class Board:
         self.proto = proto
         self.parser = protocol.Parser(typed=True)
         self.uid = _hex(machine.unique_id())
+        # A fresh number every boot: the Pi tells a restarted board from a reconnected
+        # one by it (random is seeded from the ring oscillator on the RP2040).
+        try:
+            import random
+            self.boot_id = "%04X%04X" % (random.getrandbits(16), random.getrandbits(16))
+        except ImportError:
+            self.boot_id = "%08X" % (clock.ticks_us() & 0x7FFFFFFF)
         self.seq = 0
         self.ms = 0             # board uptime in ms: the t= of every frame
         self._rem = 0
@@ -130,6 +137,9 @@ class Board:
                              settle_us=c["settle_us"], diodes=c["diodes"], sleep_us=self.clock.sleep_us)
         self.analog = Analog(m, c["adc"], oversample=c["adc_oversample"], deadband=c["adc_deadband"])
         self.analog.settle()
+        # Read the keys once before any snapshot: a key held through a reset must be in
+        # the first SNAP, or the Pi would see a release and a press that never happened.
+        self.matrix.scan([])
         self.encoders = [Encoder(m, e[0], e[1], c["encoder_div"]) for e in c["encoders"]]
         self.period_us = 1000000 // c["scan_hz"]
         if self.wdt is None:  # the RP2040 watchdog cannot be stopped or retimed once started
@@ -150,7 +160,7 @@ class Board:
         self.send("HELLO", ["fw=" + self.version, "proto=" + str(self.proto), "uid=" + self.uid,
                             "rows=" + str(len(c["rows"])), "cols=" + str(len(c["cols"])),
                             "adc=" + str(len(c["adc"])), "enc=" + str(len(c["encoders"])),
-                            "cfg=%04X" % self.cfg_crc, "t=" + str(self.ms)])
+                            "cfg=%04X" % self.cfg_crc, "boot=" + self.boot_id, "t=" + str(self.ms)])
 
     def snapshot(self):
         keys = ",".join(["%d.%d" % k for k in self.matrix.down()]) or "-"

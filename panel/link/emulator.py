@@ -35,8 +35,9 @@ class _EmulatorClock(RealClock):
 class PtyPort:
     """The board's end of the pty: never blocks, like USB CDC with no host reading."""
 
-    def __init__(self, fd: int):
+    def __init__(self, fd: int, wire=None):
         self.fd = fd
+        self.wire = wire
         self.dropped = 0
 
     def read(self) -> bytes:
@@ -50,6 +51,8 @@ class PtyPort:
             raise
 
     def write(self, frame: bytes) -> None:
+        if self.wire is not None:
+            frame = self.wire.on_the_wire(frame)
         try:
             os.write(self.fd, frame)
         except (BlockingIOError, OSError):
@@ -74,6 +77,8 @@ class FirmwareEmulator:
         self.protocol_version = protocol_version
         self.watchdog = watchdog
         self.boots = 0
+        self._mangler = None
+        self._mangle_left = 0
         self.board: fwapp.Board | None = None
         self._master: int | None = None
         self._slave: int | None = None
@@ -162,7 +167,7 @@ class FirmwareEmulator:
         m.pins.clear()
         m.wdt = None
         self.boots += 1
-        self.board = fwapp.Board(m, self.clock, PtyPort(self._master), self.store.load(), store=self.store,
+        self.board = fwapp.Board(m, self.clock, PtyPort(self._master, self), self.store.load(), store=self.store,
                                  version=self.version, proto=self.protocol_version)
 
     # -- the panel ------------------------------------------------------------------------
@@ -185,6 +190,23 @@ class FirmwareEmulator:
                 self.machine.set_level(a, la)
                 self.machine.set_level(b, lb)
                 time.sleep(settle)
+
+    def mangle(self, fn, count: int = 1) -> None:
+        """Pass the board's frames through fn until it has changed `count` of them
+        (a frame garbled on the wire)."""
+        self._mangle_left = count
+        self._mangler = fn
+
+    def on_the_wire(self, frame: bytes) -> bytes:
+        fn = self._mangler
+        if fn is None:
+            return frame
+        out = fn(frame)
+        if out != frame:
+            self._mangle_left -= 1
+            if self._mangle_left <= 0:
+                self._mangler = None
+        return out
 
     def send_raw(self, data: bytes) -> None:
         """Bytes straight onto the wire from the board's side (garbage, torn frames)."""

@@ -167,7 +167,6 @@ class SerialLink:
         self._hello_tries = 0
         self._cfg_sent = False
         self._awaiting_cfg = False
-        self._board_ms = 0
         self._bclock = _BoardClock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -358,16 +357,13 @@ class SerialLink:
         t = kw.get("t")
         if t is None or not t.isdigit():
             return now
-        self._board_ms = int(t)
-        return self._bclock.map(self._board_ms, now)
+        return self._bclock.map(int(t), now)
 
     def _on_hello(self, args: list[str], now: float) -> None:
         _, kw = protocol.options(args)
-        board = {k: kw.get(k, "?") for k in ("fw", "proto", "uid", "rows", "cols", "adc", "enc", "cfg")}
-        t = kw.get("t", "")
-        if t.isdigit() and int(t) < self._board_ms:
-            self.counters["board_resets"] += 1  # its clock went back: the board restarted
-        self._board_ms = int(t) if t.isdigit() else 0
+        board = {k: kw.get(k, "?") for k in ("fw", "proto", "uid", "boot", "rows", "cols", "adc", "enc", "cfg")}
+        if self.board and (kw.get("boot"), kw.get("uid")) != (self.board.get("boot"), self.board.get("uid")):
+            self.counters["board_resets"] += 1  # a new boot (or another board altogether)
         self.board = board
         self._synced = False
         self._bclock = _BoardClock()
