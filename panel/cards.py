@@ -84,6 +84,8 @@ class Card:
                 d["set"] = dict(self.set)
         elif self.kind == "activation":
             d["word"] = self.word
+            if self.section:  # which keypad, when the generator or the author named one
+                d["section"] = self.section
         else:
             d["section"] = self.section
             d["steps"] = list(self.steps)
@@ -100,7 +102,8 @@ class Deck:
     expansion: bool
     cards: list[Card] = field(default_factory=list)
     seed: int | None = None
-    source: str | None = None
+    source: str | None = field(default=None, compare=False)  # the file it was read from, not content
+    layout: str | None = None  # the layout file the deck was made for, when not the default
 
 
 # ---------------------------------------------------------------------------- parsing
@@ -168,7 +171,11 @@ def parse_card(raw: Any, file: str | None, key: str, problems: list[Problem]) ->
             bad("word", "an activation card needs a 'word' of letters")
             return None
         word = word.upper()
-        card = replace(card, word=word, steps=tuple(word), section=raw.get("section") or None)
+        section = raw.get("section")
+        if section is not None and not isinstance(section, str):
+            bad("section", "must be the id of a keypad section (a string)")
+            return None
+        card = replace(card, word=word, steps=tuple(word), section=section or None)
     else:
         section = raw.get("section")
         steps = raw.get("steps")
@@ -215,10 +222,15 @@ def load_deck(path: str | Path) -> Deck:
         exp = False
     cards, card_problems = parse_cards(raw.get("cards", []), file)
     problems += card_problems
+    layout = raw.get("layout")
+    if layout is not None and not isinstance(layout, str):
+        problems.append(Problem(file, "layout", "must be the path of a layout file (a string)"))
+    seed = raw.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        problems.append(Problem(file, "seed", "must be a whole number"))
     if problems:
         raise ConfigError(problems)
-    seed = raw.get("seed") if isinstance(raw.get("seed"), int) else None
-    return Deck(side, exp, cards, seed, file)
+    return Deck(side, exp, cards, seed, file, layout)
 
 
 def dump_deck(deck: Deck) -> str:
@@ -228,6 +240,8 @@ def dump_deck(deck: Deck) -> str:
     doc: dict[str, Any] = {"side": deck.side, "expansion": deck.expansion}
     if deck.seed is not None:
         doc["seed"] = deck.seed
+    if deck.layout is not None:
+        doc["layout"] = deck.layout
     doc["cards"] = [c.as_dict() for c in deck.cards]
     return tomli_w.dumps(doc)
 
@@ -283,7 +297,7 @@ def check_card(card: Card, layout: Layout) -> list[str]:
     if section is None:
         return [f"section '{sid}' is not on the {_panel(layout)}"]
     if section.kind != want:
-        return [f"section '{sid}' is a {section.kind} section, a {card.kind} card needs a {want} section"]
+        return [f"section '{sid}' is a {section.kind} section, {'an' if card.kind[0] in 'aeiou' else 'a'} {card.kind} card needs a {want} section"]
     for s in card.steps:
         if s not in section.roles or s == "ok":
             what = {"sequence": "direction", "coordinates": "coordinate", "activation": "letter"}[card.kind]

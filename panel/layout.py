@@ -375,7 +375,7 @@ def _parse(raw: dict, file: str, side: str, expansion: bool) -> tuple[Layout, li
                                     tuple(positions), start, chk.at(rt, tkey, (ti, 0)), mexp)
                 stokens.append(cid)
             _check_section_roles(chk, skey, sid, skind, roles)
-            if not sbuttons and not stokens:
+            if not rs.get("buttons") and not rs.get("tokens"):
                 chk.add(skey, f"section '{sid}' has no controls")
             sections[sid] = Section(sid, mid or "", skind, chk.text(rs, skey, "label", sid), tuple(sbuttons),
                                     tuple(stokens), roles, mexp)

@@ -1,0 +1,38 @@
+"""`penguin-panel replay FILE`: run a scenario (or an exported match log) through the engine."""
+
+from __future__ import annotations
+
+import json
+
+from ..scenario import load_scenario, run_scenario
+
+
+def register(sub) -> None:
+    p = sub.add_parser("replay", help="run a scenario file through the rules engine")
+    p.add_argument("file", metavar="FILE", help="scenario TOML ([match], [[cards]], [[input]])")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(func=replay)
+
+
+def replay(args) -> int:
+    out = run_scenario(load_scenario(args.file))
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return 0
+    print_log(out)
+    return 0
+
+
+def print_log(out: dict) -> None:
+    """The result as a log a person reads."""
+    for e in out["events"]:
+        details = ", ".join(f"{k}={v}" for k, v in e.items() if k not in ("t", "type", "card", "outcome"))
+        print(f"{e['t']:8.2f}s  {e['type']:<16} {details}")
+    print("scores: " + ", ".join(f"{k} {v}" for k, v in out["scores"].items()))
+    if out["finished"]:
+        if out["winner"]:
+            print("winner: " + " and ".join(out["winner"]))
+        if out["tier"]:
+            print(f"landing: {out['tier']}: {out['outcome']}")
+    else:
+        print(f"match not finished (round {out['round']})")

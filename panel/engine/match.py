@@ -1,0 +1,535 @@
+"""The rules engine: one match, judged input by input.
+
+Pure Python: time is passed in with every call, nothing here reads a clock, touches
+hardware, the network or a file. The same inputs in the same order give the same game
+events, so a recorded input log replays to the same result by construction.
+
+The house interpretation of the rulebook is in DESIGN.md ("How the cockpit judges");
+the numbers in comments below refer to its rules.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import replace
+from typing import Any
+
+from ..cards import Card, card_section, check_card, sequence_buttons, with_colours
+from ..events import Action, GameEvent, InputEvent
+from ..layout import Layout
+from . import cooperative
+from .draw_pile import DrawPile
+from .settings import MatchSettings
+
+CARDS_PER_TURN = 5
+MISTAKES_PER_TURN = 2
+
+
+class Phase(enum.Enum):
+    BETWEEN_TURNS = "between_turns"  # panel live, nothing judged
+    IN_TURN = "in_turn"
+    PAUSED = "paused"  # a turn in progress with its timer stopped (challenge, game master, lost link)
+    FINISHED = "finished"
+
+
+class _Turn:
+    """What one turn in progress holds; thrown away when the turn ends."""
+
+    def __init__(self, team: int, started: float, turn_seconds: float, pool: int):
+        self.team = team
+        self.started = started
+        self.deadline = started + turn_seconds
+        self.remaining_when_paused: float | None = None
+        self.pause_reasons: set[str] = set()
+        self.held = 0
+        self.pool = pool
+        self.mistakes = 0
+        self.stuck: str | None = None
+        self.completed: list[Card] = []
+        self.card: Card | None = None
+        self.card_drawn_at = 0.0
+        self.pressed: set[str] = set()  # card buttons pressed since the card was drawn
+        self.entry: list[str] = []  # buttons entered on a sequence-type card since the last OK
+        self.origin: dict[str, str] = {}  # token positions when the card came up
+        self.faulted: set[str] = set()  # tokens that already made their one mistake on this card
+        self.touched: set[str] = set()  # with touch sensors: card tokens touched since the draw
+        self.challenge: dict[str, Any] | None = None
+
+
+class Match:
+    """A whole match: turns, rounds, scores, and the judge for the card in play.
+
+    Feed it with `handle(event)` for every InputEvent or Action, in time order, and call
+    `advance(now)` when `next_deadline()` comes (timer expiry, a token's settle time).
+    """
+
+    def __init__(self, settings: MatchSettings, layout: Layout, cards: list[Card] | None = None, *,
+                 positions: dict[str, str] | None = None, shuffle: bool | None = None):
+        if layout.side != settings.side or layout.expansion != settings.expansion:
+            raise ValueError(f"layout is for the {layout.side} side (expansion {layout.expansion}), settings ask for "
+                             f"the {settings.side} side (expansion {settings.expansion})")
+        self.settings = settings
+        self.layout = layout
+        if cards is None:
+            from ..deckgen import generate_deck
+
+            cards = generate_deck(layout, seed=settings.seed).cards
+            shuffle = True if shuffle is None else shuffle
+        cards = [with_colours(replace(c, number=c.number if c.number is not None else i + 1), layout)
+                 for i, c in enumerate(cards)]
+        for c in cards:
+            why = check_card(c, layout)
+            if why:
+                raise ValueError(f"card {c.label()} cannot be played on this layout: {why[0]}")
+        if not cards:
+            raise ValueError("the deck has no cards")
+        self._pile = DrawPile(cards, seed=settings.seed, shuffle=bool(shuffle))
+        self._settle = settings.settle
+        # Panel state: every token's position, when it got there, and the last position
+        # that held for the settle time.
+        start = layout.start_positions()
+        if positions:
+            start.update({k: v for k, v in positions.items() if k in layout.tokens and v in layout.tokens[k].positions})
+        self.positions: dict[str, str] = dict(start)
+        self._since: dict[str, float] = {t: -math.inf for t in start}
+        self._settled: dict[str, str] = dict(start)
+        self._settle_due: dict[str, float] = {}
+        self.phase = Phase.BETWEEN_TURNS
+        self.now = 0.0
+        if settings.mode == "cooperative":
+            # One crew of every player; the tower passes round by round (rulebook, cooperative mode).
+            self._coop_players = settings.players
+            self._coop_rounds = cooperative.rounds_for(len(self._coop_players))
+            self._coop_name = settings.teams[0].name if len(settings.teams) == 1 else "Crew"
+            self.scores: dict[str, int] = {self._coop_name: 0}
+        else:
+            self.scores = {t.name: 0 for t in settings.teams}
+        self.round = 1
+        self._next_team = 0
+        self._turn: _Turn | None = None
+        self.winner: list[str] | None = None
+        self.tier: str | None = None
+        self.outcome: str | None = None
+        self.history: list[dict[str, Any]] = []  # one entry per finished turn, for the debrief
+
+    # ------------------------------------------------------------------ public API
+
+    @property
+    def cooperative(self) -> bool:
+        return self.settings.mode == "cooperative"
+
+    @property
+    def finished(self) -> bool:
+        return self.phase is Phase.FINISHED
+
+    @property
+    def current_team(self) -> str:
+        """The team playing now, or the team that plays next between turns."""
+        if self.cooperative:
+            return self._coop_name
+        i = self._turn.team if self._turn else self._next_team
+        return self.settings.teams[i].name
+
+    def roles(self) -> tuple[str | None, tuple[str, ...]]:
+        if self.cooperative:
+            players = self._coop_players
+            i = (self.round - 1) % len(players)
+            return players[i], players[:i] + players[i + 1:]
+        i = self._turn.team if self._turn else self._next_team
+        return self.settings.teams[i].roles(self.round)
+
+    def time_left(self, now: float | None = None) -> float | None:
+        turn = self._turn
+        if turn is None:
+            return None
+        if turn.remaining_when_paused is not None:
+            return turn.remaining_when_paused
+        now = self.now if now is None else now
+        return max(0.0, turn.deadline - now)
+
+    def next_deadline(self) -> float | None:
+        due = list(self._settle_due.values())
+        if self._turn and self.phase is Phase.IN_TURN:
+            due.append(self._turn.deadline)
+        return min(due) if due else None
+
+    def advance(self, now: float) -> list[GameEvent]:
+        """Run the clock to `now`: settle times elapse and the turn timer may run out."""
+        out: list[GameEvent] = []
+        while True:
+            due_token = min(self._settle_due.items(), key=lambda kv: (kv[1], kv[0]), default=None)
+            timer = self._turn.deadline if self._turn and self.phase is Phase.IN_TURN else None
+            if due_token is not None and due_token[1] <= now and (timer is None or due_token[1] <= timer):
+                # A token settling at the very moment the timer runs out counts for the crew.
+                tid, t = due_token
+                self.now = max(self.now, t)
+                del self._settle_due[tid]
+                self._settled[tid] = self.positions[tid]
+                if self.phase is Phase.IN_TURN:
+                    self._judge_token(tid, t, out)
+                continue
+            if timer is not None and timer <= now:
+                self.now = max(self.now, timer)
+                self._end_turn("time", timer, out)
+                continue
+            break
+        self.now = max(self.now, now)
+        return out
+
+    def handle(self, event: InputEvent | Action) -> list[GameEvent]:
+        """Judge one input at its time `event.t` (the clock first advances to it)."""
+        out = self.advance(event.t)
+        t = self.now
+        if isinstance(event, Action):
+            self._action(event, t, out)
+        elif event.control in self.layout.tokens:
+            self._token_moved(event.control, event.value, t, out)
+        elif event.control in self.layout.cockpit:
+            if event.value is True:
+                role = self.layout.cockpit[event.control].role
+                if role == "flip":
+                    self._flip(t, out)
+                elif role == "start" and self.phase is Phase.BETWEEN_TURNS:
+                    self._start_turn(t, out)
+        elif event.control in self.layout.buttons and event.value is True and self.phase is Phase.IN_TURN:
+            self._button_pressed(event.control, t, out)
+        return out
+
+    def snapshot(self, now: float | None = None) -> dict[str, Any]:
+        """The whole visible state, JSON-ready, for pages and LEDs."""
+        turn = self._turn
+        tower, crew = self.roles()
+        return {
+            "phase": self.phase.value,
+            "mode": self.settings.mode,
+            "team": self.current_team,
+            "round": self.round,
+            "rounds": self._coop_rounds if self.cooperative else None,
+            "roles": {"tower": tower, "crew": list(crew)},
+            "time_left": self.time_left(now),
+            "turn_seconds": self.settings.turn_seconds,
+            "counters_held": turn.held if turn else 0,
+            "counters_pool": turn.pool if turn else self.settings.time_counters,
+            "time_counters": self.settings.time_counters,
+            "mistakes": turn.mistakes if turn else 0,
+            "stuck": turn.stuck if turn else None,
+            "completed": len(turn.completed) if turn else 0,
+            "card": turn.card.as_dict() if turn and turn.card else None,
+            "challenge": dict(turn.challenge) if turn and turn.challenge else None,
+            "paused_for": sorted(turn.pause_reasons) if turn else [],
+            "scores": dict(self.scores),
+            "target_points": self.settings.target_points,
+            "teams": [{"name": t.name, "players": list(t.players)} for t in self.settings.teams],
+            "finished": self.finished,
+            "winner": self.winner,
+            "tier": self.tier,
+            "outcome": self.outcome,
+            "positions": dict(self.positions),
+        }
+
+    # ------------------------------------------------------------------ actions
+
+    def _action(self, a: Action, t: float, out: list[GameEvent]) -> None:
+        name = a.name
+        if name == "start_turn":
+            if self.phase is Phase.BETWEEN_TURNS:
+                self._start_turn(t, out)
+        elif name == "flip":
+            self._flip(t, out)
+        elif name == "challenge":
+            self._challenge(a.params.get("team"), a.params.get("card", "current"), t, out)
+        elif name == "rule":
+            self._rule(bool(a.params.get("upheld")), t, out)
+        elif name == "pause":
+            self._pause(str(a.params.get("reason", "pause")), t, out)
+        elif name == "resume":
+            self._resume(str(a.params.get("reason", "pause")), t, out)
+        elif name == "touch":
+            turn = self._turn
+            c = a.params.get("control")
+            if turn and self.phase is Phase.IN_TURN and turn.card and c in turn.card.targets:
+                turn.touched.add(c)
+                self._check_complete(t, out)
+        elif name == "end":
+            self._end_match(t, out, reason="ended")
+
+    def _start_turn(self, t: float, out: list[GameEvent]) -> None:
+        turn = _Turn(self._next_team, t, self.settings.turn_seconds, self.settings.time_counters)
+        self._turn = turn
+        self.phase = Phase.IN_TURN
+        tower, crew = self.roles()
+        out.append(GameEvent(t, "turn_started", {"team": self.current_team, "round": self.round,
+                                                 "tower": tower, "crew": list(crew)}))
+        self._draw(t, out)
+
+    def _flip(self, t: float, out: list[GameEvent]) -> None:
+        """Rule 2: spending a time counter turns the hourglass: the timer is full again."""
+        turn = self._turn
+        if self.phase is not Phase.IN_TURN or turn is None or turn.held == 0:
+            return
+        turn.held -= 1
+        turn.pool += 1
+        turn.deadline = t + self.settings.turn_seconds
+        out.append(GameEvent(t, "counter_spent", {"team": self.current_team, "held": turn.held, "pool": turn.pool}))
+
+    def _pause(self, reason: str, t: float, out: list[GameEvent]) -> None:
+        turn = self._turn
+        if turn is None or self.phase not in (Phase.IN_TURN, Phase.PAUSED) or reason in turn.pause_reasons:
+            return
+        if not turn.pause_reasons:
+            turn.remaining_when_paused = max(0.0, turn.deadline - t)
+        turn.pause_reasons.add(reason)
+        self.phase = Phase.PAUSED
+        out.append(GameEvent(t, "paused", {"reason": reason, "time_left": turn.remaining_when_paused}))
+
+    def _resume(self, reason: str, t: float, out: list[GameEvent]) -> None:
+        turn = self._turn
+        if turn is None or reason not in turn.pause_reasons:
+            return
+        turn.pause_reasons.discard(reason)
+        if not turn.pause_reasons:
+            turn.deadline = t + (turn.remaining_when_paused or 0.0)
+            turn.remaining_when_paused = None
+            self.phase = Phase.IN_TURN
+            out.append(GameEvent(t, "resumed", {"reason": reason, "time_left": turn.deadline - t}))
+            self._check_complete(t, out)  # a card token may have settled at its target meanwhile
+
+    def _challenge(self, team: Any, which: Any, t: float, out: list[GameEvent]) -> None:
+        """Rule 7: an opposing team calls a challenge; the timer pauses until the ruling."""
+        turn = self._turn
+        if turn is None or self.phase is not Phase.IN_TURN or turn.challenge is not None:
+            return
+        if which == "current" or which is None:
+            if turn.card is None:
+                return
+            target: Any = "current"
+            challenged = turn.card
+        elif isinstance(which, int) and not isinstance(which, bool) and 0 <= which < len(turn.completed):
+            target = which
+            challenged = turn.completed[which]
+        else:
+            return
+        turn.challenge = {"team": team, "card": target, "number": challenged.number}
+        self._pause("challenge", t, out)
+        out.append(GameEvent(t, "challenge", {"team": team, "card": target, "number": challenged.number,
+                                               "against": self.current_team}))
+
+    def _rule(self, upheld: bool, t: float, out: list[GameEvent]) -> None:
+        turn = self._turn
+        if turn is None or turn.challenge is None:
+            return
+        target = turn.challenge["card"]
+        turn.challenge = None
+        discarded = []
+        if upheld:
+            # The challenged card and the card in play are discarded and score nothing.
+            if target != "current":
+                card = turn.completed.pop(target)
+                discarded.append(card.number)
+            if turn.card is not None:
+                discarded.append(turn.card.number)
+                self._pile.set_aside(turn.card)
+                turn.card = None
+            out.append(GameEvent(t, "challenge_ruled", {"upheld": True, "discarded": discarded,
+                                                        "completed": len(turn.completed)}))
+            self._resume("challenge", t, out)
+            if self._turn is turn and self.phase is Phase.IN_TURN:
+                self._draw(t, out)
+        else:
+            out.append(GameEvent(t, "challenge_ruled", {"upheld": False, "discarded": [],
+                                                        "completed": len(turn.completed)}))
+            self._resume("challenge", t, out)
+            # The card in play counts as completed, with its time counter.
+            if turn.card is not None and self.phase is Phase.IN_TURN:
+                self._complete(t, out, by="challenge")
+
+    # ------------------------------------------------------------------ judging
+
+    def _draw(self, t: float, out: list[GameEvent]) -> None:
+        """Rule 6: the next card comes up as soon as one completes."""
+        turn = self._turn
+        assert turn is not None
+        attempts = max(len(self._pile), 1) + self._pile.used
+        while True:
+            card, reshuffled = self._pile.draw()
+            attempts -= 1
+            if reshuffled:
+                out.append(GameEvent(t, "deck_reshuffled", {"cards": len(self._pile) + 1}))
+            if (attempts > 0 and card.kind == "simple" and not card.press and not self.settings.touch_sensors
+                    and all(self.positions[tok] == pos for tok, pos in card.set)):
+                # It would score for nothing: to the bottom of the deck, deal the next.
+                self._pile.put_bottom(card)
+                out.append(GameEvent(t, "card_skipped", {"number": card.number,
+                                                         "reason": "every token already at its target"}))
+                continue
+            break
+        turn.card = card
+        turn.card_drawn_at = t
+        turn.pressed = set()
+        turn.entry = []
+        turn.faulted = set()
+        turn.touched = set()
+        turn.origin = dict(self._settled)
+        out.append(GameEvent(t, "card_drawn", {"number": card.number, "kind": card.kind, "card": card.as_dict(),
+                                               "index": len(turn.completed) + 1}))
+        self._check_complete(t, out)
+
+    def _button_pressed(self, control: str, t: float, out: list[GameEvent]) -> None:
+        turn = self._turn
+        card = turn.card if turn else None
+        if turn is None or card is None:
+            return
+        if card.kind == "simple":
+            if control in card.press:
+                turn.pressed.add(control)  # pressing a card button twice is no mistake
+                self._check_complete(t, out)
+            elif control != turn.stuck:  # the finger stuck on it may press it again
+                self._mistake(control, "button not on the card", t, out)
+            return
+        section = self.layout.sections[card_section(card, self.layout)]
+        if control not in section.buttons:
+            if control != turn.stuck:
+                self._mistake(control, "button outside the card's section", t, out)
+            return
+        if control == section.ok:
+            if tuple(turn.entry) == sequence_buttons(card, self.layout):
+                self._complete(t, out)
+            else:
+                entered = list(turn.entry)
+                turn.entry = []  # the entry starts over
+                self._mistake(control, "wrong sequence", t, out, entered=entered)
+            return
+        turn.entry.append(control)
+
+    def _token_moved(self, token: str, value: Any, t: float, out: list[GameEvent]) -> None:
+        if not isinstance(value, str) or value not in self.layout.tokens[token].positions:
+            return
+        if self.positions[token] == value:
+            return
+        self.positions[token] = value
+        self._since[token] = t
+        if self._settled[token] == value:
+            # Back where it had settled: no pending move to judge.
+            self._settle_due.pop(token, None)
+        else:
+            self._settle_due[token] = t + self._settle
+            if self._settle <= 0:
+                out.extend(self.advance(t))
+
+    def _judge_token(self, token: str, t: float, out: list[GameEvent]) -> None:
+        """A token has held a new position for the settle time (rule 4 and 5)."""
+        turn = self._turn
+        card = turn.card if turn else None
+        if turn is None or card is None:
+            return
+        if card.kind == "simple" and token in card.targets:
+            self._check_complete(t, out)  # a wrong position for a card token is no mistake
+            return
+        if self.positions[token] != turn.origin.get(token) and token not in turn.faulted:
+            turn.faulted.add(token)
+            self._mistake(token, "token not on the card moved", t, out)
+
+    def _check_complete(self, t: float, out: list[GameEvent]) -> None:
+        """Rule 5: every card button pressed, every card token at its target, held for the settle time."""
+        turn = self._turn
+        card = turn.card if turn else None
+        if turn is None or card is None or card.kind != "simple" or self.phase is not Phase.IN_TURN:
+            return
+        if not all(b in turn.pressed for b in card.press):
+            return
+        for tok, pos in card.set:
+            if self.positions[tok] != pos or self._settled[tok] != pos:
+                return
+            if self.settings.touch_sensors and tok not in turn.touched and self._since[tok] < turn.card_drawn_at:
+                return
+        self._complete(t, out)
+
+    def _complete(self, t: float, out: list[GameEvent], by: str = "crew") -> None:
+        turn = self._turn
+        assert turn is not None and turn.card is not None
+        card = turn.card
+        turn.card = None
+        turn.completed.append(card)
+        self._pile.set_aside(card)
+        out.append(GameEvent(t, "card_completed", {"number": card.number, "completed": len(turn.completed),
+                                                   "by": by}))
+        if turn.pool > 0:  # rule 2: a counter while the pool is not empty
+            turn.pool -= 1
+            turn.held += 1
+            out.append(GameEvent(t, "counter_granted", {"team": self.current_team, "held": turn.held,
+                                                        "pool": turn.pool}))
+        if len(turn.completed) >= CARDS_PER_TURN:
+            self._end_turn("five_cards", t, out)
+        else:
+            self._draw(t, out)
+
+    def _mistake(self, control: str, why: str, t: float, out: list[GameEvent], **extra: Any) -> None:
+        turn = self._turn
+        assert turn is not None
+        turn.mistakes += 1
+        first = turn.mistakes == 1
+        if first:
+            turn.stuck = control  # the crew keeps a finger on it (rule 4)
+        out.append(GameEvent(t, "mistake", {"control": control, "reason": why, "mistakes": turn.mistakes,
+                                            "stuck": first, "number": turn.card.number if turn.card else None,
+                                            **extra}))
+        if turn.mistakes >= MISTAKES_PER_TURN:
+            self._end_turn("mistakes", t, out)
+
+    # ------------------------------------------------------------------ turns, rounds, end
+
+    def _end_turn(self, reason: str, t: float, out: list[GameEvent]) -> None:
+        """Rule 3 and 8: score the turn, return the counters, discard the card in play."""
+        turn = self._turn
+        assert turn is not None
+        team = self.current_team
+        bonus = turn.held if reason == "five_cards" else 0
+        points = len(turn.completed) + bonus
+        self.scores[team] += points
+        if turn.card is not None:
+            self._pile.set_aside(turn.card)  # never handed to the next team (rule 6)
+        self.history.append({"team": team, "round": self.round, "reason": reason, "points": points,
+                             "completed": [c.number for c in turn.completed], "counters": turn.held,
+                             "mistakes": turn.mistakes, "started": turn.started, "ended": t})
+        out.append(GameEvent(t, "turn_ended", {"team": team, "reason": reason, "points": points,
+                                               "completed": len(turn.completed), "counters": turn.held,
+                                               "mistakes": turn.mistakes, "score": self.scores[team]}))
+        self._turn = None
+        self.phase = Phase.BETWEEN_TURNS
+        if self.cooperative:
+            self._end_round(t, out)
+            return
+        self._next_team += 1
+        if self._next_team >= len(self.settings.teams):
+            self._next_team = 0
+            self._end_round(t, out)
+
+    def _end_round(self, t: float, out: list[GameEvent]) -> None:
+        out.append(GameEvent(t, "round_ended", {"round": self.round, "scores": dict(self.scores)}))
+        if self.cooperative:
+            if self.round >= self._coop_rounds:
+                self._end_match(t, out)
+                return
+        elif max(self.scores.values()) >= self.settings.target_points:
+            self._end_match(t, out)  # rule 9: only at the end of the round
+            return
+        self.round += 1
+
+    def _end_match(self, t: float, out: list[GameEvent], reason: str = "complete") -> None:
+        if self.phase is Phase.FINISHED:
+            return
+        if self._turn is not None and self._turn.card is not None:
+            self._pile.set_aside(self._turn.card)
+        self._turn = None
+        self.phase = Phase.FINISHED
+        self._settle_due.clear()
+        if self.cooperative:
+            total = sum(self.scores.values())
+            self.tier = cooperative.tier_for(len(self._coop_players), total)
+            self.outcome = cooperative.OUTCOMES[self.tier]
+        else:
+            best = max(self.scores.values())
+            self.winner = [name for name, s in self.scores.items() if s == best]
+        out.append(GameEvent(t, "game_ended", {"reason": reason, "scores": dict(self.scores), "winner": self.winner,
+                                               "tier": self.tier, "outcome": self.outcome}))

@@ -1,0 +1,225 @@
+"""Scenarios: the scripting contract for driving the engine from a file.
+
+A scenario TOML has a `[match]` table (the settings), optional `[[cards]]` (a fixed deck
+drawn in order), optional `[panel]` (token positions at the start; the layout's start
+positions otherwise), an `[[input]]` array and an optional top-level `end = t`.
+
+Each input has `t` (seconds from the start of the match) and one of:
+    press = "id"              press and release a button
+    hold = "id" / release = "id"
+    move = "id", to = position
+    action = "start_turn" | "flip" | "pause" | "resume" | "end"
+    action = "challenge", team = "...", card = "current" | index of a card completed this turn
+    action = "rule", upheld = true | false
+    action = "touch", control = "token id"   (builds with touch sensors)
+
+`run_scenario` returns the JSON-ready result; a match's input log, written back as
+`[[input]]` entries, replays to the same result because the engine is deterministic.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .cards import Card, parse_cards
+from .engine import Match, MatchSettings
+from .errors import ConfigError, Problem, read_toml
+from .events import Action, GameEvent, InputEvent
+from .layout import Layout, load_layout
+
+SCENARIO_ACTIONS = ("start_turn", "flip", "challenge", "rule", "pause", "resume", "touch", "end")
+_INPUT_VERBS = ("press", "hold", "release", "move", "action")
+
+
+class Scenario:
+    def __init__(self, settings: MatchSettings, layout: Layout, cards: list[Card] | None,
+                 inputs: list[InputEvent | Action], end: float | None, positions: dict[str, str]):
+        self.settings = settings
+        self.layout = layout
+        self.cards = cards
+        self.inputs = inputs
+        self.end = end
+        self.positions = positions
+
+    def new_match(self) -> Match:
+        return Match(self.settings, self.layout, self.cards, positions=self.positions,
+                     shuffle=self.cards is None)
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    file = str(path)
+    raw = read_toml(path)
+    return parse_scenario(raw, file=file, base=Path(path).resolve().parent)
+
+
+def parse_scenario(raw: dict[str, Any], *, file: str | None = None, base: Path | None = None) -> Scenario:
+    problems: list[Problem] = []
+    for k in raw:
+        if k not in ("match", "cards", "input", "end", "panel"):
+            problems.append(Problem(file, k, "unknown key (expected match, cards, panel, input, end)"))
+    if "match" not in raw:
+        raise ConfigError(Problem(file, "match", "a scenario needs a [match] table"))
+    settings = MatchSettings.from_dict(raw["match"], file=file)
+    layout_path = None
+    if settings.layout:
+        layout_path = Path(settings.layout)
+        if base is not None and not layout_path.is_absolute():
+            layout_path = base / layout_path
+    layout = load_layout(layout_path, side=settings.side, expansion=settings.expansion)
+
+    cards = None
+    if "cards" in raw:
+        cards, card_problems = parse_cards(raw["cards"], file)
+        problems += card_problems
+        from .cards import check_card
+
+        for i, c in enumerate(cards):
+            for why in check_card(c, layout):
+                problems.append(Problem(file, f"cards[{i}]", why))
+        if not cards and not card_problems:
+            problems.append(Problem(file, "cards", "the deck given has no cards"))
+
+    positions: dict[str, str] = {}
+    panel = raw.get("panel", {})
+    if not isinstance(panel, dict):
+        problems.append(Problem(file, "panel", "must be a table of token id = position"))
+        panel = {}
+    for tid, pos in panel.items():
+        pos = str(pos) if isinstance(pos, int) and not isinstance(pos, bool) else pos
+        tok = layout.tokens.get(tid)
+        if tok is None:
+            problems.append(Problem(file, f"panel.{tid}", "no such token on the layout"))
+        elif pos not in tok.positions:
+            problems.append(Problem(file, f"panel.{tid}", f"{pos!r} is not a position ({', '.join(tok.positions)})"))
+        else:
+            positions[tid] = pos
+
+    inputs, input_problems = parse_inputs(raw.get("input", []), layout, file)
+    problems += input_problems
+    end = raw.get("end")
+    if end is not None and (not isinstance(end, (int, float)) or isinstance(end, bool) or end < 0):
+        problems.append(Problem(file, "end", "must be a time in seconds (a number >= 0)"))
+        end = None
+    if problems:
+        raise ConfigError(problems)
+    return Scenario(settings, layout, cards, inputs, float(end) if end is not None else None, positions)
+
+
+def parse_inputs(raw_inputs: Any, layout: Layout, file: str | None,
+                 key: str = "input") -> tuple[list[InputEvent | Action], list[Problem]]:
+    problems: list[Problem] = []
+    out: list[InputEvent | Action] = []
+    if not isinstance(raw_inputs, list):
+        return [], [Problem(file, key, "must be an array of tables ([[input]])")]
+    last_t = 0.0
+    for i, e in enumerate(raw_inputs):
+        k = f"{key}[{i}]"
+
+        def bad(reason: str, sub: str | None = None) -> None:
+            problems.append(Problem(file, f"{k}.{sub}" if sub else k, reason))
+
+        if not isinstance(e, dict):
+            bad("must be a table")
+            continue
+        t = e.get("t")
+        if not isinstance(t, (int, float)) or isinstance(t, bool) or t < 0:
+            bad("needs a time 't' in seconds (a number >= 0)", "t")
+            continue
+        t = float(t)
+        if t < last_t:
+            bad(f"{t} is before the previous input's {last_t}: inputs go in time order", "t")
+            continue
+        last_t = t
+        verbs = [v for v in _INPUT_VERBS if v in e]
+        if len(verbs) != 1:
+            bad(f"needs exactly one of {', '.join(_INPUT_VERBS)}")
+            continue
+        verb = verbs[0]
+        allowed = {"t", verb} | ({"to"} if verb == "move" else set()) | (
+            {"team", "card", "upheld", "control", "reason"} if verb == "action" else set())
+        for extra in e:
+            if extra not in allowed:
+                bad(f"unknown key for a '{verb}' input", extra)
+        target = e[verb]
+        if verb in ("press", "hold", "release"):
+            if not isinstance(target, str) or (target not in layout.buttons and target not in layout.cockpit):
+                bad(f"{target!r} is not a button on the {layout.side} side"
+                    + (" with the expansion" if layout.expansion else ""), verb)
+                continue
+            if verb in ("press", "hold"):
+                out.append(InputEvent(target, True, t))
+            if verb in ("press", "release"):
+                out.append(InputEvent(target, False, t))
+        elif verb == "move":
+            tok = layout.tokens.get(target) if isinstance(target, str) else None
+            if tok is None:
+                bad(f"{target!r} is not a token on this layout", "move")
+                continue
+            to = e.get("to")
+            to = str(to) if isinstance(to, int) and not isinstance(to, bool) else to
+            if to not in tok.positions:
+                bad(f"{to!r} is not a position of {target} ({', '.join(tok.positions)})", "to")
+                continue
+            out.append(InputEvent(target, to, t))
+        else:
+            if target not in SCENARIO_ACTIONS:
+                bad(f"{target!r} is not an action ({', '.join(SCENARIO_ACTIONS)})", "action")
+                continue
+            params: dict[str, Any] = {}
+            if target == "challenge":
+                card = e.get("card", "current")
+                if card != "current" and (not isinstance(card, int) or isinstance(card, bool) or card < 0):
+                    bad("must be \"current\" or the index of a card completed this turn", "card")
+                    continue
+                params = {"team": e.get("team"), "card": card}
+            elif target == "rule":
+                if not isinstance(e.get("upheld"), bool):
+                    bad("a ruling needs upheld = true or false", "upheld")
+                    continue
+                params = {"upheld": e["upheld"]}
+            elif target == "touch":
+                if e.get("control") not in layout.tokens:
+                    bad(f"{e.get('control')!r} is not a token", "control")
+                    continue
+                params = {"control": e["control"]}
+            elif target in ("pause", "resume") and "reason" in e:
+                params = {"reason": str(e["reason"])}
+            out.append(Action(target, t, params))
+    return out, problems
+
+
+def input_entry(event: InputEvent | Action) -> dict[str, Any]:
+    """One logged input as a scenario [[input]] entry (the inverse of parse_inputs)."""
+    if isinstance(event, Action):
+        return {"t": event.t, "action": event.name, **event.params}
+    if isinstance(event.value, bool):
+        return {"t": event.t, ("hold" if event.value else "release"): event.control}
+    return {"t": event.t, "move": event.control, "to": event.value}
+
+
+def play(match: Match, inputs: list[InputEvent | Action], end: float | None = None) -> list[GameEvent]:
+    events: list[GameEvent] = []
+    for event in inputs:
+        events += match.handle(event)
+    if end is not None:
+        events += match.advance(end)
+    return events
+
+
+def result(match: Match, events: list[GameEvent]) -> dict[str, Any]:
+    return {
+        "events": [e.as_dict() for e in events],
+        "scores": dict(match.scores),
+        "round": match.round,
+        "finished": match.finished,
+        "winner": match.winner,
+        "tier": match.tier,
+        "outcome": match.outcome,
+    }
+
+
+def run_scenario(scenario: Scenario) -> dict[str, Any]:
+    match = scenario.new_match()
+    events = play(match, scenario.inputs, scenario.end)
+    return result(match, events)

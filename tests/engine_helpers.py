@@ -1,0 +1,49 @@
+"""Small builders shared by the engine tests: scenarios as Python dicts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from panel.scenario import Scenario, parse_scenario, play, result
+
+TWO_TEAMS = [{"name": "Ice", "players": ["ann", "bob"]}, {"name": "Snow", "players": ["cid", "dee"]}]
+
+# A fixed deck used by most tests: the first card is a simple press card.
+SIMPLE = [{"kind": "simple", "press": [f"grid.r{r}c{c}"]} for r in (1, 2, 3) for c in (1, 2, 3, 4)]
+
+
+def scenario(inputs: list[dict[str, Any]], *, cards: list[dict] | None = None, end: float | None = None,
+             panel: dict | None = None, **match: Any) -> Scenario:
+    raw: dict[str, Any] = {"match": {"mode": "competitive", "teams": TWO_TEAMS, **match}, "input": inputs}
+    raw["cards"] = cards if cards is not None else SIMPLE
+    if end is not None:
+        raw["end"] = end
+    if panel:
+        raw["panel"] = panel
+    return parse_scenario(raw)
+
+
+def run(inputs: list[dict[str, Any]], **kw: Any) -> dict[str, Any]:
+    sc = scenario(inputs, **kw)
+    match = sc.new_match()
+    return result(match, play(match, sc.inputs, sc.end))
+
+
+def types(out: dict[str, Any]) -> list[str]:
+    return [e["type"] for e in out["events"]]
+
+
+def of_type(out: dict[str, Any], kind: str) -> list[dict[str, Any]]:
+    return [e for e in out["events"] if e["type"] == kind]
+
+
+def start(t: float = 0.0) -> dict[str, Any]:
+    return {"t": t, "action": "start_turn"}
+
+
+def press(control: str, t: float) -> dict[str, Any]:
+    return {"t": t, "press": control}
+
+
+def move(token: str, to: str | int, t: float) -> dict[str, Any]:
+    return {"t": t, "move": token, "to": to}

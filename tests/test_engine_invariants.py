@@ -1,0 +1,142 @@
+"""A Hypothesis state machine over random input streams, checking the engine's invariants."""
+
+from __future__ import annotations
+
+from hypothesis import settings, strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+
+from panel.cards import Card
+from panel.engine import Match, MatchSettings, Team
+from panel.events import Action, InputEvent
+from panel.layout import load_layout
+
+LAYOUT = load_layout(expansion=True)
+BUTTONS = sorted(LAYOUT.buttons)
+TOKENS = sorted(LAYOUT.tokens)
+DECK = [
+    Card("simple", press=("grid.r1c1",)),
+    Card("simple", press=("alarm.red", "beacon.blue")),
+    Card("simple", set=(("slider.red", "3"),)),
+    Card("simple", press=("radio.1",), set=(("switch.left", "up"), ("click.red", "on"))),
+    Card("sequence", section="cross", steps=("up", "left", "down")),
+    Card("sequence", section="arrows", steps=("left", "left", "right")),
+    Card("coordinates", section="coords", steps=("A1", "B2", "C3")),
+    Card("activation", word="FAN"),
+]
+SETTINGS = MatchSettings(teams=(Team("A", ("a1", "a2")), Team("B", ("b1", "b2"))), seed=5, expansion=True,
+                         time_counters=3, target_points=6, turn_seconds=20)
+
+
+class MatchMachine(RuleBasedStateMachine):
+    def __init__(self):
+        super().__init__()
+        self.match = Match(SETTINGS, LAYOUT, DECK, shuffle=True)
+        self.t = 0.0
+        self.inputs: list = []
+        self.events: list = []
+        self.in_turn = False
+
+    def feed(self, event):
+        self.inputs.append(event)
+        new = self.match.handle(event)
+        self.check_stream(new)
+        self.events += new
+
+    def check_stream(self, new):
+        for e in new:
+            if e.type == "turn_started":
+                assert not self.in_turn
+                self.in_turn = True
+                self.turn = {"completed": 0, "mistakes": 0, "held": 0}
+            elif e.type in ("card_drawn", "card_completed", "mistake", "counter_granted", "counter_spent",
+                            "challenge", "challenge_ruled"):
+                assert self.in_turn, f"{e.type} outside a turn"
+                if e.type == "card_completed":
+                    self.turn["completed"] += 1
+                elif e.type == "challenge_ruled" and e.details["upheld"]:
+                    self.turn["completed"] = e.details["completed"]
+                elif e.type == "mistake":
+                    self.turn["mistakes"] += 1
+                elif e.type in ("counter_granted", "counter_spent"):
+                    self.turn["held"] = e.details["held"]
+            elif e.type == "turn_ended":
+                assert self.in_turn
+                self.in_turn = False
+                d = e.details
+                assert d["completed"] == self.turn["completed"]
+                # a turn ends exactly on its three conditions
+                if d["reason"] == "five_cards":
+                    assert d["completed"] == 5 and d["points"] == 5 + d["counters"]
+                elif d["reason"] == "mistakes":
+                    assert self.turn["mistakes"] == 2 and d["points"] == d["completed"]
+                else:
+                    assert d["reason"] == "time" and self.turn["mistakes"] < 2 and d["completed"] < 5
+                    assert d["points"] == d["completed"]
+                assert d["counters"] == self.turn["held"]
+
+    @rule(dt=st.floats(min_value=0.0, max_value=8.0))
+    def wait(self, dt):
+        self.t += dt
+        new = self.match.advance(self.t)
+        self.check_stream(new)
+        self.events += new
+
+    @rule()
+    def start_turn(self):
+        self.feed(Action("start_turn", self.t))
+
+    @rule(button=st.sampled_from(BUTTONS), dt=st.floats(min_value=0.0, max_value=1.0))
+    def press(self, button, dt):
+        self.t += dt
+        self.feed(InputEvent(button, True, self.t))
+        self.feed(InputEvent(button, False, self.t))
+
+    @rule(token=st.sampled_from(TOKENS), data=st.data(), dt=st.floats(min_value=0.0, max_value=1.0))
+    def move(self, token, data, dt):
+        self.t += dt
+        pos = data.draw(st.sampled_from(LAYOUT.tokens[token].positions))
+        self.feed(InputEvent(token, pos, self.t))
+
+    @rule()
+    def flip(self):
+        self.feed(Action("flip", self.t))
+
+    @rule(which=st.sampled_from(["current", 0, 1, 7]))
+    def challenge(self, which):
+        self.feed(Action("challenge", self.t, {"team": "B", "card": which}))
+
+    @rule(upheld=st.booleans(), dt=st.floats(min_value=0.0, max_value=30.0))
+    def rule_on_it(self, upheld, dt):
+        self.t += dt
+        self.feed(Action("rule", self.t, {"upheld": upheld}))
+
+    @invariant()
+    def counters_stay_within_the_pool(self):
+        snap = self.match.snapshot()
+        assert 0 <= snap["counters_held"] <= SETTINGS.time_counters
+        assert snap["counters_held"] + snap["counters_pool"] == SETTINGS.time_counters
+        assert 0 <= snap["mistakes"] < 2
+        assert 0 <= snap["completed"] < 5
+
+    @invariant()
+    def scores_are_the_sum_of_turn_points(self):
+        points: dict = {}
+        for e in self.events:
+            if e.type == "turn_ended":
+                points[e.details["team"]] = points.get(e.details["team"], 0) + e.details["points"]
+        for team, score in self.match.scores.items():
+            assert score == points.get(team, 0)
+
+    def teardown(self):
+        # Replaying the same inputs gives the same events, by construction.
+        again = Match(SETTINGS, LAYOUT, DECK, shuffle=True)
+        replayed = []
+        for event in self.inputs:
+            replayed += again.handle(event)
+        replayed += again.advance(self.t)
+        mine = self.events + self.match.advance(self.t)
+        assert [e.as_dict() for e in replayed] == [e.as_dict() for e in mine]
+
+
+MatchMachine.TestCase.settings = settings(max_examples=150, stateful_step_count=60, deadline=None)
+TestMatchInvariants = MatchMachine.TestCase

@@ -1,0 +1,130 @@
+"""The scripting contract: scenario files, `penguin-panel replay`, and log round trips."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from panel.cli import main
+from panel.errors import ConfigError
+from panel.scenario import input_entry, parse_scenario, run_scenario
+
+from engine_helpers import SIMPLE, TWO_TEAMS, scenario
+
+SCENARIO = """
+end = 100
+
+[match]
+mode = "competitive"
+teams = [{ name = "Ice", players = ["ann", "bob"] }, { name = "Snow", players = ["cid", "dee"] }]
+turn_seconds = 30
+seed = 4
+
+[[cards]]
+kind = "simple"
+press = ["grid.r3c4"]
+set = { "round_lever.blue" = 0 }
+
+[[cards]]
+kind = "sequence"
+section = "cross"
+steps = ["up", "up", "down", "right"]
+
+[[cards]]
+kind = "simple"
+press = ["alarm.red"]
+
+[[input]]
+t = 1
+action = "start_turn"
+[[input]]
+t = 2
+press = "grid.r3c4"
+[[input]]
+t = 3
+move = "round_lever.blue"
+to = 0
+[[input]]
+t = 4
+hold = "alarm.red"
+[[input]]
+t = 5
+release = "alarm.red"
+"""
+
+
+def test_replay_json_follows_the_contract(tmp_path, capsys):
+    path = tmp_path / "s.toml"
+    path.write_text(SCENARIO)
+    assert main(["replay", str(path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"events", "scores", "round", "finished", "winner", "tier", "outcome"}
+    types = [e["type"] for e in out["events"]]
+    assert types[:3] == ["turn_started", "card_drawn", "card_completed"]
+    completed = [e for e in out["events"] if e["type"] == "card_completed"]
+    assert completed[0]["t"] == 3.5  # the lever settles 500 ms after the move
+    mistake = [e for e in out["events"] if e["type"] == "mistake"][0]
+    assert mistake["control"] == "alarm.red" and mistake["t"] == 4.0
+    ended = [e for e in out["events"] if e["type"] == "turn_ended"][0]
+    assert ended["reason"] == "time" and ended["points"] == 1 and ended["t"] == 31.0
+    assert out["scores"] == {"Ice": 1, "Snow": 0} and out["finished"] is False and out["round"] == 1
+
+
+def test_replay_is_deterministic_and_a_log_round_trips(tmp_path):
+    sc = scenario([{"t": 0, "action": "start_turn"}, {"t": 1, "press": "grid.r1c1"}, {"t": 2, "move": "slider.red", "to": 2},
+                   {"t": 3, "action": "challenge", "team": "Snow", "card": 0}, {"t": 4, "action": "rule", "upheld": True}],
+                  end=60)
+    first = run_scenario(sc)
+    assert run_scenario(sc) == first
+    raw = {"match": {"mode": "competitive", "teams": TWO_TEAMS}, "cards": SIMPLE, "end": 60,
+           "input": [input_entry(e) for e in sc.inputs]}
+    assert run_scenario(parse_scenario(raw)) == first
+
+
+def test_generated_deck_is_used_without_cards(tmp_path):
+    raw = {"match": {"mode": "competitive", "teams": TWO_TEAMS, "seed": 9}, "input": [{"t": 0, "action": "start_turn"}]}
+    out = run_scenario(parse_scenario(raw))
+    assert [e["type"] for e in out["events"]][:2] == ["turn_started", "card_drawn"]
+    again = run_scenario(parse_scenario(raw))
+    assert out == again
+
+
+@pytest.mark.parametrize("raw, expected", [
+    ({"match": {"mode": "solo", "teams": TWO_TEAMS}}, "match.mode: 'solo' is not a mode"),
+    ({"match": {"teams": []}}, "match.teams: needs at least one team"),
+    ({"match": {"teams": [{"name": "A", "players": ["x"]}]}}, "needs at least 2 players"),
+    ({"match": {"mode": "cooperative", "teams": [{"name": "A", "players": list("abcdefg")}]}}, "2 to 6 players, these teams have 7"),
+    ({"match": {"teams": TWO_TEAMS, "turn_seconds": -1}}, "match.turn_seconds: must be a number"),
+    ({"match": {"teams": TWO_TEAMS}, "input": [{"t": 1, "press": "nope.x"}]}, "input[0].press: 'nope.x' is not a button"),
+    ({"match": {"teams": TWO_TEAMS}, "input": [{"t": 1, "move": "slider.red", "to": 9}]}, "input[0].to: '9' is not a position"),
+    ({"match": {"teams": TWO_TEAMS}, "input": [{"t": 2, "action": "start_turn"}, {"t": 1, "action": "flip"}]},
+     "input[1].t: 1.0 is before the previous input's 2.0"),
+    ({"match": {"teams": TWO_TEAMS}, "input": [{"t": 1, "action": "dance"}]}, "input[0].action: 'dance' is not an action"),
+    ({"match": {"teams": TWO_TEAMS}, "input": [{"t": 1, "action": "rule"}]}, "upheld = true or false"),
+    ({"match": {"teams": TWO_TEAMS}, "input": [{"t": 1}]}, "needs exactly one of press, hold, release, move, action"),
+    ({"match": {"teams": TWO_TEAMS}, "cards": [{"kind": "activation", "word": "FNAP"}]}, "no keypad"),
+    ({"match": {"teams": TWO_TEAMS}, "cards": [{"kind": "simple", "press": ["grid.r9c9"]}]}, "cards[0]: button 'grid.r9c9' is not on"),
+    ({"input": []}, "a scenario needs a [match] table"),
+])
+def test_bad_scenarios_name_the_key(raw, expected):
+    with pytest.raises(ConfigError) as err:
+        parse_scenario(raw, file="s.toml")
+    assert any(expected in str(p) for p in err.value.problems), [str(p) for p in err.value.problems]
+
+
+def test_replay_bad_file_gives_one_line_per_problem_and_no_traceback(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text('[match]\nmode = "solo"\nteams = []\n')
+    r = subprocess.run([sys.executable, "-m", "panel", "replay", str(path), "--json"], capture_output=True, text=True)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 2
+    assert all(line.startswith(f"error: {path}: match.") for line in lines)
+
+
+def test_replay_missing_file(capsys):
+    assert main(["replay", "/nonexistent/x.toml"]) == 2
+    assert "file not found" in capsys.readouterr().err
