@@ -79,6 +79,7 @@ class FirmwareEmulator:
         self.boots = 0
         self._mangler = None
         self._mangle_left = 0
+        self.in_maintenance = False
         self.board: fwapp.Board | None = None
         self._master: int | None = None
         self._slave: int | None = None
@@ -167,6 +168,12 @@ class FirmwareEmulator:
         m.pins.clear()
         m.wdt = None
         self.boots += 1
+        if self.store.take_maint():
+            # main.py's maintenance mode: no app, no watchdog, the REPL left to mpremote
+            self.board = None
+            self.in_maintenance = True
+            return
+        self.in_maintenance = False
         self.board = fwapp.Board(m, self.clock, PtyPort(self._master, self), self.store.load(), store=self.store,
                                  version=self.version, proto=self.protocol_version)
 
