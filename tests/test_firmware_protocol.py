@@ -13,6 +13,15 @@ from panel.firmware import protocol
 from panel.firmware.protocol import Parser, ProtocolError, crc16, decode, encode
 
 
+@pytest.fixture(autouse=True, params=["binascii", "pure"])
+def crc_path(request, monkeypatch):
+    """Every test runs twice: with CPython's C CRC (the Pi) and the pure table loop (the
+    board, which has no binascii.crc_hqx)."""
+    if request.param == "pure":
+        monkeypatch.setattr(protocol, "_fast_crc", None)
+    return request.param
+
+
 def test_crc_matches_the_standard_crc16_ccitt_false():
     assert crc16(b"123456789") == 0x29B1
     for data in (b"", b"@0 HELLO ", bytes(range(256))):
