@@ -189,3 +189,13 @@ def test_fuzz_100k_frames_no_exception_every_bad_frame_counted_every_good_one_ac
     assert got == expected
     assert p.frames == len(expected) and p.rejected == n_bad
     assert p.frames + p.rejected >= 99_000 and n_bad > 50_000
+
+
+def test_every_example_frame_in_the_protocol_document_is_valid():
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "firmware" / "PROTOCOL.md").read_text()
+    examples = [line.strip() for line in doc.splitlines() if re.fullmatch(r"@\d+ [A-Z]+.* #[0-9A-F]{4}", line.strip())]
+    assert examples
+    for line in examples:
+        assert decode(line.encode()) == reference(line.encode())

@@ -235,5 +235,6 @@ def cmd_watch(args) -> int:
             pass
         st = link.status()
     print(f"frames received {st['frames_received']}, rejected {st['frames_rejected']}, "
-          f"reconnects {st['reconnects']}, sequence gaps {st['gaps']}", flush=True)
+          f"reconnects {st['reconnects']}, sequence gaps {st['gaps']}, board scan rate {st['scan_rate']}/s",
+          flush=True)
     return 0
