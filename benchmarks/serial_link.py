@@ -163,13 +163,61 @@ def bench_latency(n: int) -> None:
     print("  " + summary("floor: one frame through a bare pty", floor, unit="ms"))
 
 
+def bench_reconnect(n: int) -> None:
+    """Unplug -> noticed, and replug (new pty name) -> resynchronised, with the defaults."""
+    noticed: list[float] = []
+    back: list[float] = []
+    silent: list[float] = []
+    with FirmwareEmulator({"rows": [2], "cols": [10]}) as emu:
+        states: list[tuple[float, str, str]] = []
+        cond = threading.Condition()
+
+        def on_status(s):
+            with cond:
+                states.append((time.perf_counter(), s["state"], s["reason"]))
+                cond.notify_all()
+
+        def wait(state, reason=None):
+            with cond:
+                while True:
+                    for t, st, r in states:
+                        if st == state and (reason is None or r == reason):
+                            states.clear()
+                            return t
+                    if not cond.wait(10):
+                        raise SystemExit(f"benchmark: no {state} status within 10 s")
+
+        with SerialLink({(0, 0): "k"}, finder=lambda: [emu.port] if emu.port else [], on_status=on_status):
+            wait("connected")
+            for i in range(n):
+                t0 = time.perf_counter()
+                emu.unplug()
+                noticed.append(wait("disconnected", "unplugged") - t0)
+                t0 = time.perf_counter()
+                emu.replug()
+                back.append(wait("connected") - t0)
+            for i in range(max(1, n // 4)):
+                time.sleep(0.3)
+                t0 = time.perf_counter()
+                emu.hang()   # last frame was at most one heartbeat (250 ms) before this
+                silent.append(wait("disconnected", "silent") - t0)
+                emu.reset()
+                wait("connected")
+    print(f"reconnect: {n} unplug/replug cycles, {len(silent)} hangs (defaults: 1 s silence, 0.25 s retry)")
+    print("  " + summary("unplug -> disconnected", noticed, unit="ms"))
+    print("  " + summary("replug (new name) -> connected, resynced", back, unit="ms"))
+    print("  " + summary("hang -> disconnected (silent)", silent, unit="ms"))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--frames", type=int, default=100_000)
     ap.add_argument("--presses", type=int, default=300)
+    ap.add_argument("--replugs", type=int, default=20)
     args = ap.parse_args()
     bench_parse(args.frames)
     bench_latency(args.presses)
+    bench_reconnect(args.replugs)
 
 
 if __name__ == "__main__":
