@@ -2,7 +2,6 @@
 handshake against the emulated board, the emulator and watch commands as processes."""
 
 import json
-import os
 import subprocess
 import sys
 import time
