@@ -1,0 +1,51 @@
+"""Exporting a stored match's log as a scenario: it replays to the service's match."""
+
+import asyncio
+
+from panel.cli import main
+from panel.scenario import load_scenario, run_scenario
+from panel.service.cockpit import Cockpit
+from panel.service.store import Store
+
+TEAMS = [{"name": "Gulls", "players": ["Ana", "Bo"]}, {"name": "Puffins", "players": ["Cy", "Di"]}]
+
+
+def test_export_replays_to_the_same_match_and_feeds_the_debrief(tmp_path, capsys):
+    db = tmp_path / "panel.db"
+
+    async def play():
+        with Store(db) as store:
+            cockpit = Cockpit(store, sim=True)
+            await cockpit.start()
+            try:
+                await cockpit.create_match({"teams": TEAMS, "seed": 11})
+                await cockpit.action("start_turn", {})
+                card = cockpit.match.snapshot()["card"]
+                await cockpit.input("alarm.red" if "alarm.red" not in card.get("press", []) else "alarm.green", True)
+                await cockpit.input("slider.red", "3")
+                await asyncio.sleep(0.7)  # the slider settles: a mistake (it is on no card's list here)
+                return cockpit.match.snapshot(), list(cockpit.match.history), cockpit.record.id
+            finally:
+                await cockpit.close()
+
+    snap, history, match_id = asyncio.run(play())
+    assert main(["matches", "list", "--db", str(db)]) == 0
+    assert "Gulls, Puffins" in capsys.readouterr().out
+    out = tmp_path / "log.toml"
+    assert main(["matches", "export", str(match_id), "--db", str(db), "--out", str(out)]) == 0
+    result = run_scenario(load_scenario(out))
+    ended = [e for e in result["events"] if e["type"] == "turn_ended"]
+    assert [(e["reason"], e["mistakes"]) for e in ended] == [(h["reason"], h["mistakes"]) for h in history]
+    assert [e["control"] for e in result["events"] if e["type"] == "mistake"][0] in ("alarm.red", "alarm.green")
+    assert result["scores"] == snap["scores"]
+    assert main(["debrief", str(out)]) == 0
+    assert "Controls that caused mistakes" in capsys.readouterr().out
+
+
+def test_export_of_a_missing_match_or_database_is_one_line(tmp_path, capsys):
+    assert main(["matches", "list", "--db", str(tmp_path / "none.db")]) == 2
+    assert "no such database" in capsys.readouterr().err
+    with Store(tmp_path / "p.db"):
+        pass
+    assert main(["matches", "export", "7", "--db", str(tmp_path / "p.db")]) == 2
+    assert "no match 7" in capsys.readouterr().err
