@@ -1,0 +1,33 @@
+"""`penguin-panel hardware ...`: check a build's hardware map against the layout."""
+
+from __future__ import annotations
+
+import sys
+
+from ..layout import SIDES
+
+
+def register(sub) -> None:
+    p = sub.add_parser("hardware", help="hardware maps: which wire each control arrives on")
+    hsub = p.add_subparsers(dest="hardware_command", metavar="ACTION")
+    hsub.required = True
+    check = hsub.add_parser("check", help="validate a hardware map against the layout")
+    check.add_argument("map", metavar="MAP", help="hardware map TOML (e.g. hardware/reference.toml)")
+    check.add_argument("--layout", metavar="FILE", help="layout TOML (default: the Penguin Airlines panel)")
+    check.add_argument("--side", choices=SIDES, default="blue", help="printed side of the module cards")
+    check.add_argument("--strict", action="store_true", help="an unmapped control is an error, not a warning")
+    check.set_defaults(func=check_command)
+
+
+def check_command(args) -> int:
+    from ..hardware.map import check_map
+
+    errors, warnings = check_map(args.map, strict=args.strict, layout_path=args.layout, side=args.side)
+    for p in warnings:
+        print(f"warning: {p}", file=sys.stderr)
+    for p in errors:
+        print(f"error: {p}", file=sys.stderr)
+    if errors:
+        return 2
+    print(f"{args.map}: OK" + (f" ({len(warnings)} warnings)" if warnings else ""))
+    return 0

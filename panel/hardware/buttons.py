@@ -1,0 +1,93 @@
+"""Contacts on Pi GPIOs: buttons, and the two-position tokens (switches, clicks, lever).
+
+Each contact is a gpiozero Button with ``bounce_time=None``: we debounce ourselves (see
+debounce.py), eager on the press edge, from the time the callback read on gpiozero's
+thread. A button reports True/False (pressed/released); a two-position token reports the
+name of the position it now stands at.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..events import InputEvent
+from .debounce import DEFAULT_WINDOW, Debouncer
+from .inputs import InputHub
+
+
+class ContactInput:
+    """One contact on one GPIO. `positions` = (when open, when closed) for a token,
+    None for a button."""
+
+    def __init__(self, control: str, pin: int, *, hub: InputHub, pull_up: bool | None = True,
+                 active_high: bool | None = None, positions: tuple[str, str] | None = None,
+                 window: float = DEFAULT_WINDOW, pin_factory=None):
+        from gpiozero import Button
+
+        self.control = control
+        self.positions = positions
+        self._hub = hub
+        self._clock: Callable[[], float] = hub.clock
+        # gpiozero wants active_state only for a floating input.
+        kw = {"active_state": bool(active_high)} if pull_up is None else {}
+        self._device = Button(pin, pull_up=pull_up, bounce_time=None, pin_factory=pin_factory, **kw)
+        if pull_up is not None and active_high is not None and active_high == pull_up:
+            # A pulled-up contact that reads "closed" when high (a normally-closed switch).
+            self._invert = True
+        else:
+            self._invert = False
+        self._debouncer = Debouncer(self._raw(self._device.is_pressed), window=window)
+        self._device.when_pressed = self._on_pressed
+        self._device.when_released = self._on_released
+        hub.add(self)
+
+    def _raw(self, pressed: bool) -> bool:
+        return pressed != self._invert
+
+    # gpiozero's thread: read the clock now, decide on the loop.
+    def _on_pressed(self) -> None:
+        self._hub.call(self._edge, self._raw(True), self._clock())
+
+    def _on_released(self) -> None:
+        self._hub.call(self._edge, self._raw(False), self._clock())
+
+    def _edge(self, closed: bool, t: float) -> None:
+        for state, te in self._debouncer.edge(closed, t):
+            self._emit(state, te)
+
+    def _emit(self, closed: bool, t: float) -> None:
+        self._hub.emit(InputEvent(self.control, self.value_of(closed), t))
+
+    def value_of(self, closed: bool) -> bool | str:
+        if self.positions is None:
+            return closed
+        return self.positions[1] if closed else self.positions[0]
+
+    @property
+    def value(self) -> bool | str:
+        """The debounced value now: pressed, or the token's position."""
+        return self.value_of(self._debouncer.state)
+
+    @property
+    def closed(self) -> bool:
+        return self._debouncer.state
+
+    @property
+    def deadline(self) -> float | None:
+        return self._debouncer.deadline
+
+    def poll(self, now: float) -> None:
+        for state, te in self._debouncer.poll(now):
+            self._emit(state, te)
+
+    def close(self) -> None:
+        if self._device is not None:
+            self._hub.remove(self)
+            self._device.close()
+            self._device = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
