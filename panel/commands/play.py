@@ -1,0 +1,28 @@
+"""`penguin-panel play`: run the cockpit service (pages, engine, inputs, store)."""
+
+from __future__ import annotations
+
+
+def register(sub) -> None:
+    p = sub.add_parser("play", help="run the cockpit: the game, its pages and its inputs",
+                       description="Run the cockpit service. With --sim the panel is simulated in the "
+                                   "browser (open the address it prints); without it, the hardware map's "
+                                   "controls and LEDs are used.")
+    p.add_argument("--sim", action="store_true", help="simulated panel in the browser (no hardware)")
+    p.add_argument("--host", help="address to listen on (default: 127.0.0.1 with --sim, else 0.0.0.0)")
+    p.add_argument("--port", type=int, help="port to listen on (default 8080; 0 picks a free one)")
+    p.add_argument("--settings", metavar="FILE", help="settings TOML ([service] and [match] tables)")
+    p.add_argument("--hardware", metavar="MAP", help="hardware map TOML of the built cockpit")
+    p.add_argument("--layout", metavar="FILE", help="layout TOML (default: the Penguin Airlines panel)")
+    p.add_argument("--db", metavar="PATH",
+                   help="SQLite database (default: $XDG_STATE_HOME/penguin-panel/panel.db)")
+    p.add_argument("--allow-host", metavar="NAME", action="append", default=[], dest="allow_hosts",
+                   help="also accept requests for this host name (repeatable)")
+    p.set_defaults(func=play)
+
+
+def play(args) -> int:
+    from ..service.run import Options, run  # aiohttp is imported only when the service runs
+
+    return run(Options(sim=args.sim, host=args.host, port=args.port, db=args.db, layout=args.layout,
+                       hardware=args.hardware, settings=args.settings, allow_hosts=args.allow_hosts))

@@ -1,0 +1,408 @@
+"""The HTTP side of the service: pages, the JSON API and the live sockets (aiohttp).
+
+Routes follow the contract the pages are written against (docs in README, "The service's
+HTTP API"). Every error is a 4xx/5xx with {"error": "one clear line"}, never a traceback.
+Handlers never touch the match: they read snapshots and hand requests to the cockpit's
+owner task (`Cockpit.call`), which carries them out in order with every press.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSCloseCode, web
+
+from .. import __version__
+from ..engine import MatchSettings
+from ..errors import ConfigError
+from .cockpit import MATCH_FIELDS, Cockpit, Refused
+from .drawing import card_svg, qr_svg
+from .security import LoginRefused, PinError, Security, split_host
+
+log = logging.getLogger("penguin-panel")
+
+PAGES = ("tower", "board", "admin", "sim", "join")
+VIEWS = ("board", "sim", "tower")
+COOKIE = "pp_session"
+MAX_BODY = 64 * 1024
+SETTING_FIELDS = ("turn_seconds", "time_counters", "target_points", "settle_ms", "side", "expansion", "mode")
+TOWER_CLOSE = 4403  # "forbidden", in the private range of WebSocket close codes
+COCKPIT = web.AppKey("cockpit", Cockpit)
+SECURITY = web.AppKey("security", Security)
+SIM = web.AppKey("sim", bool)
+STATIC = web.AppKey("static", Path)
+LAN_HOST = web.AppKey("lan_host", str)
+
+
+def default_static_dir() -> Path:
+    return Path(__file__).resolve().parent.parent / "web" / "static"
+
+
+def error(status: int, message: str) -> web.Response:
+    return web.json_response({"error": message}, status=status)
+
+
+# ---------------------------------------------------------------------------- middleware
+
+@web.middleware
+async def errors_as_json(request: web.Request, handler):
+    try:
+        return await handler(request)
+    except web.HTTPException as e:
+        if e.content_type == "application/json" or e.status < 400:
+            raise
+        reason = e.text if e.text and not e.text.startswith(f"{e.status}:") else e.reason
+        return error(e.status, reason or "error")
+    except asyncio.CancelledError:
+        raise
+    except Exception as e:  # the last resort: a line for the page, the details for the log
+        log.exception("error while serving %s %s", request.method, request.path)
+        return error(500, f"internal error ({type(e).__name__}); see the service log")
+
+
+@web.middleware
+async def host_allow_list(request: web.Request, handler):
+    """Refuse requests for a host name that is not this machine (DNS rebinding)."""
+    host = request.headers.get("Host")
+    if not host:
+        return error(400, "the request has no Host header")
+    if not request.app[SECURITY].host_allowed(host):
+        return error(421, f"host {split_host(host)!r} is not one of this machine's names "
+                          "(start with --allow-host NAME to add it)")
+    return await handler(request)
+
+
+# ---------------------------------------------------------------------------- helpers
+
+async def json_body(request: web.Request) -> dict[str, Any]:
+    ctype = request.content_type
+    if ctype != "application/json":
+        # A cross-site HTML form cannot send application/json: one more guard against forgery.
+        raise web.HTTPUnsupportedMediaType(text="send the body as JSON with Content-Type: application/json")
+    try:
+        raw = await request.read()
+    except web.HTTPRequestEntityTooLarge:
+        raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=request.content_length or 0,
+                                            text=f"the body is larger than {MAX_BODY} bytes") from None
+    try:
+        body = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise web.HTTPBadRequest(text=f"the body is not valid JSON ({e})") from None
+    if not isinstance(body, dict):
+        raise web.HTTPBadRequest(text="the body must be a JSON object")
+    return body
+
+
+def check_same_origin(request: web.Request) -> None:
+    if not Security.same_origin(request.headers.get("Origin"), request.headers.get("Referer"),
+                                request.headers.get("Host")):
+        raise web.HTTPForbidden(text="cross-site request refused (Origin or Referer is not this host)")
+
+
+def require_admin(request: web.Request, *, changes_state: bool = True):
+    security = request.app[SECURITY]
+    session = security.session(request.cookies.get(COOKIE))
+    if session is None:
+        raise web.HTTPForbidden(text="log in with the game master's PIN first")
+    if changes_state:
+        check_same_origin(request)
+        if not security.check_csrf(session, request.headers.get("X-CSRF-Token")):
+            raise web.HTTPForbidden(text="missing or wrong X-CSRF-Token header")
+    return session
+
+
+def refused(e: Refused) -> web.Response:
+    return error(e.status, str(e))
+
+
+def join_url(request: web.Request, code: str) -> str:
+    """The tower's address as a phone in the room can reach it (not 'localhost')."""
+    host = request.host
+    name = split_host(host)
+    try:
+        loopback = name == "localhost" or ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        loopback = False
+    lan = request.app[LAN_HOST]
+    if loopback and lan:
+        port = host.rsplit(":", 1)[1] if host.count(":") == 1 or host.startswith("[") and "]:" in host else None
+        host = f"{lan}:{port}" if port else lan
+    return f"http://{host}/tower?code={code}"
+
+
+# ---------------------------------------------------------------------------- pages
+
+def page_handler(name: str):
+    async def page(request: web.Request) -> web.StreamResponse:
+        return serve_page(request, name)
+    return page
+
+
+def serve_page(request: web.Request, name: str) -> web.StreamResponse:
+    if name == "sim" and not request.app[SIM]:
+        raise web.HTTPNotFound(text="the simulator runs only with penguin-panel play --sim")
+    path = request.app[STATIC] / f"{name}.html"
+    if not path.is_file():
+        raise web.HTTPNotFound(text=f"page {name} is not installed ({path.name} missing)")
+    resp = web.FileResponse(path)
+    resp.headers["Cache-Control"] = "no-cache"
+    resp.headers["X-Frame-Options"] = "DENY"  # nobody frames the admin page to click for us
+    resp.headers["Referrer-Policy"] = "same-origin"  # the tower's join code stays on this host
+    return resp
+
+
+# ---------------------------------------------------------------------------- public API
+
+async def get_layout(request: web.Request) -> web.Response:
+    layout = request.app[COCKPIT].any_layout()
+    controls = []
+    for c in layout.controls():
+        d = c.as_dict()
+        if c.id in layout.cockpit:
+            d["section"], d["module"] = "cockpit", None
+        d["at"] = list(c.at)
+        controls.append(d)
+    return web.json_response({
+        "name": layout.name, "side": layout.side, "expansion": layout.expansion,
+        "modules": [{"id": m.id, "name": m.name, "expansion": m.expansion, "at": list(m.at),
+                     "sections": list(m.sections)} for m in layout.modules.values()],
+        "sections": [{"id": s.id, "module": s.module, "kind": s.kind, "label": s.label,
+                      "controls": list(s.controls)} for s in layout.sections.values()],
+        "controls": controls,
+    })
+
+
+async def get_state(request: web.Request) -> web.Response:
+    return web.json_response(request.app[COCKPIT].public_state())
+
+
+async def get_tower(request: web.Request) -> web.Response:
+    cockpit = request.app[COCKPIT]
+    if not cockpit.code_ok(request.query.get("code")):
+        return error(403, "wrong or missing join code: scan the code on the join page")
+    card = cockpit.tower_card()
+    svg = card_svg(card, cockpit.match.layout) if card is not None else None
+    return web.json_response({"card": card, "svg": svg})
+
+
+async def get_join(request: web.Request) -> web.Response:
+    cockpit = request.app[COCKPIT]
+    if not cockpit.active:
+        return error(404, "no match is being played: the game master sets one up on /admin")
+    code = cockpit.record.code
+    url = join_url(request, code)
+    return web.json_response({"code": code, "url": url, "qr_svg": qr_svg(url)})
+
+
+async def sim_input(request: web.Request) -> web.Response:
+    check_same_origin(request)
+    body = await json_body(request)
+    cockpit = request.app[COCKPIT]
+    control, value = body.get("control"), body.get("value")
+    extra = sorted(k for k in body if k not in ("control", "value"))
+    if extra:
+        return error(400, f"{extra[0]}: unknown field (expected control, value)")
+    if not isinstance(control, str):
+        return error(400, "control: must be a control id such as \"grid.r1c1\"")
+    layout = cockpit.any_layout()
+    if control not in layout:
+        return error(400, f"control: {control!r} is not a control of the {layout.side} side panel")
+    if control in layout.tokens:
+        positions = layout.tokens[control].positions
+        if not isinstance(value, str) or value not in positions:
+            return error(400, f"value: {control} has positions {', '.join(positions)}, not {value!r}")
+    elif not isinstance(value, bool):
+        return error(400, f"value: {control} is a button: true (pressed) or false (released), not {value!r}")
+    cockpit.put_input(control, value)
+    return web.json_response({"ok": True})
+
+
+# ---------------------------------------------------------------------------- admin API
+
+async def admin_login(request: web.Request) -> web.Response:
+    check_same_origin(request)
+    body = await json_body(request)
+    if "pin" not in body:
+        return error(400, "pin: missing")
+    client = request.remote or "?"
+    try:
+        session = request.app[SECURITY].login(body["pin"], client)
+    except LoginRefused as e:
+        return error(e.status, str(e))
+    resp = web.json_response({"csrf": session.csrf})
+    resp.set_cookie(COOKIE, session.token, httponly=True, samesite="Strict", path="/")
+    return resp
+
+
+async def admin_match(request: web.Request) -> web.Response:
+    require_admin(request)
+    body = await json_body(request)
+    try:
+        return web.json_response(await request.app[COCKPIT].create_match(body))
+    except Refused as e:
+        return refused(e)
+
+
+async def admin_action(request: web.Request) -> web.Response:
+    require_admin(request)
+    body = await json_body(request)
+    name = body.pop("action", None)
+    if not isinstance(name, str):
+        return error(400, "action: missing (start_turn, flip, pause, resume, challenge, rule, end or abandon)")
+    try:
+        events = await request.app[COCKPIT].action(name, body)
+    except Refused as e:
+        return refused(e)
+    return web.json_response({"ok": True, "events": events})
+
+
+async def admin_settings(request: web.Request) -> web.Response:
+    require_admin(request)
+    body = await json_body(request)
+    unknown = sorted(k for k in body if k not in ("pin",) + SETTING_FIELDS)
+    if unknown:
+        return error(400, f"{unknown[0]}: unknown setting (expected pin or one of: {', '.join(SETTING_FIELDS)})")
+    cockpit = request.app[COCKPIT]
+    security = request.app[SECURITY]
+    defaults = {k: v for k, v in body.items() if k in SETTING_FIELDS}
+    if defaults:
+        merged = {**cockpit.defaults, **defaults}
+        try:  # the same checks a new match gets, with placeholder teams
+            MatchSettings.from_dict({"teams": [{"name": "A", "players": ["a", "b"]}], **merged}, key="")
+        except ConfigError as e:
+            return error(400, "; ".join(str(p) for p in e.problems))
+    if "pin" in body:
+        try:
+            security.set_pin(body["pin"])
+        except PinError as e:
+            return error(400, f"pin: {e}")
+    if defaults:
+        cockpit.defaults.update(defaults)
+        cockpit.store.set_setting("match_defaults", json.dumps(cockpit.defaults, sort_keys=True))
+    resp = web.json_response({"ok": True, "defaults": cockpit.defaults})
+    if "pin" in body:  # a new PIN logs everybody out, this browser too: log in again
+        resp.del_cookie(COOKIE, path="/")
+    return resp
+
+
+async def admin_status(request: web.Request) -> web.Response:
+    require_admin(request, changes_state=False)
+    cockpit = request.app[COCKPIT]
+    match = None
+    if cockpit.record is not None:
+        r = cockpit.record
+        match = {"id": r.id, "created": r.created, "status": r.status, "code": r.code, "settings": r.settings,
+                 "state": cockpit.public_state()}
+    return web.json_response({"link": cockpit.link_status(), "match": match, "version": __version__,
+                              "defaults": cockpit.defaults, "fields": list(MATCH_FIELDS)})
+
+
+# ---------------------------------------------------------------------------- live sockets
+
+class Peer:
+    """One page's socket: a bounded queue and a writer task, so a slow phone never holds
+    up the cockpit (its messages are dropped and it is disconnected instead)."""
+
+    QUEUE = 512
+
+    def __init__(self, ws: web.WebSocketResponse, view: str):
+        self.ws = ws
+        self.view = view
+        self.queue: asyncio.Queue = asyncio.Queue(self.QUEUE)
+        self.closing: int | None = None
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.closing is not None:
+            return
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self.close(WSCloseCode.TRY_AGAIN_LATER)
+
+    def revoke(self) -> None:
+        """The join code changed: this tower must scan the new one."""
+        self.close(TOWER_CLOSE)
+
+    def close(self, code: int) -> None:
+        if self.closing is None:
+            self.closing = code
+            while True:  # wake the writer, dropping what it has not sent yet if need be
+                try:
+                    self.queue.put_nowait(None)
+                    return
+                except asyncio.QueueFull:
+                    self.queue.get_nowait()
+
+    async def writer(self) -> None:
+        while True:
+            message = await self.queue.get()
+            if message is None:
+                await self.ws.close(code=self.closing or WSCloseCode.OK)
+                return
+            await self.ws.send_str(json.dumps(message))
+
+
+async def websocket(request: web.Request) -> web.StreamResponse:
+    view = request.query.get("view", "board")
+    if view not in VIEWS:
+        return error(400, f"view: {view!r} is not a view (board, sim or tower)")
+    if view == "sim" and not request.app[SIM]:
+        return error(404, "the simulator runs only with penguin-panel play --sim")
+    cockpit = request.app[COCKPIT]
+    ws = web.WebSocketResponse(heartbeat=20, max_msg_size=4096)
+    await ws.prepare(request)
+    if view == "tower" and not cockpit.code_ok(request.query.get("code")):
+        await ws.close(code=TOWER_CLOSE, message=b"wrong or missing join code")
+        return ws
+    peer = Peer(ws, view)
+    cockpit.subscribe(peer)
+    writer = asyncio.create_task(peer.writer())
+    try:
+        async for _ in ws:  # pages only listen; anything they send is ignored
+            if writer.done():
+                break
+    finally:
+        cockpit.unsubscribe(peer)
+        if not writer.done():
+            peer.close(WSCloseCode.GOING_AWAY)
+            try:
+                await asyncio.wait_for(writer, 1.0)
+            except (asyncio.TimeoutError, ConnectionError):
+                writer.cancel()
+    return ws
+
+
+# ---------------------------------------------------------------------------- the app
+
+def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static_dir: Path | None = None,
+              lan_host: str = "") -> web.Application:
+    app = web.Application(middlewares=[errors_as_json, host_allow_list], client_max_size=MAX_BODY)
+    app[COCKPIT] = cockpit
+    app[SECURITY] = security
+    app[SIM] = sim
+    app[STATIC] = static_dir or default_static_dir()
+    app[LAN_HOST] = lan_host
+    r = app.router
+    r.add_get("/", page_handler("index"))
+    for name in PAGES:
+        r.add_get(f"/{name}", page_handler(name))
+    r.add_get("/api/layout", get_layout)
+    r.add_get("/api/state", get_state)
+    r.add_get("/api/tower", get_tower)
+    r.add_get("/api/join", get_join)
+    if sim:
+        r.add_post("/api/sim/input", sim_input)
+    r.add_post("/api/admin/login", admin_login)
+    r.add_post("/api/admin/match", admin_match)
+    r.add_post("/api/admin/action", admin_action)
+    r.add_post("/api/admin/settings", admin_settings)
+    r.add_get("/api/admin/status", admin_status)
+    r.add_get("/ws", websocket)
+    if app[STATIC].is_dir():
+        r.add_static("/static/", app[STATIC], follow_symlinks=False)
+    return app

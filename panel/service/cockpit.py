@@ -1,0 +1,474 @@
+"""The cockpit: the one asyncio task that owns the match.
+
+Every input (GPIO, co-processor, browser) and every game master's request arrives on one
+`asyncio.Queue`; one task takes them in order, appends each to the store's log *before*
+the engine sees it (the log is the truth), calls the engine with match time, and fans
+the game events and the new snapshot out to the web sockets and the effects. Between
+inputs it sleeps until the engine's next deadline (a timer running out, a token's settle
+time) and, while a turn runs, wakes four times a second so the timer drains smoothly on
+the pages. Nothing else touches the match.
+
+Match time: seconds since the match was set up, on this process's monotonic clock shifted
+by an offset. After a restart the offset is chosen so match time continues from the
+last logged entry, and a turn that was running comes back paused (reason "restart"),
+with a pause entry logged so that a replay of the log agrees with the service.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+from typing import Any, Callable, Iterable
+
+from ..engine import Match, MatchSettings
+from ..errors import ConfigError
+from ..events import Action, GameEvent, InputEvent
+from ..layout import Layout
+from .effects import sim_leds
+from .replay import apply, layout_for, replay
+from .store import Entry, MatchRecord, Store
+
+log = logging.getLogger("penguin-panel")
+
+TICK = 0.25  # seconds between state pushes while a turn runs
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud across a café
+CODE_LENGTH = 6
+GM_ACTIONS = ("start_turn", "flip", "pause", "resume", "challenge", "rule", "end", "abandon")
+# Fields of a new match a game master may set from the web page. The layout file and the
+# touch sensors belong to the build (command line, settings file), not to a web form.
+MATCH_FIELDS = ("mode", "teams", "turn_seconds", "time_counters", "target_points", "settle_ms",
+                "side", "expansion", "seed")
+GM_PAUSE_REASONS = ("pause", "restart")  # what the game master's resume clears
+
+
+class Refused(Exception):
+    """A request the cockpit will not carry out now: `status` is the HTTP status to send."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+def public_event(event: GameEvent) -> dict[str, Any]:
+    """A game event as every page may see it: card_drawn without the card (only the tower
+    with the join code gets the card, in its own message)."""
+    d = event.as_dict()
+    d.pop("card", None)
+    return d
+
+
+def make_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+class Cockpit:
+    """Owns the match. Use as an async context manager, or `await start()` / `await close()`."""
+
+    def __init__(self, store: Store, *, layout_path: str | None = None, sim: bool = False,
+                 sources: Iterable[Any] = (), effects: Iterable[Any] = (), defaults: dict[str, Any] | None = None,
+                 touch_sensors: bool = False, clock: Callable[[], float] = time.monotonic, tick: float = TICK):
+        self.store = store
+        self.layout_path = layout_path
+        self.sim = sim
+        self.sources = list(sources)
+        self.effects = list(effects)
+        self.defaults = dict(defaults or {})
+        self.touch_sensors = touch_sensors
+        self.clock = clock
+        self.tick = tick
+        self.queue: asyncio.Queue = asyncio.Queue()
+        self.subscribers: set[Any] = set()
+        self.record: MatchRecord | None = None
+        self.match: Match | None = None
+        self._offset = 0.0  # monotonic clock minus match time
+        self._t = 0.0  # the latest match time given to the engine
+        # The panel's token positions now, whether or not a match runs: a new match starts
+        # from them. Seeded from the layout's start positions (a built panel's sources
+        # report the real ones when they start).
+        self.positions: dict[str, str] = dict(self.any_layout().start_positions())
+        self._last_card: str | None = None
+        self._task: asyncio.Task | None = None
+        self.started = False
+
+    # ------------------------------------------------------------------ lifecycle
+    async def start(self) -> None:
+        self.restore()
+        self._task = asyncio.create_task(self._run(), name="cockpit")
+        for source in self.sources:
+            await source.start(self.queue)
+        self.started = True
+
+    async def close(self) -> None:
+        for source in self.sources:
+            try:
+                source.close()
+            except Exception:  # one source failing to close must not keep the others open
+                log.exception("closing an input source failed")
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            try:
+                await task
+            except asyncio.CancelledError:
+                pass
+
+    async def __aenter__(self) -> "Cockpit":
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.close()
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def restore(self) -> None:
+        """Load the latest match from the store by replaying its log."""
+        record = self.store.latest_match()
+        if record is None:
+            return
+        try:
+            match, last = replay(record, self.store.entries(record.id))
+        except (ConfigError, ValueError, KeyError, TypeError) as e:
+            log.error("could not restore match %s from the log: %s", record.id, e)
+            return
+        self.record, self.match = record, match
+        self._offset = self.clock() - last
+        self._t = last
+        self.positions.update(match.positions)
+        self._last_card = None
+        if record.status == "active" and match.phase.value == "in_turn":
+            self._log_and_handle(Action("pause", last, {"reason": "restart"}))
+        log.info("match %s restored from %d logged inputs at %.1f s, %s", record.id,
+                 len(self.store.entries(record.id)), last, match.phase.value)
+
+    # ------------------------------------------------------------------ time
+    def now(self) -> float:
+        """Match time now (never behind what the engine has already seen)."""
+        return max(self.clock() - self._offset, self._t)
+
+    def _stamp(self, mono: float) -> float:
+        t = max(mono - self._offset, self._t)
+        self._t = t
+        return t
+
+    # ------------------------------------------------------------------ views
+    @property
+    def active(self) -> bool:
+        return self.match is not None and self.record is not None and self.record.status == "active"
+
+    def any_layout(self) -> Layout:
+        """The layout to check inputs against: the match's, or the whole panel between matches."""
+        if self.match is not None and self.active:
+            return self.match.layout
+        return layout_for(self.layout_path, "blue", True)
+
+    def link_status(self) -> dict[str, Any]:
+        for source in self.sources:
+            status = getattr(source, "status", None)
+            if status is not None:
+                return dict(status())
+        if self.sim:
+            return {"connected": True, "frames_received": 0, "frames_rejected": 0, "reconnects": 0,
+                    "firmware": "browser simulator"}
+        return {"connected": False, "frames_received": 0, "frames_rejected": 0, "reconnects": 0, "firmware": None}
+
+    def full_snapshot(self) -> dict[str, Any] | None:
+        return self.match.snapshot(self.now()) if self.match is not None else None
+
+    def public_state(self, full: dict[str, Any] | None = None) -> dict[str, Any]:
+        """GET /api/state: the snapshot without the card, plus the match id, status and link."""
+        if self.match is None:
+            state: dict[str, Any] = {"phase": "idle", "positions": dict(self.positions), "finished": False}
+        else:
+            state = dict(full if full is not None else self.match.snapshot(self.now()))
+            state.pop("card", None)
+            state["positions"] = dict(self.positions) if not self.active else state["positions"]
+        state["match_id"] = self.record.id if self.record else None
+        state["status"] = self.record.status if self.record else None
+        state["link"] = self.link_status()
+        return state
+
+    def tower_card(self, full: dict[str, Any] | None = None) -> dict[str, Any] | None:
+        full = full if full is not None else self.full_snapshot()
+        card = (full or {}).get("card")
+        if card is None or not self.active:
+            return None
+        card = dict(card)
+        if "colours" not in card and self.match is not None:
+            # A simple card: the colours of the buttons to press, in card order.
+            buttons = self.match.layout.buttons
+            card["colours"] = [buttons[b].colour for b in card.get("press", []) if b in buttons]
+        return card
+
+    def code_ok(self, code: str | None) -> bool:
+        return (self.record is not None and self.record.status == "active" and isinstance(code, str)
+                and secrets.compare_digest(code.strip().upper(), self.record.code))
+
+    # ------------------------------------------------------------------ requests from the web
+    def put_input(self, control: str, value: bool | str) -> None:
+        self.queue.put_nowait(InputEvent(control, value, self.clock()))
+
+    async def call(self, fn: Callable[[], Any]) -> Any:
+        """Run `fn` on the owner task, in order with every input; its result or exception."""
+        future = asyncio.get_running_loop().create_future()
+        self.queue.put_nowait((fn, future))
+        return await future
+
+    async def create_match(self, body: dict[str, Any]) -> dict[str, Any]:
+        return await self.call(lambda: self._create_match(body))
+
+    async def action(self, name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        return await self.call(lambda: self._action(name, params))
+
+    # ------------------------------------------------------------------ the owner task
+    async def _run(self) -> None:
+        while True:
+            timeout = self._timeout()
+            try:
+                if timeout is None:
+                    item = await self.queue.get()
+                else:
+                    item = await asyncio.wait_for(self.queue.get(), timeout)
+            except TimeoutError:
+                self._guard(self._on_timer)
+                continue
+            self._guard(lambda: self._process(item))
+
+    def _guard(self, fn: Callable[[], None]) -> None:
+        try:
+            fn()
+        except Exception:  # never let one bad input stop the cockpit
+            log.exception("the cockpit could not handle an input")
+
+    def _timeout(self) -> float | None:
+        if not self.active:
+            return None
+        now = self.now()
+        waits = []
+        due = self.match.next_deadline()
+        if due is not None:
+            waits.append(due - now)
+        if self.match.phase.value == "in_turn":
+            waits.append(self.tick)
+        return max(0.0, min(waits)) if waits else None
+
+    def _on_timer(self) -> None:
+        if not self.active:
+            return
+        t = self._stamp(self.clock())
+        due = self.match.next_deadline()
+        if due is not None and due <= t:
+            # Logged before it runs, like any input: a replay advances at the same moment.
+            self.store.append(self.record.id, t, "advance", {})
+            self._publish(self.match.advance(t))
+        else:
+            self._publish([])
+
+    def _process(self, item: Any) -> None:
+        if isinstance(item, tuple):
+            fn, future = item
+            if future.done():
+                return
+            try:
+                future.set_result(fn())
+            except Exception as e:  # handed to the caller, which turns it into a reply
+                future.set_exception(e)
+            return
+        if isinstance(item, InputEvent):
+            layout = self.any_layout()
+            if item.control in layout.tokens and isinstance(item.value, str):
+                self.positions[item.control] = item.value
+            if not self.active:
+                self._publish([])
+                return
+            self._log_and_handle(InputEvent(item.control, item.value, self._stamp(item.t)))
+        elif isinstance(item, Action):
+            if self.active:  # a source's action (the link lost or back)
+                self._log_and_handle(Action(item.name, self._stamp(item.t), item.params))
+
+    def _log_and_handle(self, event: InputEvent | Action) -> list[GameEvent]:
+        if isinstance(event, InputEvent):
+            entry = Entry(0, event.t, "input", {"control": event.control, "value": event.value})
+        else:
+            entry = Entry(0, event.t, "action", {"name": event.name, "params": event.params})
+        self.store.append(self.record.id, entry.t, entry.kind, entry.data)  # the log first
+        self._t = max(self._t, event.t)
+        events = apply(self.match, entry)
+        if self.match.finished and self.record.status == "active":
+            self._set_status("finished")
+        self._publish(events)
+        return events
+
+    def _set_status(self, status: str) -> None:
+        self.store.set_status(self.record.id, status)
+        self.record = self.store.match(self.record.id)
+
+    # ------------------------------------------------------------------ game master
+    def _create_match(self, body: Any) -> dict[str, Any]:
+        if not isinstance(body, dict):
+            raise Refused(400, "the body must be a JSON object")
+        if self.active and not self.match.finished:
+            raise Refused(409, f"match {self.record.id} is still being played: end or abandon it first")
+        unknown = sorted(k for k in body if k not in MATCH_FIELDS)
+        if unknown:
+            raise Refused(400, f"{unknown[0]}: unknown field (expected one of: {', '.join(MATCH_FIELDS)})")
+        raw = {**self.defaults, **body}
+        raw.setdefault("seed", secrets.randbelow(2**31))  # every match its own deck unless asked
+        raw["layout"] = self.layout_path
+        raw["touch_sensors"] = self.touch_sensors
+        try:
+            settings = MatchSettings.from_dict(raw, key="")
+            layout = layout_for(settings.layout, settings.side, settings.expansion)
+            match = Match(settings, layout, positions=dict(self.positions))
+        except ConfigError as e:
+            raise Refused(400, "; ".join(str(p) for p in e.problems)) from None
+        except ValueError as e:
+            raise Refused(400, str(e)) from None
+        code = make_code()
+        match_id = self.store.create_match(settings.as_dict(), dict(self.positions), code)
+        self.record = self.store.match(match_id)
+        self.match = match
+        self._offset = self.clock()
+        self._t = 0.0
+        self._last_card = None
+        for sub in list(self.subscribers):  # the old join code is void
+            if getattr(sub, "view", None) == "tower":
+                sub.revoke()
+        log.info("match %s set up: %s, teams %s, join code %s", match_id, settings.mode,
+                 ", ".join(t.name for t in settings.teams), code)
+        self._publish([])
+        return {"match_id": match_id, "code": code}
+
+    def _action(self, name: Any, params: dict[str, Any]) -> list[dict[str, Any]]:
+        if name not in GM_ACTIONS:
+            raise Refused(400, f"action: {name!r} is not an action (expected one of: {', '.join(GM_ACTIONS)})")
+        if self.match is None or self.record is None:
+            raise Refused(409, "no match: set one up first")
+        if self.record.status != "active":
+            raise Refused(409, f"match {self.record.id} is {self.record.status}")
+        snap = self.match.snapshot(self.now())
+        phase = snap["phase"]
+        events: list[GameEvent] = []
+
+        def act(action_name: str, **p: Any) -> None:
+            events.extend(self._log_and_handle(Action(action_name, self._stamp(self.clock()), p)))
+
+        if name == "abandon":
+            self._set_status("abandoned")
+            self._publish([])
+            return []
+        if phase == "finished":
+            raise Refused(409, "the match is finished")
+        if name == "end":
+            act("end")
+            self._set_status("ended")
+            self._publish([])
+        elif name == "start_turn":
+            if phase != "between_turns":
+                raise Refused(409, "a turn is already in progress")
+            act("start_turn")
+        elif name == "flip":
+            if phase != "in_turn":
+                raise Refused(409, "no turn is running")
+            if not snap["counters_held"]:
+                raise Refused(409, "the crew holds no time counter")
+            act("flip")
+        elif name == "pause":
+            if phase not in ("in_turn", "paused"):
+                raise Refused(409, "no turn is in progress")
+            if "pause" in snap["paused_for"]:
+                raise Refused(409, "already paused")
+            act("pause", reason="pause")
+        elif name == "resume":
+            reasons = [r for r in GM_PAUSE_REASONS if r in snap["paused_for"]]
+            if not reasons:
+                if "challenge" in snap["paused_for"]:
+                    raise Refused(409, "a challenge is open: rule on it to resume")
+                raise Refused(409, "not paused")
+            for r in reasons:
+                act("resume", reason=r)
+        elif name == "challenge":
+            if phase != "in_turn" or snap["challenge"] is not None:
+                raise Refused(409, "a challenge needs a running turn with no challenge open")
+            team = params.get("team")
+            teams = [t["name"] for t in snap["teams"]]
+            if not self.match.cooperative:
+                if team not in teams:
+                    raise Refused(400, f"team: {team!r} is not a team of this match")
+                if team == snap["team"]:
+                    raise Refused(400, "team: a team cannot challenge its own turn")
+            elif team is not None and not isinstance(team, str):
+                raise Refused(400, "team: must be a team name")
+            card = params.get("card", "current")
+            if card == "current":
+                if not self.match.snapshot(self.now())["card"]:
+                    raise Refused(409, "no card is in play")
+            elif isinstance(card, int) and not isinstance(card, bool):
+                if not 0 <= card < snap["completed"]:
+                    raise Refused(400, f"card: {card} is not the index of a card completed this turn "
+                                       f"(0 to {snap['completed'] - 1})" if snap["completed"] else
+                                  "card: no card was completed this turn")
+            else:
+                raise Refused(400, "card: must be \"current\" or the index of a card completed this turn")
+            act("challenge", team=team, card=card)
+        elif name == "rule":
+            if snap["challenge"] is None:
+                raise Refused(409, "no challenge is open")
+            upheld = params.get("upheld")
+            if not isinstance(upheld, bool):
+                raise Refused(400, "upheld: must be true or false")
+            act("rule", upheld=upheld)
+        return [public_event(e) for e in events]
+
+    # ------------------------------------------------------------------ fan-out
+    def subscribe(self, sub: Any) -> None:
+        """Add a page's socket; it gets the state now (and the LEDs or the card)."""
+        self.subscribers.add(sub)
+        full = self.full_snapshot()
+        sub.send({"type": "state", "state": self.public_state(full)})
+        if sub.view == "sim":
+            sub.send(sim_leds(full or {"phase": "idle"}))
+        if sub.view == "tower":
+            sub.send(self._card_message(full))
+
+    def unsubscribe(self, sub: Any) -> None:
+        self.subscribers.discard(sub)
+
+    def _card_message(self, full: dict[str, Any] | None) -> dict[str, Any]:
+        from .drawing import card_svg  # the pages' drawing code, loaded only when a tower looks
+
+        card = self.tower_card(full)
+        svg = card_svg(card, self.match.layout) if card is not None and self.match is not None else None
+        return {"type": "card", "card": card, "svg": svg}
+
+    def _publish(self, events: list[GameEvent]) -> None:
+        full = self.full_snapshot()
+        state = {"type": "state", "state": self.public_state(full)}
+        leds = None
+        card_msg = None
+        card = self.tower_card(full)
+        card_key = json.dumps(card, sort_keys=True)
+        if card_key != self._last_card:
+            self._last_card = card_key
+            if any(getattr(s, "view", None) == "tower" for s in self.subscribers):
+                card_msg = self._card_message(full)
+        event_msgs = [{"type": "event", "event": public_event(e)} for e in events]
+        for sub in list(self.subscribers):
+            for m in event_msgs:
+                sub.send(m)
+            sub.send(state)
+            if sub.view == "sim":
+                leds = leds or sim_leds(full or {"phase": "idle"})
+                sub.send(leds)
+            elif sub.view == "tower" and card_msg is not None:
+                sub.send(card_msg)
+        for effect in self.effects:
+            try:
+                effect.on_events(events, full or {"phase": "idle"})
+            except Exception:  # an LED or buzzer fault must not stop the game
+                log.exception("an effect failed")

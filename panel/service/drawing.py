@@ -1,0 +1,31 @@
+"""What the service draws for pages: the tower's card and the join page's QR code.
+
+The drawing itself is the pages' code (panel/web); this module is the one place the
+service reaches for it, and it turns a drawing failure into a plain message instead of
+an exception in the middle of a push to every page.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from ..layout import Layout
+
+log = logging.getLogger("penguin-panel")
+
+
+def card_svg(card: dict[str, Any], layout: Layout) -> str | None:
+    from ..web.card_drawing import card_svg as draw
+
+    try:
+        return draw(card, layout)
+    except ValueError as e:  # a card the drawing cannot place: the tower still gets the card's text
+        log.warning("cannot draw card %s: %s", card.get("number"), e)
+        return None
+
+
+def qr_svg(url: str) -> str:
+    from ..web.qr import qr_svg as draw
+
+    return draw(url)

@@ -1,0 +1,246 @@
+"""Start and stop the whole service: store, PIN, cockpit, web server, systemd notify.
+
+`run(options)` is what `penguin-panel play` calls. It opens the store, makes the PIN at
+first start (printed once), restores the last match from its log, starts the inputs
+(the browser in --sim, the hardware map otherwise), serves the pages, tells systemd it
+is ready, feeds the watchdog from the loop and stops cleanly on SIGTERM or Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import signal
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from ..errors import ConfigError, Problem, read_toml
+from .app import build_app
+from .cockpit import Cockpit
+from .sdnotify import Notifier, watchdog_interval
+from .security import PinError, Security, check_pin_format, machine_hosts
+from .store import Store, StoreError
+
+log = logging.getLogger("penguin-panel")
+
+SERVICE_KEYS = ("host", "port", "db", "pin", "allow_hosts", "layout", "hardware")
+MATCH_KEYS = ("mode", "turn_seconds", "time_counters", "target_points", "settle_ms", "side", "expansion",
+              "touch_sensors")
+
+
+def default_db() -> Path:
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "penguin-panel" / "panel.db"
+
+
+@dataclass
+class Options:
+    sim: bool = False
+    host: str | None = None
+    port: int | None = None
+    db: str | None = None
+    layout: str | None = None
+    hardware: str | None = None
+    settings: str | None = None
+    allow_hosts: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Resolved:
+    sim: bool
+    host: str
+    port: int
+    db: Path
+    layout: str | None
+    hardware: str | None
+    allow_hosts: list[str]
+    pin: str | None
+    match_defaults: dict[str, Any]
+    touch_sensors: bool
+
+
+def read_settings(path: str | None) -> dict[str, Any]:
+    """The settings file ([service] and [match] tables), checked key by key."""
+    if path is None:
+        return {}
+    raw = read_toml(path)
+    problems = []
+    for k in raw:
+        if k not in ("service", "match"):
+            problems.append(Problem(path, k, "unknown table (expected [service] and [match])"))
+    service = raw.get("service", {})
+    match = raw.get("match", {})
+    if not isinstance(service, dict):
+        problems.append(Problem(path, "service", "must be a table"))
+        service = {}
+    if not isinstance(match, dict):
+        problems.append(Problem(path, "match", "must be a table"))
+        match = {}
+    for k in service:
+        if k not in SERVICE_KEYS:
+            problems.append(Problem(path, f"service.{k}", f"unknown key (expected one of: {', '.join(SERVICE_KEYS)})"))
+    for k in match:
+        if k not in MATCH_KEYS:
+            problems.append(Problem(path, f"match.{k}", f"unknown key (expected one of: {', '.join(MATCH_KEYS)})"))
+    for k in ("host", "db", "layout", "hardware"):
+        if k in service and not isinstance(service[k], str):
+            problems.append(Problem(path, f"service.{k}", "must be a string"))
+    port = service.get("port")
+    if port is not None and (not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535):
+        problems.append(Problem(path, "service.port", f"must be a port number 0-65535, not {port!r}"))
+    hosts = service.get("allow_hosts", [])
+    if not isinstance(hosts, list) or not all(isinstance(h, str) for h in hosts):
+        problems.append(Problem(path, "service.allow_hosts", "must be an array of host names"))
+    if "pin" in service:
+        try:
+            check_pin_format(service["pin"])
+        except PinError as e:
+            problems.append(Problem(path, "service.pin", str(e)))
+    if "touch_sensors" in match and not isinstance(match["touch_sensors"], bool):
+        problems.append(Problem(path, "match.touch_sensors", "must be true or false"))
+    if any(k in match for k in MATCH_KEYS if k != "touch_sensors"):
+        from ..engine import MatchSettings
+
+        probe = {k: v for k, v in match.items() if k != "touch_sensors"}
+        try:
+            MatchSettings.from_dict({"teams": [{"name": "A", "players": ["a", "b"]}], **probe}, file=path)
+        except ConfigError as e:
+            problems += e.problems
+    if problems:
+        raise ConfigError(problems)
+    return {"service": service, "match": match}
+
+
+def resolve(opts: Options) -> Resolved:
+    """Command line over settings file over defaults."""
+    settings = read_settings(opts.settings)
+    service = settings.get("service", {})
+    match = dict(settings.get("match", {}))
+    host = opts.host or service.get("host") or ("127.0.0.1" if opts.sim else "0.0.0.0")
+    port = opts.port if opts.port is not None else service.get("port", 8080)
+    if not 0 <= port <= 65535:
+        raise ConfigError(Problem(None, "--port", f"must be 0-65535, not {port}"))
+    db = Path(opts.db or service.get("db") or default_db()).expanduser()
+    touch = bool(match.pop("touch_sensors", False))
+    hardware = opts.hardware or service.get("hardware")
+    if not opts.sim and hardware is None:
+        raise ConfigError(Problem(None, "--hardware", "a built cockpit needs its hardware map "
+                                  "(penguin-panel play --hardware MAP.toml), or try the simulator: penguin-panel play --sim"))
+    return Resolved(sim=opts.sim, host=host, port=port, db=db, layout=opts.layout or service.get("layout"),
+                    hardware=hardware, allow_hosts=list(service.get("allow_hosts", [])) + list(opts.allow_hosts),
+                    pin=str(service["pin"]) if "pin" in service else None, match_defaults=match,
+                    touch_sensors=touch)
+
+
+def hardware_io(r: Resolved) -> tuple[list, list]:
+    """The built cockpit's sources and effects, from the hardware layer (panel.hardware).
+
+    The seam: `panel.hardware.service.open_io(map_path, layout_path, loop=...)` returns
+    (sources, effects) as described in panel/service/effects.py.
+    """
+    try:
+        from ..hardware.service import open_io  # type: ignore[import-not-found]
+    except ImportError:
+        raise ConfigError(Problem(r.hardware, None, "this installation has no hardware layer for the service yet; "
+                                  "run the simulator with: penguin-panel play --sim")) from None
+    return open_io(r.hardware, r.layout, loop=asyncio.get_running_loop())
+
+
+def lan_address() -> str:
+    hosts = machine_hosts()
+    for h in sorted(hosts):
+        if h.count(".") == 3 and not h.startswith("127."):
+            return h
+    return ""
+
+
+def say(message: str) -> None:
+    print(f"penguin-panel: {message}", flush=True)
+
+
+async def serve(r: Resolved, *, stop: asyncio.Event | None = None) -> None:
+    started = time.monotonic()
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):
+            pass
+    try:
+        store = Store(r.db)
+    except StoreError as e:
+        raise ConfigError(Problem(None, "--db", str(e))) from None
+    with store, Notifier() as notifier:
+        security = Security(store, allow_hosts=r.allow_hosts + ([r.host] if r.host not in ("0.0.0.0", "::") else []))
+        if r.pin is not None:
+            if not security.check_pin(r.pin):
+                security.set_pin(r.pin)
+            say("game master PIN: the one in the settings file")
+        else:
+            pin = security.ensure_pin()
+            if pin:
+                say(f"game master PIN: {pin}  (made now and shown only this once; change it on /admin)")
+            else:
+                say("game master PIN: as set before (forgotten? penguin-panel service reset-pin)")
+        defaults = dict(r.match_defaults)
+        stored = store.get_setting("match_defaults")
+        if stored:
+            defaults.update(json.loads(stored))
+        sources, effects = ([], []) if r.sim else hardware_io(r)
+        cockpit = Cockpit(store, layout_path=r.layout, sim=r.sim, sources=sources, effects=effects,
+                          defaults=defaults, touch_sensors=r.touch_sensors)
+        await cockpit.start()
+        app = build_app(cockpit, security, sim=r.sim,
+                        lan_host=lan_address() if r.host in ("0.0.0.0", "::") else "")
+        runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await runner.setup()
+        try:
+            site = web.TCPSite(runner, r.host, r.port, reuse_address=True)
+            try:
+                await site.start()
+            except OSError as e:
+                raise ConfigError(Problem(None, "--port", f"cannot listen on {r.host}:{r.port} ({e.strerror})")) from None
+            port = site._server.sockets[0].getsockname()[1]  # the real one when --port 0
+            shown = "127.0.0.1" if r.host in ("0.0.0.0", "::") else r.host
+            shown = f"[{shown}]" if ":" in shown else shown
+            say(f"serving on http://{shown}:{port}/  ({'simulator' if r.sim else 'hardware'}, "
+                f"database {r.db}, ready in {time.monotonic() - started:.2f} s)")
+            lan = lan_address() if r.host in ("0.0.0.0", "::") else ""
+            if lan:
+                say(f"on the local network: http://{lan}:{port}/")
+            notifier.ready(f"serving on port {port}")
+            watchdog = asyncio.create_task(feed_watchdog(notifier, cockpit))
+            await stop.wait()
+            say("stopping")
+            notifier.stopping()
+            watchdog.cancel()
+        finally:
+            await runner.cleanup()
+            await cockpit.close()
+
+
+async def feed_watchdog(notifier: Notifier, cockpit: Cockpit) -> None:
+    """WATCHDOG=1 at half WatchdogSec, from the loop and only while the cockpit task lives:
+    a hung loop or a dead owner task stops the feeding, and systemd restarts us."""
+    interval = watchdog_interval()
+    if interval is None or not notifier.enabled:
+        return
+    while True:
+        if cockpit.running:
+            notifier.watchdog()
+        await asyncio.sleep(interval)
+
+
+def run(opts: Options) -> int:
+    logging.basicConfig(level=logging.INFO, format="penguin-panel: %(message)s", stream=sys.stderr)
+    r = resolve(opts)
+    asyncio.run(serve(r))
+    return 0

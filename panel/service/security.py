@@ -1,0 +1,218 @@
+"""Who may run a match: the game master's PIN, sessions, CSRF tokens, the Host allow-list.
+
+The cockpit runs on a café's LAN, so the threats are a curious player with a phone, a
+web page in someone's browser posting to the Pi (cross-site forgery) and DNS rebinding.
+- The PIN is made with `secrets` at first start, printed once on the console and kept
+  only as a salted PBKDF2 hash in the settings table.
+- A login gives an HttpOnly SameSite=Strict session cookie plus a CSRF token; every
+  state-changing request must carry both, and its Origin/Referer, when sent, must name
+  the host the request was sent to.
+- Wrong PINs are rate-limited per client: after 5 in a minute, 429.
+- The Host header must be one of this machine's names or addresses (or --allow-host):
+  a rebinding page's requests carry the attacker's host name and are refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import ipaddress
+import secrets
+import socket
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Callable, Iterable
+from urllib.parse import urlsplit
+
+PIN_DIGITS = 6
+PIN_MIN, PIN_MAX = 4, 12
+_ITERATIONS = 120_000  # ~0.1 s on a Pi Zero 2 W per login: cheap for people, dear for guessing
+LOGIN_LIMIT = 5
+LOGIN_WINDOW = 60.0
+SESSION_SECONDS = 12 * 3600
+
+
+class PinError(ValueError):
+    pass
+
+
+def make_pin(digits: int = PIN_DIGITS) -> str:
+    return "".join(secrets.choice("0123456789") for _ in range(digits))
+
+
+def check_pin_format(pin: object) -> str:
+    """The PIN as a string, or PinError with one line saying what is wrong."""
+    if isinstance(pin, int) and not isinstance(pin, bool):
+        pin = str(pin)
+    if not isinstance(pin, str):
+        raise PinError("pin must be a string of digits")
+    if not pin.isdigit() or not pin.isascii():
+        raise PinError("pin must be digits only")
+    if not PIN_MIN <= len(pin) <= PIN_MAX:
+        raise PinError(f"pin must have {PIN_MIN} to {PIN_MAX} digits")
+    return pin
+
+
+def hash_pin(pin: str, *, salt: bytes | None = None) -> str:
+    salt = salt if salt is not None else secrets.token_bytes(16)
+    digest = hashlib.pbkdf2_hmac("sha256", pin.encode(), salt, _ITERATIONS)
+    return f"pbkdf2_sha256${_ITERATIONS}${salt.hex()}${digest.hex()}"
+
+
+def verify_pin(pin: str, stored: str) -> bool:
+    try:
+        scheme, iterations, salt, digest = stored.split("$")
+        if scheme != "pbkdf2_sha256":
+            return False
+        got = hashlib.pbkdf2_hmac("sha256", pin.encode(), bytes.fromhex(salt), int(iterations))
+    except (ValueError, TypeError):
+        return False
+    return hmac.compare_digest(got.hex(), digest)
+
+
+@dataclass
+class Session:
+    token: str
+    csrf: str
+    expires: float
+
+
+class LoginRefused(Exception):
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+def split_host(host: str) -> str:
+    """'Example.local:8080' -> 'example.local'; '[::1]:80' -> '::1'."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        end = host.find("]")
+        return host[1:end] if end > 0 else host
+    if host.count(":") == 1:
+        host = host.split(":", 1)[0]
+    return host.rstrip(".")
+
+
+def machine_hosts(extra: Iterable[str] = ()) -> set[str]:
+    """localhost, this machine's name (also .local for mDNS) and its addresses."""
+    names = {"localhost", "127.0.0.1", "::1"}
+    try:
+        hostname = socket.gethostname()
+    except OSError:
+        hostname = ""
+    if hostname:
+        names |= {hostname.lower(), f"{hostname.lower()}.local"}
+        try:
+            names.add(socket.getfqdn().lower())
+            for info in socket.getaddrinfo(hostname, None):
+                names.add(info[4][0].split("%")[0])
+        except OSError:
+            pass
+    # The address of the interface with the default route: a UDP connect sends nothing.
+    for family, probe in ((socket.AF_INET, "192.0.2.1"), (socket.AF_INET6, "2001:db8::1")):
+        try:
+            with socket.socket(family, socket.SOCK_DGRAM) as s:
+                s.connect((probe, 9))
+                names.add(s.getsockname()[0].split("%")[0])
+        except OSError:
+            pass
+    for h in extra:
+        if h:
+            names.add(split_host(h))
+    return names
+
+
+class Security:
+    """The PIN, the sessions and the rate limit. The store keeps the PIN's hash."""
+
+    def __init__(self, store, *, allow_hosts: Iterable[str] = (), clock: Callable[[], float] = time.monotonic,
+                 session_seconds: float = SESSION_SECONDS):
+        self._store = store
+        self._clock = clock
+        self._session_seconds = session_seconds
+        self._sessions: dict[str, Session] = {}
+        self._failures: dict[str, deque[float]] = {}
+        self.allowed_hosts = machine_hosts(allow_hosts)
+
+    # ------------------------------------------------------------------ the PIN
+    def ensure_pin(self) -> str | None:
+        """Make a PIN when none is stored yet; return it (to print) or None."""
+        if self._store.get_setting("pin_hash"):
+            return None
+        pin = make_pin()
+        self.set_pin(pin)
+        return pin
+
+    def set_pin(self, pin: object) -> None:
+        pin = check_pin_format(pin)
+        self._store.set_setting("pin_hash", hash_pin(pin))
+        self._sessions.clear()  # a new PIN logs everybody out
+
+    def check_pin(self, pin: object) -> bool:
+        stored = self._store.get_setting("pin_hash")
+        if not stored or not isinstance(pin, (str, int)) or isinstance(pin, bool):
+            return False
+        return verify_pin(str(pin), stored)
+
+    # ------------------------------------------------------------------ sessions
+    def login(self, pin: object, client: str) -> Session:
+        now = self._clock()
+        fails = self._failures.setdefault(client, deque())
+        while fails and now - fails[0] > LOGIN_WINDOW:
+            fails.popleft()
+        if len(fails) >= LOGIN_LIMIT:
+            raise LoginRefused(429, "too many wrong PINs: wait a minute and try again")
+        if not self.check_pin(pin):
+            fails.append(now)
+            raise LoginRefused(403, "wrong PIN")
+        fails.clear()
+        self._expire(now)
+        session = Session(secrets.token_urlsafe(32), secrets.token_urlsafe(32), now + self._session_seconds)
+        self._sessions[session.token] = session
+        return session
+
+    def session(self, token: str | None) -> Session | None:
+        if not token:
+            return None
+        s = self._sessions.get(token)
+        if s is None:
+            return None
+        if s.expires < self._clock():
+            self._sessions.pop(token, None)
+            return None
+        return s
+
+    def _expire(self, now: float) -> None:
+        for token in [t for t, s in self._sessions.items() if s.expires < now]:
+            del self._sessions[token]
+
+    # ------------------------------------------------------------------ requests
+    def host_allowed(self, host: str | None) -> bool:
+        if not host:
+            return False
+        name = split_host(host)
+        if name in self.allowed_hosts:
+            return True
+        try:  # any loopback address is this machine
+            return ipaddress.ip_address(name).is_loopback
+        except ValueError:
+            return False
+
+    @staticmethod
+    def same_origin(origin: str | None, referer: str | None, host: str | None) -> bool:
+        """True when Origin (or, without it, Referer) names the Host the request went to."""
+        source = origin if origin is not None else referer
+        if source is None:
+            return True  # non-browser clients send neither; cookie + CSRF token still apply
+        if source == "null" or not host:
+            return False
+        try:
+            netloc = urlsplit(source).netloc
+        except ValueError:
+            return False
+        return netloc.lower() == host.strip().lower()
+
+    def check_csrf(self, session: Session, token: str | None) -> bool:
+        return bool(token) and hmac.compare_digest(session.csrf, token)

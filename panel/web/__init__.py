@@ -1,0 +1,1 @@
+"""The pages the service serves and the Python drawing code behind them."""

@@ -1,0 +1,84 @@
+// The TV scoreboard: the draining timer, counters, mistakes, cards, whose turn, roles,
+// scores, round, and the result at the end. Never shows the card.
+import { $, el, connect, liveBadge, Clock, fmtSeconds, describeEvent } from "/static/common.js";
+
+const clock = new Clock();
+
+function pips(node, n, total, cls) {
+  node.replaceChildren(...Array.from({ length: Math.max(total, n) }, (_, i) =>
+    el("span", { class: `pip ${cls} ${i < n ? "on" : ""}` })));
+  node.setAttribute("aria-label", `${n} of ${total}`);
+  node.dataset.count = String(n);
+}
+
+function show(s) {
+  clock.update(s);
+  const noMatch = !s || !s.phase;
+  if (noMatch) {
+    $("#team").textContent = "Waiting for the game master";
+    $("#round").textContent = "No match yet";
+    return;
+  }
+  const coop = s.mode === "cooperative";
+  $("#round").textContent = coop && s.rounds ? `Round ${s.round} of ${s.rounds}` : `Round ${s.round}`;
+  $("#team").textContent = coop ? "Cooperative flight" : `${s.team}'s turn`;
+  const crew = (s.roles && s.roles.crew) || [];
+  $("#roles").textContent = s.roles ? `Tower: ${s.roles.tower || "–"} · Crew: ${crew.join(", ") || "–"}` : "";
+  pips($("#done"), s.completed || 0, 5, "done");
+  pips($("#mistakes"), s.mistakes || 0, 2, "mistake");
+  pips($("#counters"), s.counters_held || 0, s.time_counters || 4, "");
+  $("#pool").textContent = `held · ${s.counters_pool ?? 0} in the pool`;
+  $("#stuck").textContent = s.stuck ? `stuck: ${s.stuck}` : "";
+
+  const banner = $("#banner");
+  let text = "", cls = "";
+  if (s.phase === "paused") {
+    cls = "paused";
+    text = s.challenge ? `Challenge by ${s.challenge.team}: the game master rules` : "Paused";
+  } else if (s.phase === "between_turns" && !s.finished) {
+    cls = "paused";
+    text = `Next: ${s.team} — crew, reset the tokens; game master, start the turn`;
+  }
+  banner.textContent = text;
+  banner.className = `banner ${cls}`;
+  banner.classList.toggle("hidden", !text);
+
+  const tbody = $("#scores");
+  tbody.replaceChildren(...Object.entries(s.scores || {}).map(([team, pts]) =>
+    el("tr", { class: team === s.team && !s.finished ? "active" : "", dataset: { team } },
+      el("td", { text: team }), el("td", { class: "pts", text: String(pts) }))));
+  $("#target").textContent = coop ? "" : `First to ${s.target_points} points ends the game at the round's end.`;
+
+  const res = $("#result");
+  if (s.finished) {
+    res.classList.remove("hidden");
+    if (coop) {
+      $("#resulttitle").textContent = s.tier ? `${s.tier}!` : "Landed";
+      $("#resulttext").textContent = s.outcome || "";
+    } else {
+      const w = Array.isArray(s.winner) ? s.winner : (s.winner ? [s.winner] : []);
+      $("#resulttitle").textContent = w.length > 1 ? `Shared win: ${w.join(" & ")}` : w.length ? `${w[0]} wins!` : "Game over";
+      $("#resulttext").textContent = Object.entries(s.scores || {}).map(([t, p]) => `${t}: ${p}`).join(" · ");
+    }
+  } else {
+    res.classList.add("hidden");
+  }
+}
+
+function tick() {
+  const left = clock.now();
+  const timer = $("#timer");
+  timer.textContent = fmtSeconds(left);
+  const low = left !== null && left <= 5 && clock.running;
+  timer.classList.toggle("low", low);
+  $("#bar").classList.toggle("low", low);
+  $("#bar > div").style.transform = `scaleX(${left === null ? 0 : Math.min(1, left / (clock.total || 30))})`;
+  requestAnimationFrame(tick);
+}
+
+connect("board", {}, {
+  status: liveBadge(),
+  state: (m) => show(m.state),
+  event: (m) => { $("#ticker").textContent = describeEvent(m.event); },
+});
+requestAnimationFrame(tick);

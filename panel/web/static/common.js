@@ -1,0 +1,158 @@
+// Shared by every page: the live socket (reconnects by itself), JSON fetch helpers that
+// carry the admin CSRF token, and small DOM helpers. No framework, no build step.
+
+export const $ = (sel, root = document) => root.querySelector(sel);
+export const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+
+// el("div", {class: "x", dataset: {a: 1}, onclick: fn}, child, "text", ...)
+export function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "dataset") Object.assign(e.dataset, v);
+    else if (k.startsWith("on") && typeof v === "function") e.addEventListener(k.slice(2), v);
+    else if (k === "text") e.textContent = v;
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return e;
+}
+
+// Colours of the panel, with a text name next to them everywhere (colour-blind players).
+export const COLOURS = {
+  white: "#f7f7f4", black: "#23232a", red: "#d7263d", blue: "#1f5fd0", yellow: "#f5c518",
+  green: "#2c9a45", gray: "#8b9099", grey: "#8b9099", orange: "#f08a24",
+};
+export const INK = { white: "#222", yellow: "#222", orange: "#222" };
+export const colourCss = (name) => COLOURS[name] || "#bbb";
+export const inkCss = (name) => INK[name] || "#fff";
+
+export function fmtSeconds(s) {
+  if (s === null || s === undefined) return "–";
+  s = Math.max(0, s);
+  return s >= 10 ? String(Math.ceil(s)) : s.toFixed(1);
+}
+
+// ---------------------------------------------------------------- HTTP
+
+export class ApiError extends Error {
+  constructor(status, message) { super(message); this.status = status; }
+}
+
+const CSRF_KEY = "pp_csrf";
+export const csrf = {
+  get: () => sessionStorage.getItem(CSRF_KEY),
+  set: (t) => sessionStorage.setItem(CSRF_KEY, t),
+  clear: () => sessionStorage.removeItem(CSRF_KEY),
+};
+
+// JSON in, JSON out; every error becomes an ApiError carrying the server's one line.
+export async function api(path, { method = "GET", body, admin = false } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (admin && csrf.get()) headers["X-CSRF-Token"] = csrf.get();
+  let res;
+  try {
+    res = await fetch(path, {
+      method, headers, credentials: "same-origin",
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (e) {
+    throw new ApiError(0, "the cockpit cannot be reached (network)");
+  }
+  let data = null;
+  try { data = await res.json(); } catch (e) { data = null; }
+  if (!res.ok) {
+    throw new ApiError(res.status, (data && data.error) || `${res.status} ${res.statusText}`);
+  }
+  return data;
+}
+
+export const post = (path, body, opts = {}) => api(path, { method: "POST", body, ...opts });
+
+// ---------------------------------------------------------------- live socket
+
+// Opens /ws?view=...; reconnects with backoff; calls handlers[msg.type](msg).
+// handlers.status(text, ok) is told about the connection; handlers.closed(code) may return
+// false to stop reconnecting (e.g. a tower socket refused with 4403).
+export function connect(view, params, handlers) {
+  let ws = null;
+  let delay = 500;
+  let stopped = false;
+  let timer = null;
+  const status = handlers.status || (() => {});
+
+  function open() {
+    const q = new URLSearchParams({ view, ...(params || {}) });
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    ws = new WebSocket(`${proto}//${location.host}/ws?${q}`);
+    ws.onopen = () => { delay = 500; status("live", true); };
+    ws.onmessage = (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch (e) { return; }
+      const h = handlers[msg.type];
+      if (h) h(msg);
+    };
+    ws.onclose = (ev) => {
+      if (stopped) return;
+      if (handlers.closed && handlers.closed(ev.code) === false) { stopped = true; return; }
+      status("reconnecting…", false);
+      timer = setTimeout(open, delay);
+      delay = Math.min(delay * 2, 8000);
+    };
+    ws.onerror = () => { /* onclose follows and reconnects */ };
+  }
+  open();
+  return {
+    close() { stopped = true; clearTimeout(timer); if (ws) ws.close(); },
+    get socket() { return ws; },
+  };
+}
+
+// A small badge in the page's corner showing whether the live link is up.
+export function liveBadge() {
+  let b = $("#live");
+  if (!b) { b = el("div", { id: "live", class: "live", role: "status" }); document.body.append(b); }
+  return (text, ok) => { b.textContent = text; b.classList.toggle("down", !ok); };
+}
+
+// Interpolates the turn timer between pushes, so it drains smoothly on screen.
+export class Clock {
+  constructor() { this.left = null; this.at = 0; this.running = false; this.total = 30; }
+  update(state) {
+    this.left = state.time_left;
+    this.total = state.turn_seconds || this.total;
+    this.at = performance.now();
+    this.running = state.phase === "in_turn";
+  }
+  now() {
+    if (this.left === null || this.left === undefined) return null;
+    if (!this.running) return this.left;
+    return Math.max(0, this.left - (performance.now() - this.at) / 1000);
+  }
+}
+
+export function describeEvent(e) {
+  switch (e.type) {
+    case "turn_started": return `Turn started: ${e.team ?? ""}`;
+    case "card_drawn": return "New card";
+    case "mistake": return `Mistake${e.control ? ` on ${e.control}` : ""}`;
+    case "card_completed": return "Card completed";
+    case "counter_granted": return "Time counter granted";
+    case "counter_spent": return "Time counter spent: timer flipped";
+    case "challenge": return `Challenge by ${e.team ?? "a team"}`;
+    case "challenge_ruled": return `Challenge ${e.upheld ? "upheld" : "rejected"}`;
+    case "turn_ended": return `Turn over (${e.reason ?? ""}): ${e.points ?? 0} point(s)`;
+    case "round_ended": return `Round ${e.round ?? ""} over`;
+    case "game_ended": return "Game over";
+    case "paused": return "Paused";
+    case "resumed": return "Resumed";
+    case "card_skipped": return "Card skipped (nothing to do)";
+    case "deck_reshuffled": return "Deck reshuffled";
+    default: return e.type;
+  }
+}

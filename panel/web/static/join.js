@@ -1,0 +1,25 @@
+// The join page: a QR code of the tower URL with this match's code, shown in the room.
+import { $, api, connect, liveBadge } from "/static/common.js";
+
+let matchId;
+
+async function load() {
+  try {
+    const j = await api("/api/join");
+    $("#qr").innerHTML = j.qr_svg; // drawn by the server (segno): trusted markup
+    $("#code").textContent = j.code;
+    $("#url").textContent = j.url;
+    $("#url").href = j.url;
+    $("#error").classList.add("hidden");
+  } catch (e) {
+    $("#error").textContent = e.message;
+    $("#error").classList.remove("hidden");
+  }
+}
+
+load();
+// A new match brings a new code: reload it when the match changes.
+connect("board", {}, {
+  status: liveBadge(),
+  state: (m) => { if (m.state && m.state.match_id !== matchId) { const first = matchId === undefined; matchId = m.state.match_id; if (!first) load(); } },
+});

@@ -1,0 +1,291 @@
+// The simulator: every control of the layout drawn as the panel looks, clickable or
+// draggable, lit by the same LED frames as the real panel, and feeding the same input
+// path as the hardware (POST /api/sim/input).
+import { $, el, api, post, connect, liveBadge, Clock, fmtSeconds, colourCss, inkCss } from "/static/common.js";
+
+const SVGNS = "http://www.w3.org/2000/svg";
+const clock = new Clock();
+const tokens = {};   // id -> control dict
+const positions = {}; // id -> position shown
+let stuck = null;
+
+function svg(tag, attrs = {}, ...children) {
+  const e = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  for (const c of children) e.append(c);
+  return e;
+}
+
+function error(msg) {
+  const e = $("#error");
+  e.textContent = msg || "";
+  e.classList.toggle("hidden", !msg);
+}
+
+async function send(control, value) {
+  try {
+    await post("/api/sim/input", { control, value });
+    error("");
+  } catch (e) {
+    error(e.status === 404 ? "The simulator is off: start the cockpit with --sim." : `${control}: ${e.message}`);
+  }
+}
+
+// ---------------------------------------------------------------- buttons
+function buttonEl(c) {
+  const cap = el("span", { class: "cap" });
+  cap.style.background = colourCss(c.colour);
+  cap.style.color = inkCss(c.colour);
+  if (c.shape === "triangle") {
+    const dir = ["up", "down", "left", "right"].includes(c.role) ? c.role : c.name;
+    const rot = { up: 0, right: 90, down: 180, left: 270 }[dir] || 0;
+    cap.append(svg("svg", { viewBox: "-25 -25 50 50", width: 46, height: 46 },
+      svg("polygon", { points: "0,-20 17,10 -17,10", fill: colourCss(c.colour), stroke: "#333", "stroke-width": 2.5,
+        "stroke-linejoin": "round", transform: `rotate(${rot})` })));
+  } else {
+    cap.textContent = c.label || "";
+  }
+  const b = el("button", {
+    class: `ctl btn ${c.shape}`, dataset: { control: c.id }, type: "button",
+    title: `${c.id} (${c.colour})`, "aria-label": `${c.id}, ${c.colour} ${c.shape} button`,
+  }, cap, el("span", { class: "led" }));
+  let down = false;
+  const press = (ev) => {
+    if (down) return;
+    down = true; b.classList.add("pressed");
+    if (ev.pointerId !== undefined) b.setPointerCapture(ev.pointerId);
+    send(c.id, true);
+  };
+  const release = () => {
+    if (!down) return;
+    down = false; b.classList.remove("pressed");
+    send(c.id, false);
+  };
+  b.addEventListener("pointerdown", (ev) => { ev.preventDefault(); press(ev); });
+  b.addEventListener("pointerup", release);
+  b.addEventListener("pointercancel", release);
+  b.addEventListener("keydown", (ev) => { if ((ev.key === " " || ev.key === "Enter") && !ev.repeat) { ev.preventDefault(); press(ev); } });
+  b.addEventListener("keyup", (ev) => { if (ev.key === " " || ev.key === "Enter") { ev.preventDefault(); release(); } });
+  b.addEventListener("contextmenu", (ev) => ev.preventDefault());
+  return b;
+}
+
+// ---------------------------------------------------------------- tokens
+const DIALS = { round_lever: 120, knob: 300 };
+
+function tokenSvg(c, pos) {
+  const n = c.positions.length;
+  const idx = Math.max(0, c.positions.indexOf(pos));
+  const fill = colourCss(c.colour);
+  const g = [];
+  const k = c.token_kind;
+  if (k === "switch" || k === "lever") {
+    const w = k === "switch" ? 18 : 24;
+    const top = ["up", "on", "1"].includes(pos);
+    g.push(svg("rect", { x: -w / 2, y: -32, width: w, height: 64, rx: w / 2, fill: "#3a3d44" }));
+    const hy = top ? -22 : 22;
+    g.push(svg("line", { x1: 0, y1: 0, x2: 0, y2: hy, stroke: "#bbb", "stroke-width": 6 }));
+    g.push(svg("circle", { cx: 0, cy: hy, r: k === "switch" ? 13 : 19, fill: k === "lever" ? fill : "#e9e9e9", stroke: "#222", "stroke-width": 2 }));
+    return svg("svg", { viewBox: "-40 -40 80 80", width: 70, height: 70 }, ...g);
+  }
+  if (k === "click") {
+    const on = ["on", "1", "down"].includes(pos);
+    g.push(svg("rect", { x: -28, y: -28, width: 56, height: 56, rx: 9, fill: "#3a3d44" }));
+    g.push(svg("circle", { cx: 0, cy: 0, r: on ? 18 : 23, fill, stroke: "#222", "stroke-width": 2 }));
+    if (on) g.push(svg("circle", { cx: 0, cy: 0, r: 7, fill: "#fff8b0", stroke: "#333" }));
+    return svg("svg", { viewBox: "-32 -32 64 64", width: 60, height: 60 }, ...g);
+  }
+  if (k === "slider") {
+    g.push(svg("rect", { x: -4, y: -60, width: 8, height: 120, rx: 4, fill: "#3a3d44" }));
+    c.positions.forEach((p, i) => {
+      const y = 55 - (110 * i) / Math.max(1, n - 1);
+      g.push(svg("line", { x1: -16, y1: y, x2: -8, y2: y, stroke: "#333", "stroke-width": 2 }));
+      const t = svg("text", { x: -24, y: y + 4, "font-size": 11, "text-anchor": "middle", fill: "#222" }); t.textContent = p; g.push(t);
+    });
+    const y = 55 - (110 * idx) / Math.max(1, n - 1);
+    g.push(svg("rect", { x: -15, y: y - 8, width: 30, height: 16, rx: 4, fill, stroke: "#222", "stroke-width": 2 }));
+    return svg("svg", { viewBox: "-34 -66 68 132", width: 56, height: 132, class: "slidersvg" }, ...g);
+  }
+  // round_lever and knob: a dial with labelled positions
+  const spread = DIALS[k] || 300;
+  const ang = (i) => (-spread / 2 + (spread * i) / Math.max(1, n - 1)) * Math.PI / 180;
+  const r = k === "knob" ? 22 : 20;
+  if (k === "knob") g.push(svg("circle", { cx: 0, cy: 0, r, fill, stroke: "#222", "stroke-width": 2 }));
+  else g.push(svg("circle", { cx: 0, cy: 0, r: 9, fill: "#3a3d44" }));
+  c.positions.forEach((p, i) => {
+    const t = svg("text", { x: Math.sin(ang(i)) * (r + 13), y: -Math.cos(ang(i)) * (r + 13) + 4, "font-size": 11, "text-anchor": "middle", fill: "#222" });
+    t.textContent = p; g.push(t);
+  });
+  const ex = Math.sin(ang(idx)) * (r + 2), ey = -Math.cos(ang(idx)) * (r + 2);
+  if (k === "knob") g.push(svg("line", { x1: 0, y1: 0, x2: ex, y2: ey, stroke: "#fff", "stroke-width": 4, "stroke-linecap": "round" }));
+  else {
+    g.push(svg("line", { x1: 0, y1: 0, x2: ex, y2: ey, stroke: "#555", "stroke-width": 6, "stroke-linecap": "round" }));
+    g.push(svg("circle", { cx: ex, cy: ey, r: 8, fill, stroke: "#222", "stroke-width": 2 }));
+  }
+  return svg("svg", { viewBox: "-45 -45 90 90", width: 80, height: 80, class: "dialsvg" }, ...g);
+}
+
+function drawToken(id) {
+  const c = tokens[id];
+  const b = document.querySelector(`.ctl.tok[data-control="${CSS.escape(id)}"]`);
+  if (!b) return;
+  b.replaceChildren(tokenSvg(c, positions[id]), el("span", { class: "pos", text: positions[id] }));
+  b.dataset.position = positions[id];
+  b.setAttribute("aria-label", `${id}, ${c.colour} ${c.token_kind.replace("_", " ")}, at ${positions[id]}`);
+}
+
+function setPosition(id, pos) {
+  if (positions[id] === pos) return;
+  positions[id] = pos;
+  drawToken(id);
+  send(id, pos);
+}
+
+// The position under the pointer, for the tokens one drags.
+function positionAt(c, b, ev) {
+  const svgEl = b.querySelector("svg");
+  const r = svgEl.getBoundingClientRect();
+  const n = c.positions.length;
+  if (c.token_kind === "slider") {
+    const frac = 1 - (ev.clientY - r.top - r.height * (11 / 132)) / (r.height * (110 / 132));
+    return c.positions[Math.max(0, Math.min(n - 1, Math.round(frac * (n - 1))))];
+  }
+  if (c.token_kind === "knob" || c.token_kind === "round_lever") {
+    const dx = ev.clientX - (r.left + r.width / 2), dy = ev.clientY - (r.top + r.height / 2);
+    if (Math.hypot(dx, dy) < 6) return null;
+    const a = Math.atan2(dx, -dy) * 180 / Math.PI;
+    const spread = DIALS[c.token_kind];
+    let best = null, bestD = 1e9;
+    c.positions.forEach((p, i) => {
+      const pa = -spread / 2 + (spread * i) / Math.max(1, n - 1);
+      const d = Math.abs(((a - pa + 540) % 360) - 180);
+      if (d < bestD) { bestD = d; best = p; }
+    });
+    return best;
+  }
+  return null;
+}
+
+function stepPosition(c, delta) {
+  const n = c.positions.length;
+  const i = c.positions.indexOf(positions[c.id]);
+  if (["switch", "click", "lever"].includes(c.token_kind) || n === 2) return c.positions[(i + 1) % n];
+  return c.positions[(i + delta + n) % n];
+}
+
+function tokenEl(c) {
+  tokens[c.id] = c;
+  positions[c.id] = c.start;
+  const b = el("button", { class: `ctl tok ${c.token_kind}`, type: "button", dataset: { control: c.id, kind: c.token_kind },
+    title: `${c.id} (${c.colour} ${c.token_kind.replace("_", " ")}): ${["slider", "knob", "round_lever"].includes(c.token_kind) ? "drag, or click to step" : "click to toggle"}` });
+  let drag = null;
+  b.addEventListener("pointerdown", (ev) => {
+    ev.preventDefault();
+    b.setPointerCapture(ev.pointerId);
+    drag = { x: ev.clientX, y: ev.clientY, moved: false };
+  });
+  b.addEventListener("pointermove", (ev) => {
+    if (!drag) return;
+    if (Math.hypot(ev.clientX - drag.x, ev.clientY - drag.y) > 6) drag.moved = true;
+    if (drag.moved) { const p = positionAt(c, b, ev); if (p) setPosition(c.id, p); }
+  });
+  b.addEventListener("pointerup", (ev) => {
+    if (!drag) return;
+    const moved = drag.moved;
+    drag = null;
+    if (moved) return;
+    if (c.token_kind === "slider") { const p = positionAt(c, b, ev); if (p && p !== positions[c.id]) { setPosition(c.id, p); return; } }
+    setPosition(c.id, stepPosition(c, +1));
+  });
+  b.addEventListener("pointercancel", () => { drag = null; });
+  b.addEventListener("keydown", (ev) => {
+    const keys = { ArrowUp: +1, ArrowRight: +1, ArrowDown: -1, ArrowLeft: -1, " ": +1, Enter: +1 };
+    if (!(ev.key in keys)) return;
+    ev.preventDefault();
+    const n = c.positions.length, i = c.positions.indexOf(positions[c.id]);
+    const next = ["slider", "knob", "round_lever"].includes(c.token_kind) && ev.key.startsWith("Arrow")
+      ? c.positions[Math.max(0, Math.min(n - 1, i + keys[ev.key]))] : stepPosition(c, keys[ev.key]);
+    setPosition(c.id, next);
+  });
+  b.addEventListener("click", (ev) => ev.preventDefault());
+  return b;
+}
+
+// ---------------------------------------------------------------- the panel
+function build(layout) {
+  $("#title").textContent = `${layout.name} · ${layout.side} side${layout.expansion ? " · expansion ★" : ""}`;
+  const panel = $("#panel");
+  panel.classList.toggle("gray", layout.side === "gray");
+  const byId = Object.fromEntries(layout.controls.map((c) => [c.id, c]));
+  const sections = Object.fromEntries(layout.sections.map((s) => [s.id, s]));
+  const rows = Math.max(...layout.modules.map((m) => m.at[1])) + 1;
+  panel.style.gridTemplateRows = `repeat(${rows}, auto)`;
+  for (const m of layout.modules) {
+    const ctls = m.sections.flatMap((sid) => sections[sid].controls.map((id) => byId[id]));
+    const cols = Math.max(...ctls.map((c) => c.at[0])) + 1;
+    const grid = el("div", { class: "mgrid" });
+    grid.style.gridTemplateColumns = `repeat(${cols}, auto)`;
+    for (const c of ctls) {
+      const node = c.kind === "token" ? tokenEl(c) : buttonEl(c);
+      node.style.gridColumn = String(c.at[0] + 1);
+      node.style.gridRow = String(c.at[1] + 1);
+      grid.append(node);
+    }
+    const mod = el("section", { class: `module ${m.expansion ? "exp" : ""}`, dataset: { module: m.id },
+      "aria-label": m.name }, el("h3", { text: m.name }), grid);
+    mod.style.gridColumn = String(m.at[0] + 1);
+    mod.style.gridRow = String(m.at[1] + 1);
+    panel.append(mod);
+  }
+  for (const c of layout.controls.filter((c) => c.section === "cockpit")) $("#cockpit").insertBefore(buttonEl(c), $("#pixels"));
+  for (const id of Object.keys(tokens)) drawToken(id);
+}
+
+function leds(msg) {
+  for (const b of document.querySelectorAll(".ctl.btn")) {
+    const rgb = msg.buttons && msg.buttons[b.dataset.control];
+    const led = b.querySelector(".led");
+    const lit = rgb && (rgb[0] || rgb[1] || rgb[2]);
+    led.style.boxShadow = lit ? `0 0 0 4px rgb(${rgb.join(",")}), 0 0 16px 6px rgb(${rgb.join(",")})` : "none";
+    b.dataset.led = lit ? rgb.join(",") : "";
+  }
+  const px = $("#pixels");
+  const pixels = msg.pixels || [];
+  if (px.children.length !== pixels.length) px.replaceChildren(...pixels.map(() => el("span", { class: "pixel" })));
+  pixels.forEach((rgb, i) => { px.children[i].style.background = `rgb(${rgb.join(",")})`; });
+}
+
+function pips(node, n, total, cls) {
+  node.replaceChildren(...Array.from({ length: total }, (_, i) => el("span", { class: `pip ${cls} ${i < n ? "on" : ""}` })));
+}
+
+function show(s) {
+  clock.update(s);
+  if (!s || !s.phase) { $("#phase").textContent = "no match: the panel is live, nothing is judged"; return; }
+  pips($("#done"), s.completed || 0, 5, "done");
+  pips($("#mistakes"), s.mistakes || 0, 2, "mistake");
+  $("#phase").textContent = s.finished ? "game over" : `${s.phase.replace("_", " ")} · ${s.team}`;
+  $("#stuck").textContent = s.stuck ? `stuck: ${s.stuck}` : "";
+  if (stuck !== s.stuck) {
+    document.querySelectorAll(".ctl.stuck").forEach((e) => e.classList.remove("stuck"));
+    if (s.stuck) document.querySelector(`.ctl[data-control="${CSS.escape(s.stuck)}"]`)?.classList.add("stuck");
+    stuck = s.stuck;
+  }
+  // The service's view of the tokens wins (another page or the hardware may move them).
+  for (const [id, pos] of Object.entries(s.positions || {})) {
+    if (tokens[id] && positions[id] !== pos) { positions[id] = pos; drawToken(id); }
+  }
+}
+
+function tick() {
+  $("#secs").textContent = fmtSeconds(clock.now());
+  requestAnimationFrame(tick);
+}
+
+try {
+  build(await api("/api/layout"));
+} catch (e) {
+  error(`Cannot read the layout: ${e.message}`);
+}
+connect("sim", {}, { status: liveBadge(), state: (m) => show(m.state), leds });
+requestAnimationFrame(tick);
