@@ -1,0 +1,40 @@
+# Board entry point: MicroPython runs main.py at every boot. It wires the real machine,
+# time, USB serial and flash into app.Board and runs it. Nothing here is needed under
+# CPython; everything it calls is tested there with fakes.
+#
+# Maintenance mode (no app, no watchdog, the REPL free for mpremote): hold the BOOTSEL
+# button while the board starts, or send MAINT over the link, or press Ctrl-C in a
+# terminal (the board then resets into maintenance mode once). `mpremote reset` or a
+# power cycle runs the app again.
+import sys
+import time
+import machine
+import select
+
+import app
+
+
+def bootsel():
+    try:
+        import rp2
+        return rp2.bootsel_button() == 1
+    except (ImportError, AttributeError):
+        return False
+
+
+def main():
+    store = app.FileStore()
+    if store.take_maint() or bootsel():
+        print("penguin-panel firmware " + app.FIRMWARE_VERSION + ": maintenance mode, app not started")
+        return
+    board = app.Board(machine, time, app.StdioPort(sys, select), store.load(), store=store)
+    try:
+        board.run()
+    except KeyboardInterrupt:
+        # The watchdog cannot be stopped: leaving it running at the REPL would reset
+        # the board mid-copy. Reboot once without it instead.
+        store.set_maint()
+        machine.reset()
+
+
+main()

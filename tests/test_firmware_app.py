@@ -1,0 +1,177 @@
+"""The board's main loop under CPython: fake machine, fake time, a byte-buffer port."""
+
+import json
+
+import pytest
+
+from panel.firmware import config as fwconfig
+from panel.firmware.app import Board, FileStore, MemoryStore
+from panel.firmware.protocol import Parser, encode, options
+from panel.link.fake_machine import BoardReset, FakeClock, FakeMachine
+
+CFG = {"rows": [2, 3, 4], "cols": [10, 11, 12, 13], "adc": [26], "encoders": [[20, 21]]}
+
+
+class Port:
+    def __init__(self):
+        self.inp, self.out = b"", b""
+
+    def read(self):
+        data, self.inp = self.inp, b""
+        return data
+
+    def write(self, frame):
+        self.out += frame
+
+
+class Rig:
+    def __init__(self, cfg=CFG, **kw):
+        self.clock = FakeClock()
+        self.m = FakeMachine(clock=self.clock)
+        self.m.adc_values[26] = 32000
+        self.port = Port()
+        self.store = MemoryStore(cfg)
+        self.board = Board(self.m, self.clock, self.port, self.store.load(), store=self.store, **kw)
+        self.parser = Parser()
+
+    def run_ms(self, ms):
+        self.board.run(ms)  # the real pacing: 1 kHz on the fake clock
+
+    def frames(self):
+        data, self.port.out = self.port.out, b""
+        got = self.parser.feed(data)
+        assert self.parser.rejected == 0
+        return [(k, options(a)) for _, k, a in got]
+
+    def send(self, kind, args=()):
+        self.port.inp += encode(0, kind, args)
+
+
+def test_boot_says_hello_with_versions_and_unique_id_then_a_snapshot():
+    rig = Rig()
+    (k1, (_, hello)), (k2, (_, snap)) = rig.frames()
+    assert k1 == "HELLO" and k2 == "SNAP"
+    assert hello["fw"] == "0.1.0" and hello["proto"] == "1" and hello["uid"] == "E6614103E7452D2F"
+    assert (hello["rows"], hello["cols"], hello["adc"], hello["enc"]) == ("3", "4", "1", "1")
+    assert snap == {"t": "0", "keys": "-", "adc": "2000", "enc": "0"}
+
+
+def test_keys_become_down_and_up_frames_with_the_board_time():
+    rig = Rig()
+    rig.frames()
+    rig.run_ms(10)
+    rig.m.press(3, 12)
+    rig.run_ms(20)
+    rig.m.press(3, 12, False)
+    rig.run_ms(20)
+    got = [(k, p, kw["t"]) for k, (p, kw) in rig.frames() if k in ("DOWN", "UP")]
+    assert got == [("DOWN", ["1", "2"], "10"), ("UP", ["1", "2"], "34")]
+
+
+def test_heartbeats_carry_the_measured_scan_rate_and_the_watchdog_is_fed():
+    rig = Rig()
+    rig.frames()
+    rig.run_ms(1001)                           # t = 0 .. 1000
+    beats = [kw for k, (p, kw) in rig.frames() if k == "BEAT"]
+    assert len(beats) == 4 and beats[-1]["t"] == "1000" and int(beats[-1]["rate"]) == 1000
+    assert rig.m.wdt.timeout_ms == 2000 and not rig.m.watchdog_expired()
+    rig.clock.advance(2.5)                     # the loop hangs
+    assert rig.m.watchdog_expired()
+
+
+def test_commands_snapshot_ping_and_typed_lines():
+    rig = Rig()
+    rig.frames()
+    rig.m.press(2, 10)
+    rig.run_ms(3)
+    rig.frames()
+    rig.send("SNAP")
+    rig.send("PING", [42])
+    rig.port.inp += b"snap\r\n"                # typed by a person in a terminal
+    rig.run_ms(1)
+    got = rig.frames()
+    assert [k for k, _ in got] == ["SNAP", "PONG", "SNAP"]
+    assert got[0][1][1]["keys"] == "0.0" and got[1][1][0] == ["42"]
+
+
+def test_a_host_speaking_another_protocol_gets_a_clear_error_and_the_hello():
+    rig = Rig()
+    rig.frames()
+    rig.send("HELLO", ["proto=2", "host=9.9"])
+    rig.run_ms(1)
+    err, hello = rig.frames()[:2]
+    assert err[0] == "ERR" and " ".join(err[1][0]) == "version board speaks protocol 1, host speaks protocol 2"
+    assert hello[0] == "HELLO"
+
+
+def test_set_config_rewires_the_board_and_stores_it():
+    rig = Rig()
+    rig.frames()
+    new = {"rows": [5, 6], "cols": [7, 8, 9], "adc": [], "heartbeat_ms": 100}
+    rig.send("CFG", [fwconfig.canonical(new)])
+    rig.run_ms(1)
+    kinds = rig.frames()
+    assert [k for k, _ in kinds] == ["ACK", "HELLO", "SNAP"]
+    assert kinds[1][1][1]["rows"] == "2" and kinds[1][1][1]["cfg"] == kinds[0][1][1]["cfg"]
+    assert json.loads(rig.store.text)["heartbeat_ms"] == 100
+    rig.m.press(6, 9)
+    rig.run_ms(1)
+    assert rig.frames()[0] == ("DOWN", (["1", "2"], {"t": "1"}))
+
+
+def test_a_bad_config_is_refused_with_one_line_per_problem_and_the_old_wiring_stays():
+    rig = Rig()
+    rig.frames()
+    rig.send("CFG", ['{"rows":[2,2],"cols":[40],"adc":[5],"speed":3}'])
+    rig.port.inp += encode(1, "CFG", ["{nope"])
+    rig.run_ms(1)
+    errs = [" ".join(p) for k, (p, kw) in rig.frames() if k == "ERR"]
+    assert "config speed: unknown setting" in errs
+    assert "config rows: GP2 is already used by rows" in errs
+    assert "config cols: 40 is not a GPIO number 0-29" in errs
+    assert "config adc: GP5 has no ADC (use 26, 27 or 28)" in errs
+    assert "config not valid JSON" in errs
+    assert rig.board.cfg["rows"] == [2, 3, 4]
+
+
+def test_without_a_config_file_the_board_runs_and_says_why_it_sees_nothing():
+    rig = Rig(cfg=None)
+    got = rig.frames()
+    assert got[0][0] == "ERR" and "config.json missing" in " ".join(got[0][1][0])
+    assert got[1][1][1]["rows"] == "0"
+
+
+def test_maint_and_reset_reboot_the_board():
+    rig = Rig()
+    rig.send("MAINT")
+    with pytest.raises(BoardReset):
+        rig.run_ms(1)
+    assert rig.store.take_maint() and not rig.store.take_maint()
+
+
+def test_file_store_round_trip(tmp_path):
+    s = FileStore(str(tmp_path) + "/")
+    assert s.load() is None
+    s.save(fwconfig.canonical(CFG))
+    assert s.load() == CFG
+    s.set_maint()
+    assert s.take_maint() and not s.take_maint()
+
+
+def test_config_validation_catches_what_a_maker_gets_wrong():
+    assert fwconfig.validate(CFG) == []
+    assert fwconfig.validate([]) == ["config: must be a JSON object"]
+    probs = fwconfig.validate({"rows": list(range(9)), "cols": [], "scan_hz": 10, "wdt_ms": 100,
+                               "heartbeat_ms": 200, "encoders": [[1]], "diodes": "yes"})
+    assert "rows: at most 8, got 9" in probs
+    assert "rows: a matrix needs both rows and cols" in probs
+    assert "scan_hz: must be a whole number from 100 to 5000" in probs
+    assert "wdt_ms: must be longer than heartbeat_ms" in probs
+    assert "encoders: [1] is not a [pin_a, pin_b] pair" in probs
+    assert "diodes: must be true or false" in probs
+
+
+def test_canonical_json_is_sorted_and_parses_back():
+    text = fwconfig.canonical({"b": [1, True], "a": {"z": "q\"", "y": None}})
+    assert text == '{"a":{"y":null,"z":"q\\""},"b":[1,true]}'
+    assert json.loads(text) == {"b": [1, True], "a": {"z": 'q"', "y": None}}

@@ -1,0 +1,277 @@
+"""The real pyserial link against the emulated board (real firmware loop) over a real pty:
+events, unplug/replug under a new name, silence, garbage, lost frames, board resets,
+version mismatch, config push. Waits are generous upper bounds for a loaded CI machine;
+nothing asserts how fast anything happened."""
+
+import os
+import threading
+import time
+
+import pytest
+
+from panel.events import InputEvent
+from panel.link import AnalogReading, SerialLink, find_ports
+from panel.link.emulator import FirmwareEmulator
+
+CFG = {"rows": [2, 3, 4], "cols": [10, 11, 12, 13], "adc": [26], "encoders": [[20, 21]]}
+KEYS = {(0, 0): "cross.up", (1, 2): "cross.ok", (2, 3): "cross.down"}
+ADC = {0: "slider.blue"}
+ENC = {0: "knob.main"}
+
+
+class Inbox:
+    """Everything the link hands out, in order, from its thread."""
+
+    def __init__(self):
+        self.items = []
+        self.cond = threading.Condition()
+
+    def put(self, item):
+        with self.cond:
+            self.items.append(item)
+            self.cond.notify_all()
+
+    def wait(self, pred, timeout=10.0, start=0):
+        """The index of the first item from `start` that satisfies pred."""
+        end = time.monotonic() + timeout
+        with self.cond:
+            while True:
+                for i in range(start, len(self.items)):
+                    if pred(self.items[i]):
+                        return i
+                left = end - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"timed out; got {self.items[start:]}")
+                self.cond.wait(left)
+
+    def status(self, state, reason=None, start=0, timeout=10.0):
+        return self.wait(lambda x: isinstance(x, dict) and x["state"] == state
+                         and (reason is None or x["reason"] == reason), timeout, start)
+
+    def inputs(self, start=0, stop=None):
+        return [x for x in self.items[start:stop] if isinstance(x, (InputEvent, AnalogReading))]
+
+    def keys(self, start=0, stop=None):
+        return [(x.control, x.value) for x in self.items[start:stop] if isinstance(x, InputEvent)]
+
+
+def make_link(emu, inbox, **kw):
+    kw.setdefault("finder", lambda: [emu.port] if emu.port else [])
+    return SerialLink(KEYS, adc_map=ADC, encoder_map=ENC, on_event=inbox.put, on_analog=inbox.put,
+                      on_status=inbox.put, **kw)
+
+
+@pytest.fixture
+def emu():
+    e = FirmwareEmulator(CFG)
+    e.set_adc(0, 32000)                        # the slider's place before power-up
+    with e:
+        yield e
+
+
+def press(emu, inbox, rc, control, down=True):
+    n = len(inbox.items)
+    emu.press(*rc, down)
+    return inbox.wait(lambda x: isinstance(x, InputEvent) and x.control == control and x.value is down, start=n)
+
+
+def test_presses_on_the_board_become_input_events_with_pi_times(emu):
+    inbox = Inbox()
+    with make_link(emu, inbox) as link:
+        i = inbox.status("connected")
+        assert inbox.inputs(0, i) == [AnalogReading("slider.blue", 2000, inbox.items[0].t, "adc"),
+                                      AnalogReading("knob.main", 0, inbox.items[1].t, "encoder")]
+        t_before = time.monotonic()
+        press(emu, inbox, (1, 2), "cross.ok")
+        press(emu, inbox, (1, 2), "cross.ok", False)
+        press(emu, inbox, (2, 3), "cross.down")
+        assert inbox.keys(i) == [("cross.ok", True), ("cross.ok", False), ("cross.down", True)]
+        ev = [x for x in inbox.items[i:] if isinstance(x, InputEvent)]
+        assert all(t_before - 1 < e.t <= time.monotonic() for e in ev)   # on the Pi's clock
+        assert ev[0].t < ev[1].t < ev[2].t
+        n = len(inbox.items)
+        emu.press(0, 3)                                        # not in the map
+        emu.set_adc(0, 64000)
+        # the filter approaches 4000 and reports every move of 8 counts or more
+        inbox.wait(lambda x: isinstance(x, AnalogReading) and x.raw > 4000 - 8, start=n)
+        emu.turn(0, 2)
+        inbox.wait(lambda x: isinstance(x, AnalogReading) and x.kind == "encoder" and x.raw == 2, start=n)
+        st = link.status()
+        assert st["unmapped"] == 1 and st["frames_rejected"] == 0 and st["frames_received"] > 5
+        assert st["board"]["uid"] == "E6614103E7452D2F" and st["board"]["fw"] == "0.1.0"
+
+
+def test_unplug_is_noticed_at_once_and_a_replug_under_a_new_name_resynchronises(emu):
+    inbox = Inbox()
+    # silence_timeout 30 s: the disconnect below can only come from the unplug itself
+    with make_link(emu, inbox, silence_timeout=30) as link:
+        inbox.status("connected")
+        press(emu, inbox, (0, 0), "cross.up")                  # held when the cable comes out
+        press(emu, inbox, (1, 2), "cross.ok")                  # held, and still held after
+        emu.set_adc(0, 32000)
+        old = emu.port
+        n = len(inbox.items)
+        emu.unplug()
+        d = inbox.status("disconnected", "unplugged", start=n)
+        # while the cable is out: one key let go, one pressed and held, one tapped, a slider moved
+        emu.release(0, 0)
+        emu.press(2, 3)
+        emu.set_adc(0, 8000)
+        new = emu.replug()
+        assert new != old
+        c = inbox.status("connected", start=d)
+        # exactly the differences, before "connected": nothing invented, nothing lost
+        got = [(x.control, x.value if isinstance(x, InputEvent) else x.raw) for x in inbox.inputs(d, c)]
+        assert sorted(got, key=str) == sorted([("cross.up", False), ("cross.down", True),
+                                               ("slider.blue", 500)], key=str)
+        assert ("cross.ok", True) not in got and ("cross.ok", False) not in got
+        st = link.status()
+        assert st["reconnects"] == 1 and st["port"] == new and st["board_resets"] == 1
+        press(emu, inbox, (1, 2), "cross.ok", False)           # live again
+
+
+def test_a_silent_board_is_noticed_after_1_s_of_missing_heartbeats_and_the_watchdog_brings_it_back(emu):
+    inbox = Inbox()
+    clock = ManualClock()
+    with make_link(emu, inbox, clock=clock) as link:           # the real default: 1 s
+        inbox.status("connected")
+        assert link.silence_timeout == 1.0
+        press(emu, inbox, (1, 2), "cross.ok")
+        n = len(inbox.items)
+        emu.hang()
+        time.sleep(0.3)                                        # the last frames in flight arrive
+        clock.advance(0.95)
+        time.sleep(0.3)
+        assert link.state == "connected"                       # 0.95 s of silence: not yet
+        clock.advance(0.1)
+        s = inbox.status("disconnected", "silent", start=n)
+        assert "no heartbeat for 1 s" in inbox.items[s]["message"]
+        clock.run()                                            # time flows again
+        inbox.status("connected", start=s, timeout=15)          # the emulated watchdog reset it
+        assert emu.boots == 2
+        # the key is still held on the board: the snapshot agrees, so no event at all
+        assert inbox.keys(s) == []
+
+
+class ManualClock:
+    """time.monotonic() frozen until advanced, or flowing after run()."""
+
+    def __init__(self):
+        self.base = time.monotonic()
+        self.extra = 0.0
+        self.flowing = False
+
+    def __call__(self):
+        return (time.monotonic() if self.flowing else self.base) + self.extra
+
+    def advance(self, s):
+        self.extra += s
+
+    def run(self):
+        self.extra += self.base - time.monotonic()
+        self.flowing = True
+
+
+def test_garbage_and_torn_frames_are_counted_and_dropped_and_the_link_stays_up(emu):
+    inbox = Inbox()
+    with make_link(emu, inbox) as link:
+        inbox.status("connected")
+        before = link.status()["frames_rejected"]
+        emu.send_raw(b"\x00\xff\xfe garbage\r\n@12 DOWN 1 2 t=5 #0000\n@1 DO")   # noise, bad CRC, torn
+        emu.send_raw(b"\nTraceback (most recent call last):\n" + os.urandom(300).replace(b"\n", b"") + b"\n")
+        press(emu, inbox, (1, 2), "cross.ok")
+        st = link.status()
+        assert st["frames_rejected"] - before >= 4
+        assert st["state"] == "connected" and st["disconnects"] == 0
+        assert inbox.keys() == [("cross.ok", True)]           # the forged DOWN was not believed
+
+
+def test_a_lost_frame_is_noticed_by_its_sequence_number_and_the_snapshot_repairs_it(emu):
+    inbox = Inbox()
+    with make_link(emu, inbox) as link:
+        inbox.status("connected")
+        emu.mangle(lambda f: f.replace(b" DOWN ", b" D0WN ") if b" DOWN " in f else f, count=1)
+        press(emu, inbox, (2, 3), "cross.down")                # arrives through the snapshot
+        st = link.status()
+        assert st["gaps"] == 1 and st["frames_rejected"] == 1
+        assert inbox.keys() == [("cross.down", True)]
+
+
+def test_a_board_that_resets_on_the_same_port_is_resynchronised(emu):
+    inbox = Inbox()
+    with make_link(emu, inbox) as link:
+        inbox.status("connected")
+        press(emu, inbox, (0, 0), "cross.up")
+        n = len(inbox.items)
+        emu.release(0, 0)
+        emu.reset()                                            # boots with the key already up
+        inbox.wait(lambda x: x == InputEvent("cross.up", False, x.t) if isinstance(x, InputEvent) else False,
+                   start=n)
+        end = time.monotonic() + 5
+        while link.status()["board_resets"] != 1 and time.monotonic() < end:
+            time.sleep(0.01)                                   # the release may beat the reset to the wire
+        assert link.status()["board_resets"] == 1
+        assert inbox.keys(n) == [("cross.up", False)]
+
+
+def test_a_version_mismatch_names_both_versions_and_no_input_passes():
+    inbox = Inbox()
+    with FirmwareEmulator(CFG, protocol_version=2, version="9.0.0") as emu:
+        with make_link(emu, inbox) as link:
+            i = inbox.status("version_mismatch")
+            msg = inbox.items[i]["message"]
+            assert "speaks protocol 2 (firmware 9.0.0)" in msg and "speaks protocol 1" in msg
+            assert "penguin-panel firmware install" in msg
+            emu.press(1, 2)
+            time.sleep(0.3)
+            assert inbox.inputs() == [] and link.state == "version_mismatch"
+            assert "board speaks protocol 2, host speaks protocol 1" in (link.status()["last_board_error"] or "")
+            # the maker updates the firmware; the board comes back speaking protocol 1
+            emu.protocol_version, emu.version = 1, "0.1.0"
+            emu.unplug()
+            emu.replug()
+            c = inbox.status("connected", start=i)
+            assert inbox.keys(i, c) == [("cross.ok", True)]   # the key held throughout, from the snapshot
+
+
+def test_the_link_pushes_its_wiring_to_a_board_that_has_another():
+    inbox = Inbox()
+    other = {"rows": [5], "cols": [6]}
+    with FirmwareEmulator(other) as emu:
+        with make_link(emu, inbox, firmware_config=CFG) as link:
+            inbox.status("connected")
+            assert emu.board.cfg["rows"] == [2, 3, 4]
+            emu.config = dict(CFG)                             # the emulator's hands follow the new wiring
+            press(emu, inbox, (1, 2), "cross.ok")
+            assert link.status()["board"]["cfg"] == link._config_crc
+
+
+def test_a_bad_firmware_config_is_refused_before_anything_starts():
+    with pytest.raises(ValueError, match="rows: GP2 is already used by rows"):
+        SerialLink(KEYS, firmware_config={"rows": [2, 2], "cols": [3]})
+
+
+def test_the_default_finder_follows_the_by_id_link_to_whichever_tty_the_board_got(emu, tmp_path):
+    link_path = tmp_path / "usb-MicroPython_Board_in_FS_mode_e6614103e7452d2f-if00"
+    os.symlink(emu.port, link_path)
+    pattern = str(tmp_path / "*MicroPython*")
+    assert find_ports(by_id=pattern)[0] == str(link_path)
+    inbox = Inbox()
+    with make_link(emu, inbox, finder=lambda: find_ports(by_id=pattern)) as link:
+        inbox.status("connected")
+        emu.unplug()
+        d = inbox.status("disconnected", "unplugged")
+        emu.replug()
+        os.unlink(link_path)
+        os.symlink(emu.port, link_path)                        # udev re-points the stable name
+        inbox.status("connected", start=d)
+        assert link.status()["port"] == str(link_path)
+
+
+def test_close_is_idempotent_and_works_with_no_board():
+    link = SerialLink(KEYS, finder=lambda: [])
+    with link:
+        time.sleep(0.05)
+        assert link.status()["state"] == "disconnected"
+    link.close()
+    link.close()
