@@ -14,6 +14,7 @@ turns them into one verdict per control:
     chattering   more than one press (or a move that went back on itself) for one
                  request, after the debouncer: a worn contact, or a wire picking up noise
     not tested   on the co-processor, and no board answered
+    not wired    the hardware map does not wire it (played by clicking it on the screen)
 
 Events are `InputEvent`s (control, value, t), exactly what the service would see.
 """
@@ -26,8 +27,8 @@ from typing import Iterable
 from .events import InputEvent
 from .layout import Layout
 
-OK, NEVER, SWAPPED, SEEN_AS, STUCK, CHATTER, NOT_TESTED = (
-    "ok", "never seen", "swapped", "seen as", "stuck", "chattering", "not tested")
+OK, NEVER, SWAPPED, SEEN_AS, STUCK, CHATTER, NOT_TESTED, NOT_WIRED = (
+    "ok", "never seen", "swapped", "seen as", "stuck", "chattering", "not tested", "not wired")
 BAD = (NEVER, SWAPPED, SEEN_AS, STUCK, CHATTER)
 
 
@@ -113,7 +114,8 @@ def _chatters(step: Step, evs: list[InputEvent]) -> bool:
 
 
 def verdicts(observed: list[Observed], *, stuck: Iterable[str] = (), untested: Iterable[str] = (),
-             untested_reason: str = "on the co-processor: not tested without the board") -> list[Verdict]:
+             untested_reason: str = "on the co-processor: not tested without the board",
+             unwired: Iterable[str] = ()) -> list[Verdict]:
     """One verdict per control, in the order of the steps (then the untested ones)."""
     stuck = set(stuck)
     asked_saw: dict[str, dict[str, list[InputEvent]]] = {}
@@ -151,6 +153,8 @@ def verdicts(observed: list[Observed], *, stuck: Iterable[str] = (), untested: I
                                other=other))
     for cid in untested:
         out.append(Verdict(cid, NOT_TESTED, untested_reason))
+    for cid in unwired:
+        out.append(Verdict(cid, NOT_WIRED, "not in the hardware map: click it on the screen"))
     return out
 
 
@@ -163,7 +167,7 @@ def summary(vs: list[Verdict]) -> dict[str, int]:
 
 def table(vs: list[Verdict]) -> str:
     """The summary table a person reads at a glance: problems first, then the rest."""
-    rank = {STUCK: 0, SWAPPED: 1, SEEN_AS: 2, NEVER: 3, CHATTER: 4, NOT_TESTED: 5, OK: 6}
+    rank = {STUCK: 0, SWAPPED: 1, SEEN_AS: 2, NEVER: 3, CHATTER: 4, NOT_TESTED: 5, NOT_WIRED: 6, OK: 7}
     rows = sorted(vs, key=lambda v: (rank.get(v.verdict, 9), v.control))
     w = max([len(v.control) for v in rows] + [7])
     lines = [f"{'control':<{w}}  {'verdict':<11}  detail", f"{'-' * w}  {'-' * 11}  {'-' * 6}"]

@@ -14,11 +14,12 @@ chatters), which is how the self-test's diagnoses are themselves tested.
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass, field
 from typing import Callable
 
 from .events import InputEvent
-from .hardware.map import AdcSource, EncoderSource, GpioSource, HardwareMap, MatrixSource, PinPairSource
+from .hardware.map import PICO_ADC_GP, AdcSource, EncoderSource, GpioSource, HardwareMap, MatrixSource, PinPairSource
 from .layout import Layout
 from .selftest import Observed, Step, Verdict, plan, verdicts
 
@@ -97,6 +98,7 @@ class SimPanel:
         for a, b in self.faults.swapped:
             self._wired_as[a], self._wired_as[b] = b, a
         self.positions = dict(layout.start_positions())
+        self.emu = None
         for cid, s in hmap.controls.items():
             if isinstance(s, AdcSource) and s.on == "mcp3008" and cid in layout:
                 self.adc[cid] = SimAdc(self._adc_value(s, layout.control(cid).positions, self.positions[cid]))
@@ -139,6 +141,46 @@ class SimPanel:
         n = len(positions)
         frac = (positions.index(pos) + 0.5) / n
         return lo + (hi - lo) * frac
+
+    def on_board(self, cid: str) -> bool:
+        src = self.source(cid)
+        return isinstance(src, MatrixSource) or (isinstance(src, (AdcSource, EncoderSource)) and src.on == "pico")
+
+    def power_up_board(self, emu) -> None:
+        """The board's side: stuck keys held down, sliders where they stand."""
+        self.emu = emu
+        _, adc_index, _ = board_config(self.hmap)
+        for cid in self.hmap.controls:
+            src = self.source(cid)
+            if isinstance(src, MatrixSource) and cid in self.faults.stuck:
+                emu.press(src.row, src.col)
+            elif isinstance(src, AdcSource) and src.on == "pico" and cid in self.layout:
+                v = self._adc_value(src, self.layout.control(cid).positions, self.positions[cid])
+                emu.set_adc(adc_index[self._wired_as.get(cid, cid)], int(v * 65535))
+
+    async def act_board(self, step: Step) -> None:
+        """The same for a control on the co-processor: real time, the emulated board scans."""
+        cid = step.control
+        if cid in self.faults.dead:
+            return
+        src = self.source(cid)
+        if isinstance(src, MatrixSource):
+            for _ in range(3 if cid in self.faults.chattering else 1):
+                self.emu.press(src.row, src.col)
+                await asyncio.sleep(0.02)
+                if cid not in self.faults.stuck:
+                    self.emu.release(src.row, src.col)
+                await asyncio.sleep(0.03)
+        elif isinstance(src, AdcSource):
+            _, adc_index, _ = board_config(self.hmap)
+            v = self._adc_value(src, self.layout.control(cid).positions, step.target)
+            self.emu.set_adc(adc_index[self._wired_as.get(cid, cid)], int(v * 65535))
+        elif isinstance(src, EncoderSource):
+            _, _, enc_index = board_config(self.hmap)
+            c = self.layout.control(cid)
+            detents = c.positions.index(step.target) - c.positions.index(self.positions[cid])
+            await asyncio.to_thread(self.emu.turn, enc_index[self._wired_as.get(cid, cid)], detents)
+        self.positions[cid] = step.target if step.target is not None else self.positions.get(cid)
 
     def act(self, step: Step) -> None:
         """The simulated maker does what the step asks, moving the clock as a hand would."""
@@ -412,6 +454,77 @@ class SelfTestRunner:
         self.close()
 
 
+def board_config(hmap: HardwareMap) -> tuple[dict, dict[str, int], dict[str, int]]:
+    """The firmware's config for this map, and the board's ADC and encoder index of each control."""
+    cp = hmap.coprocessor
+    chans = sorted(hmap.coprocessor_adc())
+    encs = sorted(hmap.coprocessor_encoders().items())
+    config = {"rows": list(cp.rows) if cp else [], "cols": list(cp.cols) if cp else [],
+              "adc": [PICO_ADC_GP[ch] for ch in chans], "encoders": [list(p) for _, p in encs]}
+    adc_index = {hmap.coprocessor_adc()[ch]: i for i, ch in enumerate(chans)}
+    enc_index = {cid: i for i, (cid, _) in enumerate(encs)}
+    return config, adc_index, enc_index
+
+
+class CoprocessorInputs:
+    """The co-processor's controls through the real serial link (pyserial): matrix keys
+    as button events, its ADC channels through the same slider quantiser as the Pi's.
+    A context manager; close() is idempotent."""
+
+    def __init__(self, hmap: HardwareMap, layout: Layout, *, post: Callable[[InputEvent], None],
+                 port: str | None = None):
+        from .hardware.analog import SliderQuantiser
+        from .link.serial_link import SerialLink
+
+        self.config, self.adc_index, self.enc_index = board_config(hmap)
+        self._quant = {}
+        for cid, i in self.adc_index.items():
+            s = hmap.controls[cid]
+            self._quant[cid] = SliderQuantiser(layout.control(cid).positions, calibration=s.calibration,
+                                               hysteresis=s.hysteresis, settle=0.0)
+        self._post = post
+        self.link = SerialLink(hmap.matrix_cells(), adc_map={i: cid for cid, i in self.adc_index.items()},
+                               encoder_map={i: cid for cid, i in self.enc_index.items()},
+                               port=port, on_event=post, on_analog=self._on_analog,
+                               firmware_config=self.config)
+
+    def _on_analog(self, reading) -> None:  # the link's thread
+        q = self._quant.get(reading.control)
+        if q is not None:
+            pos = q.update(reading.raw / 4095, reading.t)
+            if pos is not None:
+                self._post(InputEvent(reading.control, pos, reading.t))
+
+    def start(self) -> "CoprocessorInputs":
+        self.link.start()
+        return self
+
+    async def connected(self, timeout: float) -> bool:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.link.connected and self.link._synced:
+                return True
+            await asyncio.sleep(0.02)
+        return self.link.connected
+
+    def status(self) -> dict:
+        st = self.link.status()
+        board = st.get("board") or {}
+        return {"status": st["state"], "port": st.get("port"), "firmware": board.get("fw"),
+                "protocol": board.get("proto"), "board": board.get("uid"),
+                "frame_errors": st.get("frames_rejected", 0), "frames": st.get("frames_received", 0),
+                "reconnects": st.get("reconnects", 0), "detail": st.get("message") or ""}
+
+    def close(self) -> None:
+        self.link.close()
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.close()
+
+
 def coprocessor_status(hmap: HardwareMap, layout: Layout) -> tuple[dict | None, list[str]]:
     """(the co-processor's part of the report, the controls it carries)."""
     theirs = [c.id for c in layout.controls() if c.id in hmap.controls and c.id not in pi_controls(hmap)]
@@ -425,32 +538,81 @@ def coprocessor_status(hmap: HardwareMap, layout: Layout) -> tuple[dict | None, 
 
 async def run_sim(hmap: HardwareMap, layout: Layout, *, faults: Faults | None = None,
                   progress: Callable[[int, int, Step], None] | None = None) -> Report:
-    """The scripted run on a simulated panel: every control asked for, in order."""
+    """The scripted run on a simulated panel: every control asked for, in order. The Pi's
+    controls are gpiozero mock pins on a simulated clock; the co-processor's are the real
+    firmware loop on an emulated board behind a pseudo-terminal, read by the real link."""
+    from contextlib import ExitStack
+
     panel = SimPanel(hmap, layout, faults=faults)
     strip = RecordingStrip(hmap.neopixel.count) if hmap.neopixel else None
-    with SelfTestRunner(hmap, layout, pin_factory=panel.factory, clock=panel.clock,
-                        adc_devices=panel.adc, strip=strip) as run:
+    with ExitStack() as stack:
+        run = stack.enter_context(SelfTestRunner(hmap, layout, pin_factory=panel.factory, clock=panel.clock,
+                                                 adc_devices=panel.adc, strip=strip))
         await run.start()
         t0 = panel.clock.t
         panel.power_up()  # after the adapters took their pins: MockPin's pull would undo it
+        cop, untested = coprocessor_status(hmap, layout)
+        board = None
+        if untested:
+            from .link.emulator import FirmwareEmulator
+
+            config, _, _ = board_config(hmap)
+            emu = stack.enter_context(FirmwareEmulator(config))
+            panel.power_up_board(emu)
+            board = stack.enter_context(CoprocessorInputs(hmap, layout, post=run.hub.post, port=emu.port))
+            if await board.connected(5.0):
+                untested = []
+            await _quiet(run, 0.2)
         panel.clock.t += 0.5
         run.flush(t0, panel.clock.t)
-        run.drain()
-        stuck = run.stuck()
+        stuck = run.stuck() + _held(run.drain())
         outputs = run.light_pixels() + run.sound_tones()
         if strip is not None and strip.lit != list(range(strip.count)):
             outputs.append(OutputResult("pixel chain", "not seen", f"lit {strip.lit}"))
-        cop, untested = coprocessor_status(hmap, layout)
-        steps = plan(layout, pi_controls(hmap), run.positions())
+        steps = plan(layout, [c for c in hmap.controls if c not in untested], run.positions())
         observed = []
         for k, step in enumerate(steps):
             if progress:
                 progress(k, len(steps), step)
+            if panel.on_board(step.control) or step.control in (board.adc_index if board else {}):
+                await panel.act_board(step)
+                await _quiet(run, 0.05)
+                observed.append(Observed(step, run.drain()))
+                continue
             t0 = panel.clock.t
             panel.act(step)
             panel.clock.t += 1.0
             run.flush(t0, panel.clock.t)
             await asyncio.sleep(0)
             observed.append(Observed(step, run.drain()))
-        return Report(hmap.name, f"{layout.name} ({layout.side})", verdicts(observed, stuck=stuck, untested=untested),
+        if board is not None:
+            cop = board.status()
+        return Report(hmap.name, f"{layout.name} ({layout.side})",
+                      verdicts(observed, stuck=stuck, untested=untested, unwired=unwired(hmap, layout)),
                       outputs, cop)
+
+
+def unwired(hmap: HardwareMap, layout: Layout) -> list[str]:
+    return [c.id for c in layout.controls() if c.id not in hmap.controls]
+
+
+async def _quiet(run: SelfTestRunner, quiet: float, limit: float = 1.0) -> None:
+    """Real time: wait until the link has been quiet for `quiet` seconds (at most `limit`)."""
+    end = time.monotonic() + limit
+    last = run.queue.qsize()
+    since = time.monotonic()
+    while time.monotonic() < end:
+        await asyncio.sleep(0.01)
+        n = run.queue.qsize()
+        if n != last:
+            last, since = n, time.monotonic()
+        elif time.monotonic() - since >= quiet:
+            return
+
+
+def _held(events: list[InputEvent]) -> list[str]:
+    """Buttons whose last event before the first step was a press: held from the start."""
+    last: dict[str, object] = {}
+    for e in events:
+        last[e.control] = e.value
+    return [cid for cid, v in last.items() if v is True]
