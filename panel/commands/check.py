@@ -143,8 +143,8 @@ async def _run_live(hmap, layout, progress, talk, timeout: float):
                 untested = []
             else:
                 cop = board.status()
-                cop["detail"] = (cop.get("detail") or "") + " (is the Pico plugged in and flashed? "
-                                                            "see hardware/BUILD.md)"
+                hint = " (is the Pico plugged in and flashed? see hardware/BUILD.md)"
+                cop["detail"] = (cop.get("detail") or "") + hint
         await asyncio.sleep(0.3)
         run.hub.poll(time.monotonic())
         stuck = run.stuck() + _held(run.drain())
