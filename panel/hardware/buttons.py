@@ -1,6 +1,8 @@
 """Contacts on Pi GPIOs: buttons, and the two-position tokens (switches, clicks, lever).
 
-Each contact is a gpiozero Button with ``bounce_time=None``: we debounce ourselves (see
+Each contact is a gpiozero DigitalInputDevice (a Button without the hold machinery:
+Button starts a hold-timer thread per device that wakes ten times a second, twenty of
+them on a Pi Zero for nothing) with ``bounce_time=None``: we debounce ourselves (see
 debounce.py), eager on the press edge, from the time the callback read on gpiozero's
 thread. A button reports True/False (pressed/released); a two-position token reports the
 name of the position it now stands at.
@@ -8,7 +10,6 @@ name of the position it now stands at.
 
 from __future__ import annotations
 
-from typing import Callable
 
 from ..events import InputEvent
 from .debounce import DEFAULT_WINDOW, Debouncer
@@ -22,23 +23,22 @@ class ContactInput:
     def __init__(self, control: str, pin: int, *, hub: InputHub, pull_up: bool | None = True,
                  active_high: bool | None = None, positions: tuple[str, str] | None = None,
                  window: float = DEFAULT_WINDOW, pin_factory=None):
-        from gpiozero import Button
+        from gpiozero import DigitalInputDevice
 
         self.control = control
         self.positions = positions
         self._hub = hub
-        self._clock: Callable[[], float] = hub.clock
         # gpiozero wants active_state only for a floating input.
         kw = {"active_state": bool(active_high)} if pull_up is None else {}
-        self._device = Button(pin, pull_up=pull_up, bounce_time=None, pin_factory=pin_factory, **kw)
+        self._device = DigitalInputDevice(pin, pull_up=pull_up, bounce_time=None, pin_factory=pin_factory, **kw)
         if pull_up is not None and active_high is not None and active_high == pull_up:
             # A pulled-up contact that reads "closed" when high (a normally-closed switch).
             self._invert = True
         else:
             self._invert = False
-        self._debouncer = Debouncer(self._raw(self._device.is_pressed), window=window)
-        self._device.when_pressed = self._on_pressed
-        self._device.when_released = self._on_released
+        self._debouncer = Debouncer(self._raw(self._device.is_active), window=window)
+        self._device.when_activated = self._on_pressed
+        self._device.when_deactivated = self._on_released
         hub.add(self)
 
     def _raw(self, pressed: bool) -> bool:
@@ -46,10 +46,10 @@ class ContactInput:
 
     # gpiozero's thread: read the clock now, decide on the loop.
     def _on_pressed(self) -> None:
-        self._hub.call(self._edge, self._raw(True), self._clock())
+        self._hub.call(self._edge, self._raw(True), self._hub.clock())
 
     def _on_released(self) -> None:
-        self._hub.call(self._edge, self._raw(False), self._clock())
+        self._hub.call(self._edge, self._raw(False), self._hub.clock())
 
     def _edge(self, closed: bool, t: float) -> None:
         for state, te in self._debouncer.edge(closed, t):

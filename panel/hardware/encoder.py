@@ -10,6 +10,7 @@ multiple of `steps_per_position` detents, wrapping round for a knob that turns f
 from __future__ import annotations
 
 import json
+import math
 import os
 from pathlib import Path
 
@@ -68,7 +69,7 @@ class KnobInput:
 
     def position_of(self, steps: int) -> str:
         n = len(self.positions)
-        i = round(steps / self.steps_per_position)
+        i = math.floor(steps / self.steps_per_position + 0.5)  # halfway between detents rounds up
         i = i % n if self.wrap else min(max(i, 0), n - 1)
         return self.positions[i]
 
@@ -81,10 +82,12 @@ class KnobInput:
 
     def _moved(self, count: int, t: float) -> None:
         steps = self._offset + count
+        # Every detent is saved, not just position changes: the knob may stop between two.
+        # A few bytes per detent, renamed into place; the knob is not turned all day.
+        self._state.save(steps)
         pos = self.position_of(steps)
         if pos != self._position:
             self._position = pos
-            self._state.save(steps)
             self._hub.emit(InputEvent(self.control, pos, t))
 
     def home(self, position: str) -> None:

@@ -553,7 +553,7 @@ def _parse(raw: dict, file: str) -> tuple[HardwareMap, list[Problem]]:
         if b not in BUS_PINS:
             r.add(f"buses[{i}]", f"{b!r} is not a bus ({', '.join(BUS_PINS)})")
         else:
-            buses[b] = "buses"
+            buses[b] = "buses = [...]"
 
     controls: dict[str, Source] = {}
     keys: dict[str, str] = {}

@@ -1,0 +1,43 @@
+"""`penguin-panel debrief FILE`: tables for the workshop debrief, from a match's input log."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from ..debrief import debrief, markdown_table
+from ..scenario import load_scenario, run_scenario
+
+TITLES = {"turns": "Turns: who lost time where", "card_kinds": "Instruction types: time and mistakes",
+          "controls": "Controls that caused mistakes"}
+
+
+def register(sub) -> None:
+    p = sub.add_parser("debrief", help="tables of a match for a workshop debrief")
+    p.add_argument("file", metavar="FILE", help="a match's input log or any scenario (TOML)")
+    p.add_argument("--json", action="store_true", help="print the tables as JSON")
+    p.add_argument("--csv", metavar="DIR", help="also write one CSV file per table into DIR (for a spreadsheet)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    result = run_scenario(load_scenario(args.file))
+    tables = debrief(result["events"])
+    if args.csv:
+        out = Path(args.csv)
+        out.mkdir(parents=True, exist_ok=True)
+        for name, rows in tables.items():
+            with (out / f"{name}.csv").open("w", newline="") as f:
+                if rows:
+                    w = csv.DictWriter(f, fieldnames=list(rows[0]))
+                    w.writeheader()
+                    w.writerows(rows)
+    if args.json:
+        print(json.dumps(tables, indent=2))
+        return 0
+    print("Scores: " + ", ".join(f"{k} {v}" for k, v in result["scores"].items()))
+    for name, rows in tables.items():
+        print(f"\n## {TITLES[name]}\n")
+        print(markdown_table(rows))
+    return 0

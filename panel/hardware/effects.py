@@ -1,0 +1,102 @@
+"""Effects: the engine's game events and snapshot drive the pixels and the buzzer.
+
+It depends on the event types and the snapshot, never on the engine's insides. Sounds
+and lights go together: each sound starts a light cue (patterns.py), the last-seconds
+tick sounds as the ring blinks. Nothing blocks: `update(snapshot, now)` writes a frame
+when the picture changed and moves the buzzer on; the loop calls it by `deadline`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Iterable
+
+from ..events import GameEvent
+from .buzzer import BuzzerPlayer
+from .leds import PixelStrip
+from .map import NeoPixelConfig
+from .patterns import CUE_SECONDS, LAST_SECONDS, Cue, render
+
+# game event -> the sound (and light cue) it makes
+SOUNDS = {"turn_started": "turn_start", "mistake": "mistake", "card_completed": "card",
+          "turn_ended": "turn_end", "game_ended": "game_end"}
+
+
+class Effects:
+    def __init__(self, strip: PixelStrip | None, config: NeoPixelConfig | None, buzzer: BuzzerPlayer | None = None,
+                 *, frame_interval: float = 0.05, always_write: bool = False):
+        if strip is not None and config is None:
+            raise ValueError("a strip needs its NeoPixel config (which pixel does what)")
+        self.strip = strip
+        self.config = config
+        self.buzzer = buzzer
+        self.frame_interval = frame_interval
+        # write every update's frame, changed or not (the latency benchmark measures writes)
+        self.always_write = always_write
+        self.cues: list[Cue] = []
+        self.sounds: list[tuple[float, str]] = []  # (time, tune) of every sound started
+        self._last_frame: tuple | None = None
+        self._time_left: float | None = None
+        self._phase: str | None = None
+        self._next_frame: float | None = None
+
+    def apply(self, events: Iterable[GameEvent], snapshot: dict[str, Any], now: float) -> None:
+        """Take the engine's events of one step, then bring the outputs up to date."""
+        for ev in events:
+            sound = SOUNDS.get(ev.type)
+            if sound is None:
+                continue
+            if sound == "turn_end" and any(e.type == "game_ended" for e in events):
+                continue  # the game-end fanfare says it all
+            self._cue(sound, ev.t, ev.details.get("team"))
+        self.update(snapshot, now)
+
+    def _cue(self, sound: str, t: float, team: str | None = None) -> None:
+        self.cues.append(Cue(sound, t, team))
+        self.sounds.append((t, sound))
+        if self.buzzer is not None:
+            self.buzzer.play(sound, t)
+
+    def update(self, snapshot: dict[str, Any], now: float) -> None:
+        phase = snapshot.get("phase")
+        left = snapshot.get("time_left")
+        if phase == "in_turn" and self._phase == "in_turn" and left is not None and self._time_left is not None:
+            # the timer passed a whole second of the last five (5, 4, 3, 2, 1) since the last update
+            k = math.ceil(left)
+            if k < self._time_left and 1 <= k <= LAST_SECONDS:
+                self.sounds.append((now, "tick"))
+                if self.buzzer is not None:
+                    self.buzzer.play("tick", now)
+        self._phase, self._time_left = phase, left
+        if self.buzzer is not None:
+            self.buzzer.poll(now)
+        self.cues = [c for c in self.cues if c.until > now]
+        if self.strip is not None:
+            frame = tuple(render(snapshot, now, self.config, self.cues))
+            if self.always_write or frame != self._last_frame:
+                self.strip.write(frame)
+                self._last_frame = frame
+        animating = phase == "in_turn" or bool(self.cues)
+        self._next_frame = now + self.frame_interval if animating else None
+
+    @property
+    def deadline(self) -> float | None:
+        due = [d for d in (self._next_frame, self.buzzer.deadline if self.buzzer else None) if d is not None]
+        return min(due) if due else None
+
+    def close(self) -> None:
+        if self.strip is not None:
+            self.strip.close()
+            self.strip = None
+        if self.buzzer is not None:
+            self.buzzer.close()
+            self.buzzer = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+__all__ = ["Effects", "SOUNDS", "CUE_SECONDS"]

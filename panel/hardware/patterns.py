@@ -1,0 +1,154 @@
+"""What the pixels show: pure functions from the game's snapshot and the time to a frame.
+
+* timer ring: drains like the hourglass in the team's colour; the last 5 s it blinks red,
+  on for the half second after each whole second (when the tick sounds); paused: amber;
+  between turns: the next team's colour, dim; turn start: the whole ring flashes the
+  team's colour; turn end: three white flashes; game end: the winner's colour chases.
+* time counters: one amber pixel per counter the crew holds.
+* mistakes: one red pixel per mistake, blinking while the mistake sound plays.
+* card progress: one green pixel per completed card (0-5), the newest flashes white.
+* per-button LEDs: the stuck control red (blinking with the mistake cue), START green
+  between turns, FLIP amber while the crew holds a counter.
+
+Every sound the buzzer makes has its light here, for players who cannot hear it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from .leds import Colour
+from .map import NeoPixelConfig
+
+OFF: Colour = (0, 0, 0)
+WHITE: Colour = (255, 255, 255)
+RED: Colour = (255, 0, 0)
+GREEN: Colour = (0, 200, 0)
+AMBER: Colour = (255, 120, 0)
+TEAM_COLOURS: tuple[Colour, ...] = ((0, 80, 255), (255, 0, 40), (0, 220, 60), (255, 200, 0),
+                                    (160, 0, 255), (0, 220, 220))
+LAST_SECONDS = 5
+
+# How long each cue shows, seconds.
+CUE_SECONDS = {"turn_start": 1.0, "mistake": 1.0, "card": 0.6, "turn_end": 1.2, "game_end": 3.0}
+
+
+@dataclass(frozen=True)
+class Cue:
+    """A light that goes with a sound: `kind` started at `start`."""
+
+    kind: str
+    start: float
+    team: str | None = None
+
+    @property
+    def until(self) -> float:
+        return self.start + CUE_SECONDS[self.kind]
+
+    def active(self, now: float) -> bool:
+        return self.start <= now < self.until
+
+
+def scale(c: Colour, k: float) -> Colour:
+    return (round(c[0] * k), round(c[1] * k), round(c[2] * k))
+
+
+def team_colour(snapshot: dict[str, Any], team: str | None = None) -> Colour:
+    team = snapshot.get("team") if team is None else team
+    names = [t["name"] for t in snapshot.get("teams", [])] or list(snapshot.get("scores", {}))
+    i = names.index(team) if team in names else 0
+    return TEAM_COLOURS[i % len(TEAM_COLOURS)]
+
+
+def drain(n: int, fraction: float, colour: Colour) -> list[Colour]:
+    """A ring of n pixels holding `fraction` of its sand: full pixels, then one partial."""
+    fraction = min(max(fraction, 0.0), 1.0)
+    lit = fraction * n
+    full = int(lit)
+    out = [colour] * full
+    if full < n:
+        out.append(scale(colour, lit - full))
+        out += [OFF] * (n - full - 1)
+    return out
+
+
+def blink(now: float, start: float, hz: float) -> bool:
+    """On for the first half of each period since start."""
+    return ((now - start) * hz) % 1.0 < 0.5
+
+
+def timer_ring(snapshot: dict[str, Any], now: float, n: int, cues: list[Cue]) -> list[Colour]:
+    phase = snapshot.get("phase")
+    for cue in reversed(cues):
+        if not cue.active(now):
+            continue
+        if cue.kind == "game_end":
+            colour = team_colour(snapshot, (snapshot.get("winner") or [None])[0])
+            head = int((now - cue.start) * 2 * n) % n
+            return [colour if (i - head) % n < n // 3 else OFF for i in range(n)]
+        if cue.kind == "turn_end":
+            return [WHITE if blink(now, cue.start, 2.5) else OFF] * n
+        if cue.kind == "turn_start":
+            return [team_colour(snapshot, cue.team)] * n
+    if phase == "finished":
+        winners = snapshot.get("winner") or []
+        return [team_colour(snapshot, winners[0]) if winners else WHITE] * n
+    if phase == "between_turns":
+        return [scale(team_colour(snapshot), 0.15)] * n
+    time_left = snapshot.get("time_left") or 0.0
+    fraction = time_left / (snapshot.get("turn_seconds") or 1)
+    if phase == "paused":
+        return drain(n, fraction, AMBER)
+    if 0 < time_left <= LAST_SECONDS:
+        # on for the half second after each whole second, when the tick sounds
+        on = (math.ceil(time_left) - time_left) < 0.5
+        return drain(n, fraction, RED) if on else [OFF] * n
+    return drain(n, fraction, team_colour(snapshot))
+
+
+def count_pixels(n: int, lit: int, colour: Colour) -> list[Colour]:
+    return [colour if i < lit else OFF for i in range(n)]
+
+
+def render(snapshot: dict[str, Any], now: float, config: NeoPixelConfig, cues: list[Cue] = ()) -> list[Colour]:
+    """The whole chain's frame for this snapshot at `now`."""
+    frame: list[Colour] = [OFF] * config.count
+    cues = list(cues)
+    in_turn = snapshot.get("phase") in ("in_turn", "paused")
+
+    def put(role: str, pixels: list[Colour]) -> None:
+        for i, c in zip(config.pixels(role), pixels):
+            frame[i] = c
+
+    put("timer", timer_ring(snapshot, now, len(config.pixels("timer")), cues))
+    if in_turn:
+        put("counters", count_pixels(len(config.pixels("counters")), snapshot.get("counters_held", 0), AMBER))
+        mistake = next((c for c in reversed(cues) if c.kind == "mistake" and c.active(now)), None)
+        mistakes = count_pixels(len(config.pixels("mistakes")), snapshot.get("mistakes", 0), RED)
+        if mistake is not None and not blink(now, mistake.start, 4):
+            mistakes = [OFF] * len(mistakes)
+        put("mistakes", mistakes)
+        done = snapshot.get("completed", 0)
+        progress = count_pixels(len(config.pixels("progress")), done, GREEN)
+        card = next((c for c in reversed(cues) if c.kind == "card" and c.active(now)), None)
+        if card is not None and 0 < done <= len(progress):
+            progress[done - 1] = WHITE
+        put("progress", progress)
+    else:
+        mistake = None
+
+    stuck = snapshot.get("stuck") if in_turn else None
+    for control, i in config.buttons.items():
+        colour = OFF
+        if control == stuck:
+            colour = RED if mistake is None or blink(now, mistake.start, 4) else OFF
+        elif control.startswith("cockpit."):
+            role = control.split(".", 1)[1]
+            if role == "start" and snapshot.get("phase") == "between_turns":
+                colour = GREEN
+            elif role == "flip" and in_turn and snapshot.get("counters_held", 0) > 0:
+                colour = AMBER
+        frame[i] = colour
+    return frame

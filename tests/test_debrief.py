@@ -1,0 +1,45 @@
+"""The workshop debrief: tables computed from a match's events."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+from panel.cli import main
+from panel.debrief import debrief, markdown_table
+
+from engine_helpers import run
+
+SEQ = {"kind": "sequence", "section": "cross", "steps": ["up", "down", "left"]}
+CARDS = [{"kind": "simple", "press": ["grid.r1c1"]}, SEQ, {"kind": "simple", "press": ["grid.r1c2"]}] * 3
+
+
+def test_debrief_tables_follow_the_match():
+    out = run([{"t": 0, "action": "start_turn"}, {"t": 4, "press": "grid.r1c1"},  # simple card in 4 s
+               {"t": 5, "press": "alarm.red"},  # a mistake on the sequence card
+               {"t": 6, "press": "cross.up"}, {"t": 7, "press": "cross.down"}, {"t": 8, "press": "cross.left"},
+               {"t": 10, "press": "cross.ok"},  # sequence completed 6 s after it was drawn
+               {"t": 40, "action": "start_turn"}, {"t": 41, "move": "slider.red", "to": 2}],
+              cards=CARDS, end=100)
+    tables = debrief(out["events"])
+    ice, snow = tables["turns"]
+    assert (ice["team"], ice["cards"], ice["mistakes"], ice["points"], ice["ended_by"]) == ("Ice", 2, 1, 2, "time")
+    assert ice["mean_seconds_per_card"] == 5.0 and ice["seconds"] == 30.0
+    assert (snow["team"], snow["cards"], snow["mistakes"]) == ("Snow", 0, 1)
+    kinds = {r["kind"]: r for r in tables["card_kinds"]}
+    assert kinds["simple"]["completed"] == 1 and kinds["simple"]["mean_seconds"] == 4.0
+    assert kinds["sequence"]["mistakes"] == 1 and kinds["sequence"]["mean_seconds"] == 6.0
+    assert [r["control"] for r in tables["controls"]] == ["alarm.red", "slider.red"]
+    assert "| alarm.red | 1 |" in markdown_table(tables["controls"])
+
+
+def test_debrief_command_prints_tables_and_writes_csv(tmp_path, capsys):
+    log = tmp_path / "log.toml"
+    assert main(["demo", "--seed", "2", "--scenario-out", str(log)]) == 0
+    capsys.readouterr()
+    assert main(["debrief", str(log), "--csv", str(tmp_path / "csv"), "--json"]) == 0
+    tables = json.loads(capsys.readouterr().out)
+    assert len(tables["turns"]) >= 2
+    with (tmp_path / "csv" / "turns.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    assert [r["team"] for r in rows] == [t["team"] for t in tables["turns"]]
