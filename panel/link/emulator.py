@@ -79,6 +79,7 @@ class FirmwareEmulator:
         self.boots = 0
         self._mangler = None
         self._mangle_left = 0
+        self.in_maintenance = False
         self.board: fwapp.Board | None = None
         self._master: int | None = None
         self._slave: int | None = None
@@ -167,6 +168,12 @@ class FirmwareEmulator:
         m.pins.clear()
         m.wdt = None
         self.boots += 1
+        if self.store.take_maint():
+            # main.py's maintenance mode: no app, no watchdog, the REPL left to mpremote
+            self.board = None
+            self.in_maintenance = True
+            return
+        self.in_maintenance = False
         self.board = fwapp.Board(m, self.clock, PtyPort(self._master, self), self.store.load(), store=self.store,
                                  version=self.version, proto=self.protocol_version)
 
@@ -181,15 +188,26 @@ class FirmwareEmulator:
     def set_adc(self, channel: int, value_u16: int) -> None:
         self.machine.adc_values[self.config["adc"][channel]] = int(value_u16)
 
-    def turn(self, encoder: int, detents: int, settle: float = 0.003) -> None:
-        """Turn an encoder by whole detents (Gray code A/B levels, one step per settle)."""
+    def turn(self, encoder: int, detents: int) -> None:
+        """Turn an encoder by whole detents: Gray code A/B levels, each held until the
+        board has polled it twice (a real hand is far slower than the 1 kHz poll)."""
         a, b = self.config["encoders"][encoder]
-        seq = [(1, 1), (0, 1), (0, 0), (1, 0)] if detents > 0 else [(1, 1), (1, 0), (0, 0), (0, 1)]
+        seq = [(0, 1), (0, 0), (1, 0), (1, 1)] if detents > 0 else [(1, 0), (0, 0), (0, 1), (1, 1)]
         for _ in range(abs(detents)):
-            for la, lb in seq[1:] + seq[:1]:
+            for la, lb in seq:
                 self.machine.set_level(a, la)
                 self.machine.set_level(b, lb)
-                time.sleep(settle)
+                self.wait_scans(2)
+
+    def wait_scans(self, n: int, timeout: float = 5.0) -> None:
+        """Block until the board loop has run n more scans (or the board is gone)."""
+        board = self.board
+        if board is None:
+            return
+        target = board.scans + n
+        end = time.monotonic() + timeout
+        while board.scans < target and self.board is board and time.monotonic() < end:
+            time.sleep(0.0005)
 
     def mangle(self, fn, count: int = 1) -> None:
         """Pass the board's frames through fn until it has changed `count` of them

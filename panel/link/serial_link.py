@@ -100,6 +100,17 @@ class _BoardClock:
         return t
 
 
+def link_action(status: dict, t: float):
+    """The game Action a link status calls for: a turn pauses while the panel is not
+    heard (disconnected, or a board speaking another protocol) and resumes when it is
+    back and resynchronised. The service hands this to the engine with the events."""
+    from ..events import Action
+
+    if status["state"] == "connected":
+        return Action("resume", t, {"reason": "link"})
+    return Action("pause", t, {"reason": "link"})
+
+
 class SerialLink:
     """The board's inputs as events. A context manager; close() is idempotent."""
 
