@@ -47,27 +47,6 @@ class SimAdc:
         pass
 
 
-class RecordingStrip:
-    """The pixel chain of the simulated panel: remembers every pixel lit, in order."""
-
-    def __init__(self, count: int):
-        self.count = count
-        self.pixels = [(0, 0, 0)] * count
-        self.lit: list[int] = []
-
-    def __setitem__(self, i: int, rgb) -> None:
-        self.pixels[i] = tuple(rgb)
-
-    def fill(self, rgb) -> None:
-        self.pixels = [tuple(rgb)] * self.count
-
-    def show(self) -> None:
-        self.lit += [i for i, p in enumerate(self.pixels) if p != (0, 0, 0)]
-
-    def close(self) -> None:
-        pass
-
-
 # ---------------------------------------------------------------------------- the sim panel
 
 @dataclass
@@ -370,14 +349,14 @@ class SelfTestRunner:
         roles = {i: role for role in np.segments for i in np.pixels(role)}
         roles.update({i: cid for cid, i in np.buttons.items()})
         out = []
+        dark = [(0, 0, 0)] * np.count
         for i in range(np.count):
-            self.strip.fill((0, 0, 0))
-            self.strip[i] = (255, 255, 255)
-            self.strip.show()
+            frame = list(dark)
+            frame[i] = (255, 255, 255)
+            self.strip.write(frame)
             pause(0.15)
             out.append(OutputResult(f"pixel {i}", "driven", roles.get(i, "")))
-        self.strip.fill((0, 0, 0))
-        self.strip.show()
+        self.strip.write(dark)
         return out
 
     def sound_tones(self, pause: Callable[[float], None] = lambda s: None) -> list[OutputResult]:
@@ -544,7 +523,9 @@ async def run_sim(hmap: HardwareMap, layout: Layout, *, faults: Faults | None = 
     from contextlib import ExitStack
 
     panel = SimPanel(hmap, layout, faults=faults)
-    strip = RecordingStrip(hmap.neopixel.count) if hmap.neopixel else None
+    from .hardware.leds import FakeStrip
+
+    strip = FakeStrip(hmap.neopixel.count, keep=None) if hmap.neopixel else None
     with ExitStack() as stack:
         run = stack.enter_context(SelfTestRunner(hmap, layout, pin_factory=panel.factory, clock=panel.clock,
                                                  adc_devices=panel.adc, strip=strip))
@@ -567,8 +548,10 @@ async def run_sim(hmap: HardwareMap, layout: Layout, *, faults: Faults | None = 
         run.flush(t0, panel.clock.t)
         stuck = run.stuck() + _held(run.drain())
         outputs = run.light_pixels() + run.sound_tones()
-        if strip is not None and strip.lit != list(range(strip.count)):
-            outputs.append(OutputResult("pixel chain", "not seen", f"lit {strip.lit}"))
+        if strip is not None:
+            lit = [[i for i, p in enumerate(f) if p != (0, 0, 0)] for f in strip.frames]
+            if lit != [[i] for i in range(strip.count)] + [[]]:
+                outputs.append(OutputResult("pixel chain", "not seen", "the frames did not light one pixel each"))
         steps = plan(layout, [c for c in hmap.controls if c not in untested], run.positions())
         observed = []
         for k, step in enumerate(steps):

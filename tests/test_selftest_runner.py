@@ -59,7 +59,7 @@ def test_small_build_lists_unwired_controls_and_prints_a_table(capsys):
         line = next(l for l in out.splitlines() if l.startswith(c.id + " "))
         assert (OK if c.id in hmap.controls else NOT_WIRED) in line
     assert "14 ok" in out and "all good" in out
-    assert "outputs: 31 driven" in out  # 27 pixels, 4 tones
+    assert f"outputs: {hmap.neopixel.count + 4} driven" in out  # every pixel, 4 tones
 
 
 def test_swapped_stuck_and_chattering_on_the_pi_are_named():

@@ -130,6 +130,8 @@ async def _run_live(hmap, layout, progress, talk, timeout: float):
     print("Leave every token at its start position and the knob at its start, then press Enter.", file=talk)
     _ask("")
     with ExitStack() as stack:
+        if strip is not None:
+            stack.callback(strip.close)
         run = stack.enter_context(SelfTestRunner(hmap, layout, pin_factory=factory, clock=time.monotonic,
                                                  strip=strip))
         await run.start()
@@ -180,11 +182,13 @@ def _ask(prompt: str, *, yes: bool = False) -> bool:
 
 
 def _real_strip(hmap):
-    """The NeoPixel chain through the hardware layer's driver, when it is installed."""
+    """The NeoPixel chain through the hardware layer's driver."""
     if hmap.neopixel is None:
         return None
+    from ..hardware.leds import open_strip
+
     try:
-        from ..hardware.pixels import open_strip  # the hardware helper's driver, when present
-    except ImportError:
+        return open_strip(hmap.neopixel)
+    except (ImportError, RuntimeError, OSError, ValueError) as e:
+        print(f"warning: the NeoPixels cannot be driven here ({e}): the pixel step is skipped", file=sys.stderr)
         return None
-    return open_strip(hmap.neopixel)
