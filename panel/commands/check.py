@@ -56,6 +56,14 @@ def check_command(args) -> int:
     if errors:
         raise ConfigError(errors)
     talk = sys.stderr if args.report else sys.stdout
+    from ..calibration import status_at_start
+
+    try:
+        _, warning = status_at_start(hmap, map_arg=args.map or str(_map_path(None)))
+    except ConfigError as e:
+        warning = "; ".join(str(p) for p in e.problems)
+    if warning:
+        print(f"warning: {warning}", file=talk)
     progress = _Progress(talk)
     if args.sim:
         from ..selftest_runner import run_sim
