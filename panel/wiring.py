@@ -150,8 +150,10 @@ def pinout_md(hmap: HardwareMap, layout: Layout) -> str:
         if n in PHYS_POWER:
             sig = PHYS_POWER[n]
             carries = "ground return of the controls" if sig == "GND" else ""
-            if sig == "5V":
-                carries = "NeoPixel and buzzer supply (from the 5 V rail, see build notes)"
+            if n == 2:
+                carries = "5 V in from the supply (powers the Pi; see build notes)"
+            elif n == 4 and hmap.buzzer is not None:
+                carries = "buzzer supply"
             if sig in ("ID_SD", "ID_SC"):
                 carries = "reserved (HAT EEPROM): leave unconnected"
             lines.append(f"| {n} | {sig} | {carries} | |")
@@ -266,8 +268,9 @@ def _pi_harness(hmap: HardwareMap, layout: Layout) -> dict:
         part("MCP3008", ["CLK", "DIN", "DOUT", "CS", "VDD", "GND"], [23, 19, 21, cs, 1, next(gnd)],
              ["WH", "BU", "GN", "YE", "RD", "BK"], "MCP3008 ADC (SPI0)")
     if hmap.neopixel is not None:
-        part("NeoPixels", ["DIN", "5V", "GND"], [BCM_TO_PHYS[hmap.neopixel.pin], 2, next(gnd)],
-             ["GN", "RD", "BK"], f"{hmap.neopixel.count} NeoPixels via 74AHCT125")
+        # Data and its ground reference only: the pixels' 5 V comes straight from the supply.
+        part("NeoPixels", ["DIN", "GND"], [BCM_TO_PHYS[hmap.neopixel.pin], next(gnd)],
+             ["GN", "BK"], f"{hmap.neopixel.count} NeoPixels via 74AHCT125 (5 V from the supply)")
     if hmap.buzzer is not None:
         part("Buzzer", ["SIG", "5V", "GND"], [BCM_TO_PHYS[hmap.buzzer.pin], 4, next(gnd)],
              ["OG", "RD", "BK"], "passive piezo via NPN transistor")
