@@ -239,6 +239,7 @@ class Report:
     verdicts: list[Verdict]
     outputs: list[OutputResult] = field(default_factory=list)
     coprocessor: dict | None = None
+    calibration: str | None = None   # the start-up warning about calibration, if any
 
     @property
     def ok(self) -> bool:
@@ -254,7 +255,8 @@ class Report:
                 "summary": summary(self.verdicts),
                 "controls": [v.as_dict() for v in self.verdicts],
                 "outputs": [o.as_dict() for o in self.outputs],
-                "coprocessor": self.coprocessor}
+                "coprocessor": self.coprocessor,
+                "calibration": self.calibration or "ok"}
 
 
 def pi_controls(hmap: HardwareMap) -> list[str]:

@@ -31,8 +31,9 @@ def verdict_of(report):
     return {v.control: v for v in report.verdicts}
 
 
-def test_sim_report_lists_every_control_of_the_layout(capsys):
+def test_sim_report_lists_every_control_of_the_layout(capsys, tmp_path, monkeypatch):
     """Done when: `penguin-panel check --sim --report` lists every control of the layout."""
+    monkeypatch.setenv("PENGUIN_PANEL_CALIBRATION", str(tmp_path / "none.toml"))
     assert main(["check", str(REFERENCE), "--sim", "--report"]) == 0
     out = capsys.readouterr()
     report = json.loads(out.out)
@@ -42,6 +43,9 @@ def test_sim_report_lists_every_control_of_the_layout(capsys):
     assert report["ok"] is True and report["summary"] == {OK: len(list(layout.controls()))}
     cp = report["coprocessor"]
     assert cp["status"] == "connected" and cp["firmware"] and cp["frame_errors"] == 0
+    # No calibration yet: said at the start, with the command that fixes it.
+    assert report["calibration"].startswith("no calibration") and "penguin-panel calibrate" in report["calibration"]
+    assert out.err.startswith("warning: no calibration")
     hmap = load_map(REFERENCE)
     assert [o["output"] for o in report["outputs"]] == \
         [f"pixel {i}" for i in range(hmap.neopixel.count)] + ["buzzer A4", "buzzer C5", "buzzer E5", "buzzer A5"]

@@ -76,6 +76,7 @@ def check_command(args) -> int:
             print(f"error: {e}", file=sys.stderr)
             return 2
     progress.done()
+    report.calibration = warning
     if args.report:
         print(json.dumps(report.as_dict(), indent=2))
     else:
