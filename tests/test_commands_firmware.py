@@ -2,7 +2,6 @@
 handshake against the emulated board, the emulator and watch commands as processes."""
 
 import json
-import os
 import subprocess
 import sys
 import time
@@ -53,6 +52,17 @@ def test_install_dry_run_shows_one_mpremote_command_with_every_file(tmp_path, ca
     assert '"rows":[2,3]' in out
     # every .py of the firmware goes to the board, except the CPython package marker
     assert set(BOARD_FILES) == {p.name for p in FIRMWARE_DIR.glob("*.py")} - {"__init__.py"}
+
+
+def test_install_and_config_take_the_wiring_from_a_hardware_map(capsys):
+    from pathlib import Path
+
+    ref = str(Path(__file__).resolve().parent.parent / "hardware" / "reference.toml")
+    assert main(["firmware", "config", "--hardware", ref]) == 0
+    cfg = json.loads(capsys.readouterr().out)
+    assert cfg["rows"] == list(range(8)) and cfg["adc"] == [26, 27]
+    assert main(["firmware", "install", "--port", "/dev/ttyACM0", "--hardware", ref, "--dry-run"]) == 0
+    assert '"cols":[8,9,10,11,12,13,14,15,16,17]' in capsys.readouterr().out
 
 
 def test_install_needs_a_config_or_an_explicit_keep(capsys):

@@ -179,9 +179,12 @@ def test_garbage_and_torn_frames_are_counted_and_dropped_and_the_link_stays_up(e
         before = link.status()["frames_rejected"]
         emu.send_raw(b"\x00\xff\xfe garbage\r\n@12 DOWN 1 2 t=5 #0000\n@1 DO")   # noise, bad CRC, torn
         emu.send_raw(b"\nTraceback (most recent call last):\n" + os.urandom(300).replace(b"\n", b"") + b"\n")
+        # well framed, checksummed, but meaningless: counted as rejected, nothing emitted
+        from panel.firmware.protocol import encode
+        emu.send_raw(encode(900, "DOWN", ["a", "b"]) + encode(901, "SNAP", ["t=1"]) + encode(902, "ADC", []))
         press(emu, inbox, (1, 2), "cross.ok")
         st = link.status()
-        assert st["frames_rejected"] - before >= 4
+        assert st["frames_rejected"] - before >= 7
         assert st["state"] == "connected" and st["disconnects"] == 0
         assert inbox.keys() == [("cross.ok", True)]           # the forged DOWN was not believed
 

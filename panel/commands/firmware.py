@@ -37,12 +37,15 @@ def register(sub) -> None:
     inst.add_argument("--port", help="serial port (default: the first Pico found by USB id)")
     g = inst.add_mutually_exclusive_group()
     g.add_argument("--config", metavar="FILE", help="firmware config JSON (wiring) to write as config.json")
+    g.add_argument("--hardware", metavar="FILE", help="take the wiring from a hardware map (TOML)")
     g.add_argument("--keep-config", action="store_true", help="leave the board's config.json as it is")
     inst.add_argument("--dry-run", action="store_true", help="print what would be done, touch nothing")
     inst.set_defaults(func=cmd_install)
 
     cfg = fsub.add_parser("config", help="check a firmware config and print it as the board stores it")
-    cfg.add_argument("--config", metavar="FILE", required=True)
+    g = cfg.add_mutually_exclusive_group(required=True)
+    g.add_argument("--config", metavar="FILE", help="firmware config JSON")
+    g.add_argument("--hardware", metavar="FILE", help="a hardware map (TOML): its co-processor part")
     cfg.set_defaults(func=cmd_config)
 
     emu = fsub.add_parser("emulator", help="run the firmware on an emulated board behind a pty")
@@ -75,8 +78,21 @@ def load_config(path: str) -> dict:
     return fwconfig.complete(raw)
 
 
+def config_from_map(path: str) -> dict:
+    """The firmware config a hardware map's co-processor section and controls call for."""
+    from ..hardware.map import load_map
+    from ..link.from_map import link_settings
+
+    cfg = link_settings(load_map(path))["firmware_config"]
+    problems = fwconfig.validate(cfg)
+    if problems:
+        raise ConfigError([Problem(path, "coprocessor", pr) for pr in problems])
+    return fwconfig.complete(cfg)
+
+
 def cmd_config(args) -> int:
-    print(fwconfig.canonical(load_config(args.config)))
+    cfg = config_from_map(args.hardware) if args.hardware else load_config(args.config)
+    print(fwconfig.canonical(cfg))
     return 0
 
 
@@ -139,8 +155,11 @@ def cmd_install(args) -> int:
     cfg_text = None
     if args.config:
         cfg_text = fwconfig.canonical(load_config(args.config))
+    elif args.hardware:
+        cfg_text = fwconfig.canonical(config_from_map(args.hardware))
     elif not args.keep_config:
-        raise ConfigError("give --config FILE (the wiring the board should use) or --keep-config")
+        raise ConfigError("give --hardware MAP or --config FILE (the wiring the board should use), "
+                          "or --keep-config")
     port = args.port or ("<first Pico found>" if args.dry_run else _port(args))
     with tempfile.TemporaryDirectory() as tmp:
         cfg_file = None
@@ -235,5 +254,6 @@ def cmd_watch(args) -> int:
             pass
         st = link.status()
     print(f"frames received {st['frames_received']}, rejected {st['frames_rejected']}, "
-          f"reconnects {st['reconnects']}, sequence gaps {st['gaps']}", flush=True)
+          f"reconnects {st['reconnects']}, sequence gaps {st['gaps']}, board scan rate {st['scan_rate']}/s",
+          flush=True)
     return 0

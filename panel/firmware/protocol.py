@@ -27,6 +27,14 @@ del _i, _j, _c
 
 _HEX = b"0123456789ABCDEF"
 
+# On the Pi, CPython's binascii computes the very same CRC in C (crc_hqx with init
+# 0xFFFF is CRC-16/CCITT-FALSE): several times faster on a Pi Zero. MicroPython's
+# binascii has no crc_hqx, so the board uses the table loop below. Tests run both.
+try:
+    from binascii import crc_hqx as _fast_crc
+except ImportError:
+    _fast_crc = None
+
 
 def crc16(data, crc=0xFFFF):
     """CRC-16/CCITT-FALSE of a bytes-like object (check value of b"123456789": 0x29B1)."""
@@ -88,13 +96,18 @@ def decode(line):
             raise ProtocolError("bad checksum digits")
         want = (want << 4) | v
     body = line[:n - 5]
-    # One pass checks the characters and computes the CRC: this is the hot loop.
-    t = _TABLE
-    crc = 0xFFFF
-    for b in body:
-        if b < 32 or b > 126:
+    if _fast_crc is not None:
+        crc = _fast_crc(body, 0xFFFF)
+        if crc == want and not (body.isascii() and body.decode().isprintable()):
             raise ProtocolError("not printable ASCII")
-        crc = ((crc << 8) & 0xFFFF) ^ t[(crc >> 8) ^ b]
+    else:
+        # One pass checks the characters and computes the CRC: the board's hot loop.
+        t = _TABLE
+        crc = 0xFFFF
+        for b in body:
+            if b < 32 or b > 126:
+                raise ProtocolError("not printable ASCII")
+            crc = ((crc << 8) & 0xFFFF) ^ t[(crc >> 8) ^ b]
     if crc != want:
         raise ProtocolError("checksum mismatch")
     parts = body[1:n - 6].decode().split(" ")

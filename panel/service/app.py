@@ -218,8 +218,8 @@ async def sim_input(request: web.Request) -> web.Response:
             return error(400, f"value: {control} has positions {', '.join(positions)}, not {value!r}")
     elif not isinstance(value, bool):
         return error(400, f"value: {control} is a button: true (pressed) or false (released), not {value!r}")
-    cockpit.put_input(control, value)
-    return web.json_response({"ok": True})
+    logged = await cockpit.input(control, value)
+    return web.json_response({"ok": True, "logged": logged})
 
 
 # ---------------------------------------------------------------------------- admin API

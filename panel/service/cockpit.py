@@ -91,6 +91,7 @@ class Cockpit:
         self.positions: dict[str, str] = dict(self.any_layout().start_positions())
         self._last_card: str | None = None
         self._task: asyncio.Task | None = None
+        self._next_tick = 0.0
         self.started = False
 
     # ------------------------------------------------------------------ lifecycle
@@ -99,6 +100,14 @@ class Cockpit:
         self._task = asyncio.create_task(self._run(), name="cockpit")
         for source in self.sources:
             await source.start(self.queue)
+            positions = getattr(source, "positions", None)
+            if positions is not None:
+                # Where the tokens really stand (they may have moved while we were down):
+                # every difference goes in as an input, logged like any other.
+                known = self.match.positions if self.active else self.positions
+                for tid, pos in positions().items():
+                    if known.get(tid) != pos:
+                        self.queue.put_nowait(InputEvent(tid, pos, self.clock()))
         self.started = True
 
     async def close(self) -> None:
@@ -131,8 +140,9 @@ class Cockpit:
         record = self.store.latest_match()
         if record is None:
             return
+        entries = self.store.entries(record.id)
         try:
-            match, last = replay(record, self.store.entries(record.id))
+            match, last = replay(record, entries)
         except (ConfigError, ValueError, KeyError, TypeError) as e:
             log.error("could not restore match %s from the log: %s", record.id, e)
             return
@@ -141,10 +151,14 @@ class Cockpit:
         self._t = last
         self.positions.update(match.positions)
         self._last_card = None
-        if record.status == "active" and match.phase.value == "in_turn":
+        if record.status == "active" and match.finished:
+            # Killed between the last input and the status update: the log says how it ended.
+            ended = any(e.kind == "action" and e.data.get("name") == "end" for e in entries)
+            self._set_status("ended" if ended else "finished")
+        if self.record.status == "active" and match.phase.value == "in_turn":
             self._log_and_handle(Action("pause", last, {"reason": "restart"}))
-        log.info("match %s restored from %d logged inputs at %.1f s, %s", record.id,
-                 len(self.store.entries(record.id)), last, match.phase.value)
+        log.info("match %s restored from %d logged inputs at %.1f s, %s", record.id, len(entries), last,
+                 match.phase.value)
 
     # ------------------------------------------------------------------ time
     def now(self) -> float:
@@ -210,8 +224,11 @@ class Cockpit:
                 and secrets.compare_digest(code.strip().upper(), self.record.code))
 
     # ------------------------------------------------------------------ requests from the web
-    def put_input(self, control: str, value: bool | str) -> None:
-        self.queue.put_nowait(InputEvent(control, value, self.clock()))
+    async def input(self, control: str, value: bool | str) -> bool:
+        """A browser's input, stamped now; returns once it is in the log (True) or, with no
+        match being played, once the panel's positions are updated (False)."""
+        event = InputEvent(control, value, self.clock())
+        return await self.call(lambda: self._input(event))
 
     async def call(self, fn: Callable[[], Any]) -> Any:
         """Run `fn` on the owner task, in order with every input; its result or exception."""
@@ -247,27 +264,44 @@ class Cockpit:
 
     def _timeout(self) -> float | None:
         if not self.active:
-            return None
+            return self._effects_wait(self.now())
         now = self.now()
         waits = []
         due = self.match.next_deadline()
         if due is not None:
             waits.append(due - now)
         if self.match.phase.value == "in_turn":
-            waits.append(self.tick)
+            waits.append(self._next_tick - self.clock())
+        for effect in self.effects:
+            d = getattr(effect, "deadline", None)
+            if d is not None:
+                waits.append(d - now)
         return max(0.0, min(waits)) if waits else None
 
+    def _effects_wait(self, now: float) -> float | None:
+        due = [d for d in (getattr(e, "deadline", None) for e in self.effects) if d is not None]
+        return max(0.0, min(due) - now) if due else None
+
     def _on_timer(self) -> None:
-        if not self.active:
-            return
-        t = self._stamp(self.clock())
-        due = self.match.next_deadline()
-        if due is not None and due <= t:
-            # Logged before it runs, like any input: a replay advances at the same moment.
-            self.store.append(self.record.id, t, "advance", {})
-            self._publish(self.match.advance(t))
-        else:
-            self._publish([])
+        if self.active:
+            t = self._stamp(self.clock())
+            due = self.match.next_deadline()
+            if due is not None and due <= t:
+                # Logged before it runs, like any input: a replay advances at the same moment.
+                self.store.append(self.record.id, t, "advance", {})
+                self._publish(self.match.advance(t))
+            elif self.match.phase.value == "in_turn" and self.clock() >= self._next_tick:
+                self._publish([])  # the timer drains on the pages
+        now = self.now()
+        full = None
+        for effect in self.effects:  # LED frames and buzzer notes between game events
+            d = getattr(effect, "deadline", None)
+            if d is not None and d <= now:
+                full = full or self.full_snapshot() or {"phase": "idle"}
+                try:
+                    effect.update(full, now)
+                except Exception:
+                    log.exception("an effect failed")
 
     def _process(self, item: Any) -> None:
         if isinstance(item, tuple):
@@ -280,16 +314,21 @@ class Cockpit:
                 future.set_exception(e)
             return
         if isinstance(item, InputEvent):
-            layout = self.any_layout()
-            if item.control in layout.tokens and isinstance(item.value, str):
-                self.positions[item.control] = item.value
-            if not self.active:
-                self._publish([])
-                return
-            self._log_and_handle(InputEvent(item.control, item.value, self._stamp(item.t)))
+            self._input(item)
         elif isinstance(item, Action):
             if self.active:  # a source's action (the link lost or back)
                 self._log_and_handle(Action(item.name, self._stamp(item.t), item.params))
+
+    def _input(self, event: InputEvent) -> bool:
+        """One control changed: logged and judged when a match is played. True when logged."""
+        layout = self.any_layout()
+        if event.control in layout.tokens and isinstance(event.value, str):
+            self.positions[event.control] = event.value
+        if not self.active:
+            self._publish([])
+            return False
+        self._log_and_handle(InputEvent(event.control, event.value, self._stamp(event.t)))
+        return True
 
     def _log_and_handle(self, event: InputEvent | Action) -> list[GameEvent]:
         if isinstance(event, InputEvent):
@@ -447,6 +486,7 @@ class Cockpit:
         return {"type": "card", "card": card, "svg": svg}
 
     def _publish(self, events: list[GameEvent]) -> None:
+        self._next_tick = self.clock() + self.tick
         full = self.full_snapshot()
         state = {"type": "state", "state": self.public_state(full)}
         leds = None
@@ -467,8 +507,9 @@ class Cockpit:
                 sub.send(leds)
             elif sub.view == "tower" and card_msg is not None:
                 sub.send(card_msg)
+        now = self.now()
         for effect in self.effects:
             try:
-                effect.on_events(events, full or {"phase": "idle"})
+                effect.on_events(events, full or {"phase": "idle"}, now)
             except Exception:  # an LED or buzzer fault must not stop the game
                 log.exception("an effect failed")

@@ -4,8 +4,10 @@ A *source* is any object with `async start(queue)` and `close()`: it puts `Input
 (t = time.monotonic()) or `Action`s on the queue the cockpit owns, from any thread via
 `loop.call_soon_threadsafe(queue.put_nowait, event)`. It may also offer `status()` ->
 the co-processor link's dict (connected, frames_received, frames_rejected, reconnects,
-firmware). An *effect* is any object with `on_events(events, snapshot)`: called on the
-loop after every change, with the full snapshot (card included), it must not block.
+firmware), and `positions()` -> where the tokens stand now. An *effect* is any object with
+`on_events(events, snapshot, now)`: called on the loop after every change, with the full
+snapshot (card included) and the match time, it must not block; it may offer `deadline`
+(match time) and `update(snapshot, now)` for frames between changes (blinks, tunes).
 
 The hardware and the link helpers plug their GPIO buttons, NeoPixel patterns and serial
 link in here; in --sim the only source is the browser and the LEDs are drawn on /sim
@@ -31,7 +33,7 @@ class Source(Protocol):
 
 
 class Effect(Protocol):
-    def on_events(self, events: list[GameEvent], snapshot: dict[str, Any]) -> None: ...
+    def on_events(self, events: list[GameEvent], snapshot: dict[str, Any], now: float) -> None: ...
 
 
 def sim_leds(snapshot: dict[str, Any], *, ring: int = RING) -> dict[str, Any]:

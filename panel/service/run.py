@@ -140,17 +140,12 @@ def resolve(opts: Options) -> Resolved:
 
 
 def hardware_io(r: Resolved) -> tuple[list, list]:
-    """The built cockpit's sources and effects, from the hardware layer (panel.hardware).
+    """The built cockpit's sources and effects: the hardware map's Pi-side inputs and
+    its NeoPixels and buzzer (panel.hardware), as one object on both sides of the seam."""
+    from .hardware_io import HardwareIO
 
-    The seam: `panel.hardware.service.open_io(map_path, layout_path, loop=...)` returns
-    (sources, effects) as described in panel/service/effects.py.
-    """
-    try:
-        from ..hardware.service import open_io  # type: ignore[import-not-found]
-    except ImportError:
-        raise ConfigError(Problem(r.hardware, None, "this installation has no hardware layer for the service yet; "
-                                  "run the simulator with: penguin-panel play --sim")) from None
-    return open_io(r.hardware, r.layout, loop=asyncio.get_running_loop())
+    io = HardwareIO(r.hardware, r.layout)
+    return [io], [io]
 
 
 def lan_address() -> str:

@@ -1,6 +1,6 @@
 // The game master's page: sign in with the PIN, set up a match, run its turns, rule on
 // challenges, end or abandon it, and watch the co-processor link.
-import { $, $$, el, api, post, csrf, connect, liveBadge, Clock, fmtSeconds, describeEvent } from "/static/common.js";
+import { $, $$, el, api, post, csrf, connect, liveBadge, Clock, fmtSeconds, describeEvent, hasMatch } from "/static/common.js";
 
 const clock = new Clock();
 let state = null;
@@ -62,9 +62,8 @@ async function adminPost(path, body) {
 }
 
 async function action(name, params = {}) {
-  const r = await adminPost("/api/admin/action", { action: name, ...params });
-  if (r && r.events) r.events.forEach(logEvent);
-  return r;
+  // The events come back on the live socket too, which logs them: not logged twice here.
+  return adminPost("/api/admin/action", { action: name, ...params });
 }
 
 function logEvent(e) {
@@ -77,7 +76,7 @@ function logEvent(e) {
 function show(s) {
   state = s;
   clock.update(s);
-  const has = s && s.phase;
+  const has = hasMatch(s);
   $("#phase").textContent = has ? (s.finished ? "finished" : s.phase.replace("_", " ")) : "no match";
   $("#whose").textContent = has ? `${s.team} · tower ${s.roles?.tower ?? "–"} · round ${s.round}` : "–";
   $("#counts").textContent = has ? `${s.completed} cards · ${s.mistakes} mistakes · ${s.counters_held} counters held${s.stuck ? ` · stuck ${s.stuck}` : ""}` : "–";
@@ -161,7 +160,11 @@ $("#setup").addEventListener("submit", async (ev) => {
     expansion: $("#expansion").value === "true",
   };
   if (seedText) body.seed = Number(seedText);
-  if (state && state.phase && !state.finished && !confirm("A match is in play. Replace it with a new one?")) return;
+  if (hasMatch(state) && !state.finished) {
+    // The service plays one match at a time: the one in play is abandoned first.
+    if (!confirm("A match is in play. Abandon it (no score kept) and set up this one?")) return;
+    if (!(await action("abandon"))) return;
+  }
   const r = await adminPost("/api/admin/match", body);
   if (r) { $("#code").textContent = r.code; logEvent({ type: `New match ${r.match_id}, join code ${r.code}` }); }
 });
@@ -183,7 +186,7 @@ $("#upheld").addEventListener("click", () => action("rule", { upheld: true }));
 $("#rejected").addEventListener("click", () => action("rule", { upheld: false }));
 
 function tick() {
-  if (state && state.phase) $("#left").textContent = `${fmtSeconds(clock.now())} s of ${state.turn_seconds}`;
+  if (hasMatch(state)) $("#left").textContent = `${fmtSeconds(clock.now())} s of ${state.turn_seconds}`;
   requestAnimationFrame(tick);
 }
 

@@ -1,6 +1,6 @@
 // The TV scoreboard: the draining timer, counters, mistakes, cards, whose turn, roles,
 // scores, round, and the result at the end. Never shows the card.
-import { $, el, connect, liveBadge, Clock, fmtSeconds, describeEvent } from "/static/common.js";
+import { $, el, connect, liveBadge, Clock, fmtSeconds, describeEvent, hasMatch } from "/static/common.js";
 
 const clock = new Clock();
 
@@ -13,15 +13,16 @@ function pips(node, n, total, cls) {
 
 function show(s) {
   clock.update(s);
-  const noMatch = !s || !s.phase;
+  const noMatch = !hasMatch(s);
   if (noMatch) {
     $("#team").textContent = "Waiting for the game master";
     $("#round").textContent = "No match yet";
+    $("#result").classList.add("hidden");
     return;
   }
   const coop = s.mode === "cooperative";
   $("#round").textContent = coop && s.rounds ? `Round ${s.round} of ${s.rounds}` : `Round ${s.round}`;
-  $("#team").textContent = coop ? "Cooperative flight" : `${s.team}'s turn`;
+  $("#team").textContent = coop ? "Cooperative flight" : `Turn: ${s.team}`;
   const crew = (s.roles && s.roles.crew) || [];
   $("#roles").textContent = s.roles ? `Tower: ${s.roles.tower || "–"} · Crew: ${crew.join(", ") || "–"}` : "";
   pips($("#done"), s.completed || 0, 5, "done");

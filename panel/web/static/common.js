@@ -156,3 +156,6 @@ export function describeEvent(e) {
     default: return e.type;
   }
 }
+
+// A match is set up (the service reports phase "idle" and match_id null before the first one).
+export const hasMatch = (s) => !!(s && s.match_id !== null && s.match_id !== undefined && s.phase && s.phase !== "idle");

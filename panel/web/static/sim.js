@@ -1,13 +1,14 @@
 // The simulator: every control of the layout drawn as the panel looks, clickable or
 // draggable, lit by the same LED frames as the real panel, and feeding the same input
 // path as the hardware (POST /api/sim/input).
-import { $, el, api, post, connect, liveBadge, Clock, fmtSeconds, colourCss, inkCss } from "/static/common.js";
+import { $, el, api, post, connect, liveBadge, Clock, fmtSeconds, colourCss, inkCss, hasMatch } from "/static/common.js";
 
 const SVGNS = "http://www.w3.org/2000/svg";
 const clock = new Clock();
 const tokens = {};   // id -> control dict
 const positions = {}; // id -> position shown
 let stuck = null;
+window.simTokens = tokens; // read by the browser test and handy from the console
 
 function svg(tag, attrs = {}, ...children) {
   const e = document.createElementNS(SVGNS, tag);
@@ -261,7 +262,10 @@ function pips(node, n, total, cls) {
 
 function show(s) {
   clock.update(s);
-  if (!s || !s.phase) { $("#phase").textContent = "no match: the panel is live, nothing is judged"; return; }
+  for (const [id, pos] of Object.entries(s.positions || {})) {
+    if (tokens[id] && positions[id] !== pos) { positions[id] = pos; drawToken(id); }
+  }
+  if (!hasMatch(s)) { $("#phase").textContent = "no match: the panel is live, nothing is judged"; return; }
   pips($("#done"), s.completed || 0, 5, "done");
   pips($("#mistakes"), s.mistakes || 0, 2, "mistake");
   $("#phase").textContent = s.finished ? "game over" : `${s.phase.replace("_", " ")} · ${s.team}`;

@@ -32,7 +32,7 @@ function cardLines(card) {
   for (const [t, p] of Object.entries(card.set || {})) lines.push(`Set ${t} to ${p}`);
   if (card.kind === "activation") lines.push(`Type ${card.word}, then OK`);
   else if (card.steps) lines.push(`${card.section}: ${card.steps.join(" ")}, then OK`);
-  if (card.colours && card.colours.length) lines.push(`Call-out: ${card.colours.join(", ")}`);
+  if (card.kind !== "simple" && card.colours && card.colours.length) lines.push(`Call-out: ${card.colours.join(", ")}`);
   return lines;
 }
 

@@ -1,0 +1,143 @@
+"""The real service (aiohttp app, cockpit, SQLite file) on a free port in a thread, and a
+small HTTP client with a cookie jar, for the service's API tests."""
+
+from __future__ import annotations
+
+import asyncio
+import http.cookiejar
+import json
+import threading
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from aiohttp import web
+
+from panel.service.app import build_app
+from panel.service.cockpit import Cockpit
+from panel.service.security import Security
+from panel.service.store import Store
+
+PIN = "2468"
+TEAMS = [{"name": "Gulls", "players": ["Ana", "Bo"]}, {"name": "Puffins", "players": ["Cy", "Di"]}]
+MATCH = {"mode": "competitive", "teams": TEAMS, "turn_seconds": 30, "time_counters": 4, "target_points": 12,
+         "side": "blue", "expansion": False, "seed": 7}
+
+
+class ServiceThread:
+    """Context manager: the service serving on 127.0.0.1:<free port> until closed."""
+
+    def __init__(self, db: Path, *, sim: bool = True, static_dir: Path | None = None, pin: str = PIN):
+        self.db, self.sim, self.static_dir, self.pin = db, sim, static_dir, pin
+        self.loop = asyncio.new_event_loop()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._main, daemon=True)
+        self.error: BaseException | None = None
+
+    def _main(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        try:
+            self.loop.run_until_complete(self._start())
+        except BaseException as e:  # report to the test thread
+            self.error = e
+            self._ready.set()
+            return
+        self._ready.set()
+        self.loop.run_forever()
+        self.loop.run_until_complete(self._stop())
+        self.loop.close()
+
+    async def _start(self) -> None:
+        self.store = Store(self.db)
+        self.security = Security(self.store)
+        self.security.set_pin(self.pin)
+        self.cockpit = Cockpit(self.store, sim=self.sim)
+        await self.cockpit.start()
+        app = build_app(self.cockpit, self.security, sim=self.sim, static_dir=self.static_dir)
+        self.runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]
+        self.base = f"http://127.0.0.1:{self.port}"
+
+    async def _stop(self) -> None:
+        await self.runner.cleanup()
+        await self.cockpit.close()
+        self.store.close()
+
+    def __enter__(self) -> "ServiceThread":
+        self._thread.start()
+        self._ready.wait(30)
+        if self.error:
+            raise self.error
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(30)
+
+    def on_loop(self, fn):
+        """Run fn() on the service's loop and return its result (to peek at the cockpit)."""
+        async def call():
+            return fn()
+        return asyncio.run_coroutine_threadsafe(call(), self.loop).result(10)
+
+    def client(self) -> "Client":
+        return Client(self.base)
+
+
+class Client:
+    """urllib with a cookie jar; every answer is (status, parsed JSON)."""
+
+    def __init__(self, base: str):
+        self.base = base
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        self.csrf: str | None = None
+
+    def request(self, method: str, path: str, body=None, *, raw: bytes | None = None, headers=None,
+                content_type: str = "application/json", csrf: bool = True):
+        h = dict(headers or {})
+        data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+        if data is not None:
+            h.setdefault("Content-Type", content_type)
+        if csrf and self.csrf:
+            h.setdefault("X-CSRF-Token", self.csrf)
+        req = urllib.request.Request(self.base + path, data=data, headers=h, method=method)
+        try:
+            with self.opener.open(req, timeout=20) as r:
+                return r.status, _parse(r.read(), r.headers.get("Content-Type", ""))
+        except urllib.error.HTTPError as e:
+            return e.code, _parse(e.read(), e.headers.get("Content-Type", ""))
+
+    def get(self, path: str, **kw):
+        return self.request("GET", path, **kw)
+
+    def post(self, path: str, body=None, **kw):
+        return self.request("POST", path, body, **kw)
+
+    def login(self, pin: str = PIN) -> str:
+        status, body = self.post("/api/admin/login", {"pin": pin})
+        assert status == 200, body
+        self.csrf = body["csrf"]
+        return self.csrf
+
+    def new_match(self, **over) -> dict:
+        status, body = self.post("/api/admin/match", {**MATCH, **over})
+        assert status == 200, body
+        return body
+
+    def act(self, action: str, **params):
+        return self.post("/api/admin/action", {"action": action, **params})
+
+    def state(self) -> dict:
+        status, body = self.get("/api/state")
+        assert status == 200
+        return body
+
+
+def _parse(data: bytes, ctype: str):
+    if "json" in ctype:
+        return json.loads(data)
+    return data.decode("utf-8", "replace")

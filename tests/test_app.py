@@ -1,0 +1,315 @@
+"""The service's HTTP API, against the real server on a free port and a real SQLite file.
+
+Every state-changing endpoint refuses a missing PIN (no session), a missing CSRF token, a
+cross-site request and a bad body, with a 4xx and a one-line message, never a 5xx.
+"""
+
+import asyncio
+import json
+
+import aiohttp
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from service_helpers import MATCH, PIN, ServiceThread
+
+EVIL = {"Origin": "http://evil.example"}
+ADMIN_POSTS = [
+    ("/api/admin/match", MATCH),
+    ("/api/admin/action", {"action": "start_turn"}),
+    ("/api/admin/settings", {"turn_seconds": 40}),
+]
+
+
+@pytest.fixture
+def svc(tmp_path):
+    with ServiceThread(tmp_path / "panel.db") as s:
+        yield s
+
+
+@pytest.fixture
+def gm(svc):
+    c = svc.client()
+    c.login()
+    return c
+
+
+def is_error(status, body, code):
+    assert status == code, (status, body)
+    assert isinstance(body, dict) and isinstance(body["error"], str) and body["error"]
+    assert "\n" not in body["error"] and "Traceback" not in body["error"]
+    return body["error"]
+
+
+# ---------------------------------------------------------------- refusals
+
+@pytest.mark.parametrize("path,body", ADMIN_POSTS)
+def test_admin_posts_refuse_without_a_session(svc, path, body):
+    c = svc.client()
+    assert "PIN" in is_error(*c.post(path, body), 403)
+    assert svc.client().state()["match_id"] is None
+
+
+@pytest.mark.parametrize("path,body", ADMIN_POSTS)
+def test_admin_posts_refuse_without_the_csrf_token(svc, gm, path, body):
+    assert "X-CSRF-Token" in is_error(*gm.post(path, body, csrf=False), 403)
+    assert "X-CSRF-Token" in is_error(*gm.post(path, body, headers={"X-CSRF-Token": "forged"}), 403)
+    assert gm.state()["match_id"] is None
+
+
+@pytest.mark.parametrize("path,body", ADMIN_POSTS + [("/api/sim/input", {"control": "grid.r1c1", "value": True}),
+                                                    ("/api/admin/login", {"pin": PIN})])
+def test_cross_site_requests_are_refused(svc, gm, path, body):
+    if path == "/api/admin/action":
+        gm.new_match()
+    assert "cross-site" in is_error(*gm.post(path, body, headers=EVIL), 403)
+    assert "cross-site" in is_error(*gm.post(path, body, headers={"Referer": "http://evil.example/x"}), 403)
+    # The same request from our own page passes the origin check.
+    status, _ = gm.post(path, body, headers={"Origin": svc.base})
+    assert status == 200
+
+
+@pytest.mark.parametrize("path", [p for p, _ in ADMIN_POSTS] + ["/api/sim/input", "/api/admin/login"])
+def test_bad_bodies_are_400_with_a_message(svc, gm, path):
+    assert "JSON" in is_error(*gm.post(path, raw=b"{not json"), 400)
+    assert "object" in is_error(*gm.post(path, [1, 2]), 400)
+    assert "JSON" in is_error(*gm.post(path, raw=b"pin=1", content_type="application/x-www-form-urlencoded"), 415)
+    assert is_error(*gm.post(path, {"nonsense": 1}), 400)
+    assert "larger" in is_error(*gm.post(path, raw=b"{" + b" " * 70000 + b"}"), 413)
+
+
+def test_wrong_host_header_is_refused(svc):
+    c = svc.client()
+    assert "evil.example" in is_error(*c.get("/api/state", headers={"Host": "evil.example:8080"}), 421)
+    assert is_error(*c.post("/api/admin/login", {"pin": PIN}, headers={"Host": "evil.example"}), 421)
+    assert c.get("/api/state", headers={"Host": f"localhost:{svc.port}"})[0] == 200
+
+
+def test_login_wrong_pin_then_rate_limited(svc):
+    c = svc.client()
+    assert is_error(*c.post("/api/admin/login", {}), 400)
+    for _ in range(5):
+        assert "wrong PIN" in is_error(*c.post("/api/admin/login", {"pin": "0000"}), 403)
+    assert is_error(*c.post("/api/admin/login", {"pin": PIN}), 429)
+
+
+def test_login_cookie_is_httponly_and_strict(svc):
+    c = svc.client()
+    req = __import__("urllib.request").request.Request(
+        svc.base + "/api/admin/login", data=json.dumps({"pin": PIN}).encode(),
+        headers={"Content-Type": "application/json"}, method="POST")
+    with c.opener.open(req) as r:
+        cookie = r.headers["Set-Cookie"]
+    assert cookie.startswith("pp_session=") and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+                    max_leaves=8)
+FIELDS = {
+    "/api/admin/match": list(MATCH) + ["layout"],
+    "/api/admin/action": ["action", "team", "card", "upheld"],
+    "/api/admin/settings": ["pin", "turn_seconds", "side", "mode"],
+    "/api/sim/input": ["control", "value"],
+}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_no_body_makes_a_5xx(svc, gm, data):
+    path = data.draw(st.sampled_from(sorted(FIELDS)))
+    keys = FIELDS[path]
+    body = data.draw(st.dictionaries(st.sampled_from(keys), JSON, max_size=4))
+    if path == "/api/admin/action":
+        body.setdefault("action", data.draw(st.sampled_from(["start_turn", "flip", "pause", "resume", "challenge",
+                                                             "rule", "end"]) | JSON))
+    if path == "/api/admin/settings":
+        body.pop("pin", None)  # keep this session alive
+    status, answer = gm.post(path, body)
+    assert status < 500, (path, body, answer)
+    if status >= 400:
+        is_error(status, answer, status)
+
+
+# ---------------------------------------------------------------- matches and actions
+
+def test_match_validation_names_the_field(gm):
+    assert "teams" in is_error(*gm.post("/api/admin/match", {**MATCH, "teams": []}), 400)
+    assert "turn_seconds" in is_error(*gm.post("/api/admin/match", {**MATCH, "turn_seconds": "long"}), 400)
+    assert "mode" in is_error(*gm.post("/api/admin/match", {**MATCH, "mode": "chaos"}), 400)
+    assert "layout" in is_error(*gm.post("/api/admin/match", {**MATCH, "layout": "/etc/passwd"}), 400)
+    assert gm.state()["match_id"] is None
+
+
+def test_a_whole_turn_through_the_api(svc, gm):
+    created = gm.new_match()
+    assert len(created["code"]) == 6
+    assert "still being played" in is_error(*gm.post("/api/admin/match", MATCH), 409)
+    status, body = gm.act("start_turn")
+    assert status == 200 and [e["type"] for e in body["events"]] == ["turn_started", "card_drawn"]
+    assert all("card" not in e for e in body["events"])  # the card is for the tower only
+    assert "already" in is_error(*gm.act("start_turn"), 409)
+    assert "no challenge" in is_error(*gm.act("rule", upheld=True), 409)
+    assert "own turn" in is_error(*gm.act("challenge", team="Gulls"), 400)
+    assert "not a team" in is_error(*gm.act("challenge", team="Terns"), 400)
+    assert "card" in is_error(*gm.act("challenge", team="Puffins", card=3), 400)
+    assert gm.act("challenge", team="Puffins", card="current")[0] == 200
+    state = gm.state()
+    assert state["phase"] == "paused" and state["challenge"]["team"] == "Puffins"
+    assert "rule" in is_error(*gm.act("resume"), 409)
+    assert "upheld" in is_error(*gm.act("rule"), 400)
+    status, body = gm.act("rule", upheld=False)
+    assert status == 200 and "card_completed" in [e["type"] for e in body["events"]]
+    assert gm.state()["completed"] == 1
+    assert gm.act("pause")[0] == 200
+    assert "already" in is_error(*gm.act("pause"), 409)
+    assert gm.act("resume")[0] == 200
+    assert "not paused" in is_error(*gm.act("resume"), 409)
+    assert "not an action" in is_error(*gm.act("explode"), 400)
+    status, body = gm.act("end")
+    assert status == 200 and body["events"][-1]["type"] == "game_ended"
+    state = gm.state()
+    # Ended mid-turn: the engine does not score the unfinished turn, so nobody has points.
+    assert state["status"] == "ended" and state["finished"] and state["winner"] == ["Gulls", "Puffins"]
+    assert is_error(*gm.act("start_turn"), 409)
+    gm.new_match()  # the next match may be set up now
+    assert gm.act("abandon")[0] == 200 and gm.state()["status"] == "abandoned"
+
+
+def test_admin_status_and_settings(svc, gm):
+    assert is_error(*svc.client().get("/api/admin/status"), 403)
+    status, body = gm.get("/api/admin/status")
+    assert status == 200 and body["match"] is None and body["link"]["connected"] is True
+    assert "turn_seconds" in is_error(*gm.post("/api/admin/settings", {"turn_seconds": 2}), 400)
+    assert gm.post("/api/admin/settings", {"turn_seconds": 45})[0] == 200
+    body = {k: v for k, v in MATCH.items() if k != "turn_seconds"}
+    assert gm.post("/api/admin/match", body)[0] == 200
+    assert gm.state()["turn_seconds"] == 45.0
+    status, body = gm.get("/api/admin/status")
+    assert body["match"]["code"] and body["match"]["status"] == "active"
+    # A new PIN: the old one and the old session stop working.
+    assert "pin" in is_error(*gm.post("/api/admin/settings", {"pin": "12"}), 400)
+    assert gm.post("/api/admin/settings", {"pin": "97531"})[0] == 200
+    assert is_error(*gm.get("/api/admin/status"), 403)
+    c = svc.client()
+    assert is_error(*c.post("/api/admin/login", {"pin": PIN}), 403)
+    c.login("97531")
+
+
+# ---------------------------------------------------------------- the tower, the card, the join page
+
+def test_the_card_only_with_the_join_code(svc, gm):
+    public = svc.client()
+    assert is_error(*public.get("/api/join"), 404)
+    code = gm.new_match()["code"]
+    gm.act("start_turn")
+    assert "card" not in public.state()
+    assert is_error(*public.get("/api/tower"), 403)
+    assert is_error(*public.get("/api/tower?code=WRONG1"), 403)
+    status, body = public.get(f"/api/tower?code={code.lower()}")
+    assert status == 200 and body["card"]["kind"] and body["svg"].startswith("<svg")
+    status, join = public.get("/api/join")
+    assert join["code"] == code and join["url"].endswith(f"/tower?code={code}") and "<svg" in join["qr_svg"]
+
+
+def test_sim_input_is_judged(svc, gm):
+    public = svc.client()
+    code = gm.new_match()["code"]
+    gm.act("start_turn")
+    card = public.get(f"/api/tower?code={code}")[1]["card"]
+    wrong = next(b for b in (f"grid.r{r}c{c}" for r in (1, 2, 3) for c in (1, 2, 3, 4))
+                 if b not in card.get("press", []))
+    assert "not a control" in is_error(*public.post("/api/sim/input", {"control": "grid.r9c9", "value": True}), 400)
+    assert "button" in is_error(*public.post("/api/sim/input", {"control": wrong, "value": "on"}), 400)
+    assert "positions" in is_error(*public.post("/api/sim/input", {"control": "knob.main", "value": "11"}), 400)
+    assert public.post("/api/sim/input", {"control": wrong, "value": True}) == (200, {"ok": True, "logged": True})
+    state = public.state()  # answered once logged and judged
+    assert state["mistakes"] == 1 and state["stuck"] == wrong
+
+
+def test_without_sim_there_is_no_sim_input(tmp_path):
+    with ServiceThread(tmp_path / "p.db", sim=False) as s:
+        c = s.client()
+        assert is_error(*c.post("/api/sim/input", {"control": "grid.r1c1", "value": True}), 404)
+        assert is_error(*c.get("/sim"), 404)
+
+
+def test_pages_are_served_from_the_static_folder(tmp_path):
+    static = tmp_path / "static"
+    static.mkdir()
+    for name in ("index", "tower", "board", "admin", "sim", "join"):
+        (static / f"{name}.html").write_text(f"<title>{name}</title>")
+    (static / "common.js").write_text("export const x = 1;")
+    with ServiceThread(tmp_path / "p.db", static_dir=static) as s:
+        c = s.client()
+        assert c.get("/")[1] == "<title>index</title>"
+        for name in ("tower", "board", "admin", "sim", "join"):
+            assert c.get(f"/{name}") == (200, f"<title>{name}</title>")
+        assert c.get("/static/common.js")[0] == 200
+        assert is_error(*c.get("/nowhere"), 404)
+        assert c.get("/static/../p.db")[0] in (403, 404)
+
+
+# ---------------------------------------------------------------- live sockets
+
+async def _ws_session(base, fn):
+    async with aiohttp.ClientSession() as session:
+        return await fn(session, base.replace("http://", "ws://"))
+
+
+async def _next(ws, kind, timeout=10):
+    while True:
+        msg = await asyncio.wait_for(ws.receive(), timeout)
+        if msg.type != aiohttp.WSMsgType.TEXT:
+            return msg
+        data = json.loads(msg.data)
+        if data["type"] == kind:
+            return data
+
+
+def test_sockets_push_state_events_leds_and_the_card(svc, gm):
+    code = gm.new_match()["code"]
+
+    async def scenario(session, ws_base):
+        board = await session.ws_connect(ws_base + "/ws?view=board")
+        sim = await session.ws_connect(ws_base + "/ws?view=sim")
+        tower = await session.ws_connect(ws_base + f"/ws?view=tower&code={code}")
+        spy = await session.ws_connect(ws_base + "/ws?view=tower&code=NOPE22")
+        closed = await spy.receive()
+        assert closed.type == aiohttp.WSMsgType.CLOSE and closed.data == 4403
+        assert (await _next(board, "state"))["state"]["phase"] == "between_turns"
+        leds = await _next(sim, "leds")
+        assert len(leds["pixels"]) == 24 + 4 + 2 and leds["buttons"]["cockpit.start"] != [0, 0, 0]
+        assert (await _next(tower, "card"))["card"] is None
+        await asyncio.get_running_loop().run_in_executor(None, lambda: gm.act("start_turn"))
+        drawn = None
+        while drawn is None:
+            ev = (await _next(board, "event"))["event"]
+            if ev["type"] == "card_drawn":
+                drawn = ev
+        assert "card" not in drawn
+        card = await _next(tower, "card")
+        assert card["card"]["number"] == drawn["number"] and card["svg"].startswith("<svg")
+        # While the turn runs the state keeps coming, the timer draining.
+        first = (await _next(board, "state"))["state"]["time_left"]
+        later = first
+        while later >= first:
+            later = (await _next(board, "state"))["state"]["time_left"]
+        # A new match voids the join code: the tower is closed and must scan again.
+        await asyncio.get_running_loop().run_in_executor(None, lambda: (gm.act("abandon"), gm.new_match()))
+        msg = await _next(tower, "never")
+        assert msg.type == aiohttp.WSMsgType.CLOSE and msg.data == 4403
+        for ws in (board, sim):
+            await ws.close()
+
+    asyncio.run(_ws_session(svc.base, scenario))
+
+
+def test_socket_views_are_checked(svc):
+    async def scenario(session, ws_base):
+        with pytest.raises(aiohttp.WSServerHandshakeError) as e:
+            await session.ws_connect(ws_base + "/ws?view=admin")
+        assert e.value.status == 400
+
+    asyncio.run(_ws_session(svc.base, scenario))

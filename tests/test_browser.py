@@ -1,0 +1,330 @@
+"""A real headless Chromium (Debian's) plays the game through the real service's pages.
+
+The service is `penguin-panel play --sim` started as a subprocess on a free port with a
+temporary SQLite file; Playwright drives /usr/bin/chromium (never a downloaded browser).
+The crew presses controls on the simulator page, the tower reads the card from its phone
+page, the scoreboard shows the counters and the score, the game master rules a challenge.
+Nothing here waits on wall-clock time for its assertions: each waits for what the page shows.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect, sync_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+PIN = "4321"
+WAIT = 15_000  # ms: the longest any page may take to show what it should
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("service")
+    settings = tmp / "settings.toml"
+    settings.write_text(f'[service]\npin = "{PIN}"\n')
+    proc = subprocess.Popen([sys.executable, "-m", "panel", "play", "--sim", "--port", "0",
+                             "--db", str(tmp / "panel.db"), "--settings", str(settings)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    base, seen = None, []
+    give_up = time.monotonic() + 60  # a guard against a hung start, not an assertion on speed
+    while base is None and time.monotonic() < give_up:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        seen.append(line)
+        m = re.search(r"serving on (http://127\.0\.0\.1:\d+)/", line)
+        if m:
+            base = m.group(1)
+    if base is None:
+        proc.kill()
+        pytest.fail("the service did not start:\n" + "".join(seen))
+    yield base
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    proc.stdout.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def pages(browser, server):
+    """Admin, board and sim on a laptop; the tower on a phone (its own browser context)."""
+    laptop = browser.new_context(viewport={"width": 1280, "height": 900})
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    errors: list[str] = []
+    made = []
+
+    def page(ctx, path):
+        pg = ctx.new_page()
+        pg.on("pageerror", lambda e: errors.append(f"{path}: {e}"))
+        pg.goto(server + path)
+        made.append(pg)
+        return pg
+
+    yield type("Pages", (), {"open": staticmethod(page), "laptop": laptop, "phone": phone, "base": server,
+                              "errors": errors})
+    laptop.close()
+    phone.close()
+    assert errors == [], errors  # no page threw a script error
+
+
+def admin_login(admin: Page) -> None:
+    expect(admin.locator("#login")).to_be_visible(timeout=WAIT)
+    admin.fill("#pin", PIN)
+    admin.click("#login button[type=submit]")
+    expect(admin.locator("#app")).to_be_visible(timeout=WAIT)
+
+
+def new_match(admin: Page, *, mode="competitive", teams=(("Penguins", "Ana, Ben"), ("Puffins", "Cleo, Dan")),
+              seed=7, turn_seconds=300) -> str:
+    admin.select_option("#mode", mode)
+    rows = admin.locator("#teams .team")
+    while rows.count() > len(teams):
+        rows.nth(rows.count() - 1).locator("button").click()
+    while rows.count() < len(teams):
+        admin.click("#addteam")
+    for i, (name, players) in enumerate(teams):
+        rows.nth(i).locator(".tname").fill(name)
+        rows.nth(i).locator(".tplayers").fill(players)
+    admin.fill("#turn_seconds", str(turn_seconds))
+    admin.fill("#seed", str(seed))
+    admin.once("dialog", lambda d: d.accept())  # "replace the match in play?"
+    before = admin.text_content("#code")
+    admin.click("#setup button[type=submit]")
+    expect(admin.locator("#code")).not_to_have_text(before or "–", timeout=WAIT)
+    code = admin.text_content("#code").strip()
+    assert re.fullmatch(r"[A-Z0-9]{4,12}", code), code
+    return code
+
+
+READ_CARD = """() => {
+  const s = document.querySelector('#card svg');
+  if (!s) return null;
+  const all = (sel) => [...s.querySelectorAll(sel)];
+  return {kind: s.dataset.kind, label: s.getAttribute('aria-label'),
+          hands: all('.hand').map(h => h.dataset.control),
+          tokens: all('.target-token').map(t => [t.dataset.control, t.dataset.position]),
+          sections: all('.section').map(x => x.dataset.section),
+          arrows: all('.step-arrow').map(a => a.dataset.direction),
+          numbers: all('.step-number').map(n => [n.dataset.control, n.textContent]),
+          word: s.querySelector('.word') ? s.querySelector('.word').textContent : null};
+}"""
+
+
+def read_card(tower: Page) -> dict:
+    tower.wait_for_selector("#card svg", timeout=WAIT)
+    return tower.evaluate(READ_CARD)
+
+
+def sim_press(sim: Page, control: str) -> None:
+    """A press and release with the mouse, as a person clicks the drawn button."""
+    btn = sim.locator(f'.ctl.btn[data-control="{control}"]')
+    btn.scroll_into_view_if_needed()
+    box = btn.bounding_box()
+    sim.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    sim.mouse.down()
+    expect(btn).to_have_class(re.compile(r"\bpressed\b"))
+    sim.mouse.up()
+    expect(btn).not_to_have_class(re.compile(r"\bpressed\b"))
+
+
+def sim_set(sim: Page, token: str, position: str) -> None:
+    """Move a token to a position with the keyboard (arrows step, space toggles)."""
+    tok = sim.locator(f'.ctl.tok[data-control="{token}"]')
+    for _ in range(12):
+        now = tok.get_attribute("data-position")
+        if now == position:
+            return
+        tok.focus()
+        kind = tok.get_attribute("data-kind")
+        if kind in ("switch", "click", "lever"):
+            sim.keyboard.press("Space")
+        else:
+            order = sim.evaluate("(id) => window.simTokens[id].positions", token)
+            sim.keyboard.press("ArrowUp" if order.index(position) > order.index(now) else "ArrowDown")
+    assert tok.get_attribute("data-position") == position, (token, position)
+
+
+def play_card(sim: Page, card: dict) -> None:
+    """Do on the simulator what the tower's card shows."""
+    if card["kind"] == "simple":
+        for t, pos in card["tokens"]:
+            sim_set(sim, t, pos)
+        for b in card["hands"]:
+            sim_press(sim, b)
+        return
+    section = card["sections"][0]
+    if card["kind"] == "sequence":
+        steps = [f"{section}.{d}" for d in card["arrows"]]
+    elif card["kind"] == "coordinates":
+        order = sorted((int(n), c) for c, label in card["numbers"] for n in label.split(","))
+        steps = [c for _, c in order]
+    else:
+        steps = [f"{section}.{ch.lower()}" for ch in card["word"]]
+    for b in steps:
+        sim_press(sim, b)
+    sim_press(sim, f"{section}.ok")
+
+
+def sections_of(card: dict) -> set[str]:
+    return set(card["sections"])
+
+
+def outside_buttons(card: dict, n: int) -> list[str]:
+    """n buttons on sections the card does not touch: each press is a mistake."""
+    candidates = ["alarm.red", "alarm.yellow", "grid.r1c1", "grid.r1c2", "beacon.red", "radio.1", "radio.2"]
+    picked = [c for c in candidates if c.split(".")[0] not in sections_of(card)]
+    return picked[:n]
+
+
+def wait_new_card(tower: Page, old_label: str) -> dict:
+    tower.wait_for_function("(old) => { const s = document.querySelector('#card svg');"
+                            " return s && s.getAttribute('aria-label') !== old; }", arg=old_label, timeout=WAIT)
+    return read_card(tower)
+
+
+def test_a_turn_played_in_the_browser(pages):
+    admin = pages.open(pages.laptop, "/admin")
+    admin_login(admin)
+    code = new_match(admin)
+    board = pages.open(pages.laptop, "/board")
+    sim = pages.open(pages.laptop, "/sim")
+    tower = pages.open(pages.phone, f"/tower?code={code}")
+    expect(board.locator("#team")).to_have_text("Turn: Penguins", timeout=WAIT)
+    expect(tower.locator("#waiting")).to_be_visible()
+    assert tower.locator("#card svg").count() == 0  # no card before the turn starts
+
+    admin.click("#start_turn")
+    card = read_card(tower)
+    expect(board.locator("#roles")).to_contain_text("Tower: Ana")
+
+    # The crew does what the tower's card says: the tower gets the next card, the
+    # scoreboard counts the card and the time counter it earned.
+    play_card(sim, card)
+    nxt = wait_new_card(tower, card["label"])
+    expect(board.locator("#done")).to_have_attribute("data-count", "1", timeout=WAIT)
+    expect(board.locator("#counters")).to_have_attribute("data-count", "1", timeout=WAIT)
+    expect(tower.locator("#done .pip.on")).to_have_count(1, timeout=WAIT)
+
+    # Two mistakes end the turn; the first leaves the control stuck, shown on the pages.
+    wrong = outside_buttons(nxt, 2)
+    sim_press(sim, wrong[0])
+    expect(board.locator("#mistakes")).to_have_attribute("data-count", "1", timeout=WAIT)
+    expect(board.locator("#stuck")).to_have_text(f"stuck: {wrong[0]}", timeout=WAIT)
+    expect(sim.locator(f'.ctl[data-control="{wrong[0]}"]')).to_have_class(re.compile(r"\bstuck\b"), timeout=WAIT)
+    sim_press(sim, wrong[1])
+    # The turn scored its one card: the score is on the board, the next team is up.
+    expect(board.locator('#scores tr[data-team="Penguins"] td.pts')).to_have_text("1", timeout=WAIT)
+    expect(board.locator("#team")).to_have_text("Turn: Puffins", timeout=WAIT)
+    expect(tower.locator("#waiting")).to_be_visible(timeout=WAIT)
+    assert tower.locator("#card svg").count() == 0  # the discarded card is gone from the phone
+
+    # Puffins' turn: one card done, then Penguins challenge it and the game master upholds.
+    expect(admin.locator("#start_turn")).to_be_enabled(timeout=WAIT)
+    admin.click("#start_turn")
+    card = read_card(tower)
+    play_card(sim, card)
+    nxt = wait_new_card(tower, card["label"])
+    expect(board.locator("#done")).to_have_attribute("data-count", "1", timeout=WAIT)
+    expect(admin.locator("#chcard option")).to_have_count(2, timeout=WAIT)
+    admin.select_option("#chteam", "Penguins")
+    admin.select_option("#chcard", "0")
+    admin.click("#challenge")
+    expect(board.locator("#banner")).to_contain_text("Challenge by Penguins", timeout=WAIT)
+    expect(tower.locator("#banner")).to_contain_text("Challenge", timeout=WAIT)
+    expect(admin.locator("#upheld")).to_be_enabled(timeout=WAIT)
+    admin.click("#upheld")
+    # Upheld: the challenged card no longer scores, the card in play is replaced, play resumes.
+    expect(board.locator("#done")).to_have_attribute("data-count", "0", timeout=WAIT)
+    wait_new_card(tower, nxt["label"])
+    expect(board.locator("#banner")).to_be_hidden(timeout=WAIT)
+    expect(admin.locator("#log")).to_contain_text("Challenge upheld")
+
+
+def test_the_tower_shows_nothing_of_the_card_without_the_code(pages):
+    admin = pages.open(pages.laptop, "/admin")
+    admin_login(admin)
+    code = new_match(admin, seed=3)
+    admin.click("#start_turn")
+    good = pages.open(pages.phone, f"/tower?code={code}")
+    read_card(good)  # the card is in play
+    for path in ("/tower", "/tower?code=WRONG1"):
+        tower = pages.open(pages.phone, path)
+        expect(tower.locator("#codeform")).to_be_visible(timeout=WAIT)
+        assert tower.locator("svg").count() == 0
+        assert "hand" not in tower.content()
+    tower = pages.open(pages.phone, "/tower?code=WRONG1")
+    expect(tower.locator("#codeerror")).to_contain_text("not the code", timeout=WAIT)
+    # Typing the right code opens it.
+    tower.fill("#code", code)
+    tower.click("#codeform button[type=submit]")
+    read_card(tower)
+    # The join page shows the code and a QR code of the tower's address.
+    join = pages.open(pages.laptop, "/join")
+    expect(join.locator("#code")).to_have_text(code, timeout=WAIT)
+    expect(join.locator("#qr svg")).to_be_visible()
+    assert f"/tower?code={code}" in join.text_content("#url")
+
+
+def test_the_simulator_tokens_drag_and_feed_the_service(pages):
+    sim = pages.open(pages.laptop, "/sim")
+    slider = sim.locator('.ctl.tok[data-control="slider.red"]')
+    expect(slider).to_have_attribute("data-position", re.compile(r"\d"), timeout=WAIT)
+    slider.scroll_into_view_if_needed()
+    track = slider.locator("svg").bounding_box()
+    # Drag the handle from the bottom of the track to the top: the slider reaches its last position.
+    x = track["x"] + track["width"] / 2
+    sim.mouse.move(x, track["y"] + track["height"] * 0.9)
+    sim.mouse.down()
+    for frac in (0.7, 0.5, 0.3, 0.12):
+        sim.mouse.move(x, track["y"] + track["height"] * frac)
+    sim.mouse.up()
+    expect(slider).to_have_attribute("data-position", "4")
+    state = sim.request.get(pages.base + "/api/state").json()
+    deadline_tries = 50
+    while state["positions"]["slider.red"] != "4" and deadline_tries:
+        sim.wait_for_timeout(100)
+        state = sim.request.get(pages.base + "/api/state").json()
+        deadline_tries -= 1
+    assert state["positions"]["slider.red"] == "4"
+    # A switch toggles on click.
+    sw = sim.locator('.ctl.tok[data-control="switch.left"]')
+    before = sw.get_attribute("data-position")
+    sw.click()
+    expect(sw).not_to_have_attribute("data-position", before)
+
+
+def test_whole_matches_end_with_their_result(pages):
+    admin = pages.open(pages.laptop, "/admin")
+    admin_login(admin)
+    board = pages.open(pages.laptop, "/board")
+    new_match(admin, seed=11)
+    admin.once("dialog", lambda d: d.accept())
+    admin.click("#end")
+    expect(board.locator("#result")).to_be_visible(timeout=WAIT)
+    expect(board.locator("#resulttitle")).to_contain_text("Shared win")  # 0 : 0 is a shared win
+    # Cooperative: one crew of three; the end shows the tier and its landing text.
+    new_match(admin, mode="cooperative", teams=(("Crew", "Ana, Ben, Cleo"),), seed=12)
+    expect(board.locator("#result")).to_be_hidden(timeout=WAIT)
+    expect(board.locator("#round")).to_have_text(re.compile(r"Round 1 of 6"), timeout=WAIT)
+    admin.once("dialog", lambda d: d.accept())
+    admin.click("#end")
+    expect(board.locator("#resulttitle")).to_have_text("Rookie!", timeout=WAIT)
+    expect(board.locator("#resulttext")).to_contain_text("close one")

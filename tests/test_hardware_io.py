@@ -1,0 +1,47 @@
+"""The built cockpit through the service: the small build's hardware map on gpiozero
+MockPins, its START button starting a turn in the cockpit (logged), the pixels drawn."""
+
+import asyncio
+from pathlib import Path
+
+from panel.hardware.leds import FakeStrip
+from panel.service.cockpit import Cockpit
+from panel.service.hardware_io import HardwareIO
+from panel.service.store import Store
+from pin_tools import factory, level
+
+SMALL = Path(__file__).resolve().parent.parent / "hardware" / "small.toml"
+START_PIN = 6
+TEAMS = [{"name": "Gulls", "players": ["Ana", "Bo"]}, {"name": "Puffins", "players": ["Cy", "Di"]}]
+
+
+async def until(predicate, steps=500):
+    for _ in range(steps):  # bounded by steps, not by the wall clock
+        if predicate():
+            return True
+        await asyncio.sleep(0.01)
+    return predicate()
+
+
+def test_start_button_starts_a_turn_and_the_ring_lights(tmp_path):
+    async def scenario():
+        pins = factory()
+        io = HardwareIO(str(SMALL), pin_factory=pins, strip=None)
+        io.strip = FakeStrip(io.map.neopixel.count)
+        with Store(tmp_path / "panel.db") as store:
+            cockpit = Cockpit(store, sources=[io], effects=[io])
+            await cockpit.start()
+            try:
+                await cockpit.create_match({"teams": TEAMS, "seed": 1})
+                level(pins.pin(START_PIN), True)
+                assert await until(lambda: cockpit.match.phase.value == "in_turn")
+                level(pins.pin(START_PIN), False)
+                logged = [(e.kind, e.data) for e in store.entries(cockpit.record.id)]
+                assert ("input", {"control": "cockpit.start", "value": True}) in logged
+                assert await until(lambda: io.strip.last is not None and any(any(p) for p in io.strip.last))
+            finally:
+                await cockpit.close()
+                pins.reset()
+        assert io.hardware is None  # closed with the cockpit
+
+    asyncio.run(scenario())
