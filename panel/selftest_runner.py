@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .events import InputEvent
-from .hardware.map import PICO_ADC_GP, AdcSource, EncoderSource, GpioSource, HardwareMap, MatrixSource, PinPairSource
+from .hardware.map import AdcSource, EncoderSource, GpioSource, HardwareMap, MatrixSource, PinPairSource
 from .layout import Layout
 from .selftest import Observed, Step, Verdict, plan, verdicts
 
@@ -436,15 +436,13 @@ class SelfTestRunner:
 
 
 def board_config(hmap: HardwareMap) -> tuple[dict, dict[str, int], dict[str, int]]:
-    """The firmware's config for this map, and the board's ADC and encoder index of each control."""
-    cp = hmap.coprocessor
-    chans = sorted(hmap.coprocessor_adc())
-    encs = sorted(hmap.coprocessor_encoders().items())
-    config = {"rows": list(cp.rows) if cp else [], "cols": list(cp.cols) if cp else [],
-              "adc": [PICO_ADC_GP[ch] for ch in chans], "encoders": [list(p) for _, p in encs]}
-    adc_index = {hmap.coprocessor_adc()[ch]: i for i, ch in enumerate(chans)}
-    enc_index = {cid: i for i, (cid, _) in enumerate(encs)}
-    return config, adc_index, enc_index
+    """The firmware's config for this map, and the board's ADC and encoder index of each
+    control (the link's own translation, panel/link/from_map.py, so the two always agree)."""
+    from .link.from_map import link_settings
+
+    s = link_settings(hmap)
+    return (s["firmware_config"], {cid: i for i, cid in s["adc_map"].items()},
+            {cid: i for i, cid in s["encoder_map"].items()})
 
 
 class CoprocessorInputs:
@@ -455,7 +453,7 @@ class CoprocessorInputs:
     def __init__(self, hmap: HardwareMap, layout: Layout, *, post: Callable[[InputEvent], None],
                  port: str | None = None):
         from .hardware.analog import SliderQuantiser
-        from .link.serial_link import SerialLink
+        from .link.from_map import link_for_map
 
         self.config, self.adc_index, self.enc_index = board_config(hmap)
         self._quant = {}
@@ -464,10 +462,8 @@ class CoprocessorInputs:
             self._quant[cid] = SliderQuantiser(layout.control(cid).positions, calibration=s.calibration,
                                                hysteresis=s.hysteresis, settle=0.0)
         self._post = post
-        self.link = SerialLink(hmap.matrix_cells(), adc_map={i: cid for cid, i in self.adc_index.items()},
-                               encoder_map={i: cid for cid, i in self.enc_index.items()},
-                               port=port, on_event=post, on_analog=self._on_analog,
-                               firmware_config=self.config)
+        # port None: the map's port first, then any Pico found by its USB id.
+        self.link = link_for_map(hmap, port=port, on_event=post, on_analog=self._on_analog)
 
     def _on_analog(self, reading) -> None:  # the link's thread
         q = self._quant.get(reading.control)

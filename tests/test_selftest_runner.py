@@ -8,7 +8,6 @@ import asyncio
 import json
 from pathlib import Path
 
-import pytest
 
 from panel.cli import main
 from panel.hardware.map import load_map

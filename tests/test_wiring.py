@@ -3,7 +3,6 @@ and the committed files of the shipped builds up to date with their maps."""
 
 from __future__ import annotations
 
-import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 

@@ -172,20 +172,19 @@ class _Readers:
                     self.stack.callback(dev.close)
                     self.devices[cid] = dev
         if pico:
-            from ..link.serial_link import SerialLink
+            from ..link.from_map import link_for_map
             from ..selftest_runner import board_config
 
             config, adc_index, _ = board_config(self.hmap)
             self.adc_index = adc_index
-            port = self.hmap.coprocessor.port if self.hmap.coprocessor else None
+            port = None  # the map's port first, then any Pico by its USB id
             if self.panel is not None:
                 from ..link.emulator import FirmwareEmulator
 
                 self.emu = self.stack.enter_context(FirmwareEmulator(config))
                 port = self.emu.port
-            self.link = self.stack.enter_context(SerialLink(
-                {}, adc_map={i: cid for cid, i in adc_index.items()}, port=port, firmware_config=config,
-                on_analog=lambda r: self.latest.__setitem__(r.control, r.raw / 4095)))
+            self.link = self.stack.enter_context(link_for_map(
+                self.hmap, port=port, on_analog=lambda r: self.latest.__setitem__(r.control, r.raw / 4095)))
             end = time.monotonic() + 5
             while not self.link.connected and time.monotonic() < end:
                 await asyncio.sleep(0.02)
