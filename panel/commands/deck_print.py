@@ -9,7 +9,6 @@ A cafe can then play the offline hourglass variant, or check a disputed card by 
 
 from __future__ import annotations
 
-
 from ..errors import ConfigError, Problem
 
 
