@@ -145,7 +145,14 @@ def hardware_io(r: Resolved) -> tuple[list, list]:
     from .hardware_io import HardwareIO
 
     io = HardwareIO(r.hardware, r.layout)
-    return [io], [io]
+    sources: list = [io]
+    if io.map.coprocessor is not None and (io.map.matrix_cells() or io.map.coprocessor_adc()):
+        # The Pico's matrix and ADC arrive over the serial link, a source of its own.
+        from ..layout import load_layout
+        from .link_io import LinkIO
+
+        sources.append(LinkIO(io.map, load_layout(r.layout, expansion=True)))
+    return sources, [io]
 
 
 def lan_address() -> str:
