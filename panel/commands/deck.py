@@ -1,4 +1,4 @@
-"""`penguin-panel deck generate|check`: make an instruction deck, or check one against a panel.
+"""`penguin-panel deck generate|check|print`: make an instruction deck, or check one against a panel.
 
     penguin-panel deck generate --side gray --expansion --seed 7 --out deck.toml
     penguin-panel deck check deck.toml
@@ -39,6 +39,11 @@ def register(sub) -> None:
     chk.add_argument("--layout", metavar="FILE",
                      help="layout TOML (default: the one the deck names, else the Penguin Airlines panel)")
     chk.set_defaults(func=check)
+
+    # The printable deck (maker kit): the implementation lives in deck_print.py.
+    from .deck_print import add_print_parser
+
+    add_print_parser(dsub)
 
 
 def generate(args) -> int:

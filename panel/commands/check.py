@@ -1,0 +1,203 @@
+"""`penguin-panel check`: the self-test of a built panel.
+
+    penguin-panel check hardware/reference.toml            # at the panel: guided, step by step
+    penguin-panel check hardware/reference.toml --sim      # a simulated maker on mock pins
+    penguin-panel check --sim --report                     # the same as JSON, for scripts
+
+It lights each pixel in turn and sounds each buzzer tone, then asks for every control of
+the layout the map wires, one at a time, and ends with a table: each control seen, never
+seen, swapped with another (both named), arriving as another, stuck, or chattering.
+Exit status 0 when every control is fine, 1 when any is not.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+from pathlib import Path
+
+DEFAULT_MAP = Path("hardware") / "reference.toml"
+
+
+def register(sub) -> None:
+    p = sub.add_parser("check", help="self-test the built panel: every light, tone and control")
+    p.add_argument("map", metavar="HARDWARE_MAP", nargs="?",
+                   help=f"hardware map TOML (default: {DEFAULT_MAP})")
+    p.add_argument("--layout", metavar="FILE", help="layout TOML (default: the Penguin Airlines panel)")
+    p.add_argument("--sim", action="store_true",
+                   help="simulated pins; a scripted maker presses and moves every control in order")
+    p.add_argument("--report", action="store_true", help="print the result as JSON (prompts go to stderr)")
+    p.add_argument("--step-timeout", type=float, default=20.0, metavar="S",
+                   help="seconds to wait for each control before calling it never seen (default 20)")
+    p.set_defaults(func=check_command)
+
+
+def _map_path(arg: str | None) -> Path:
+    if arg is not None:
+        return Path(arg)
+    here = DEFAULT_MAP
+    if here.is_file():
+        return here
+    # Installed elsewhere: the map shipped beside the package's source tree.
+    return Path(__file__).resolve().parents[2] / DEFAULT_MAP
+
+
+def check_command(args) -> int:
+    from ..errors import ConfigError
+    from ..hardware.map import load_map
+    from ..layout import load_layout
+    from ..selftest import table
+
+    hmap = load_map(_map_path(args.map))
+    layout = load_layout(args.layout, expansion=hmap.expansion)
+    errors, _ = hmap.check(layout)
+    if errors:
+        raise ConfigError(errors)
+    talk = sys.stderr if args.report else sys.stdout
+    from ..calibration import status_at_start
+
+    try:
+        _, warning = status_at_start(hmap, map_arg=args.map or str(_map_path(None)))
+    except ConfigError as e:
+        warning = "; ".join(str(p) for p in e.problems)
+    if warning:
+        print(f"warning: {warning}", file=talk)
+    progress = _Progress(talk)
+    if args.sim:
+        from ..selftest_runner import run_sim
+
+        report = asyncio.run(run_sim(hmap, layout, progress=progress))
+    else:
+        try:
+            report = asyncio.run(_run_live(hmap, layout, progress, talk, args.step_timeout))
+        except RuntimeError as e:  # not a Pi, no GPIO access: say so in one line
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+    progress.done()
+    report.calibration = warning
+    if args.report:
+        print(json.dumps(report.as_dict(), indent=2))
+    else:
+        print(_outputs_text(report), file=talk)
+        print(table(report.verdicts), file=talk)
+        if report.coprocessor is not None:
+            cp = report.coprocessor
+            print(f"\nco-processor: {cp['status']}; firmware {cp.get('firmware') or '?'}; "
+                  f"frame errors {cp.get('frame_errors') if cp.get('frame_errors') is not None else '?'}"
+                  + (f" ({cp['detail']})" if cp.get("detail") else ""), file=talk)
+        print("\nall good" if report.ok else "\nsome controls need a look (see above)", file=talk)
+    return 0 if report.ok else 1
+
+
+class _Progress:
+    """One line per step with a bar, so a maker sees how far along the test is."""
+
+    def __init__(self, out):
+        self.out = out
+        self.tty = hasattr(out, "isatty") and out.isatty()
+
+    def __call__(self, k: int, n: int, step) -> None:
+        width = 20
+        filled = round(width * k / max(n, 1))
+        line = f"[{'#' * filled}{'.' * (width - filled)}] {k + 1:>3}/{n}  {step.prompt}"
+        if self.tty:
+            self.out.write("\r\033[K" + line)
+            self.out.flush()
+        else:
+            print(line, file=self.out)
+
+    def done(self) -> None:
+        if self.tty:
+            self.out.write("\n")
+
+
+def _outputs_text(report) -> str:
+    if not report.outputs:
+        return "outputs: none in this map\n"
+    by: dict[str, int] = {}
+    for o in report.outputs:
+        by[o.result] = by.get(o.result, 0) + 1
+    bad = [o for o in report.outputs if o.result in ("not seen", "not driven")]
+    lines = ["outputs: " + ", ".join(f"{n} {k}" for k, n in by.items())]
+    lines += [f"  {o.output}: {o.result} {o.detail}".rstrip() for o in bad]
+    return "\n".join(lines) + "\n"
+
+
+async def _run_live(hmap, layout, progress, talk, timeout: float):
+    """At the real panel: the person does what each prompt says."""
+    from contextlib import ExitStack
+
+    from ..hardware.pins import pin_factory
+    from ..selftest import Observed, plan, verdicts
+    from ..selftest_runner import (CoprocessorInputs, OutputResult, Report, SelfTestRunner, _held,
+                                   coprocessor_status, unwired)
+
+    factory = pin_factory(sim=False)  # off a Pi: a RuntimeError, told as one line
+    strip = _real_strip(hmap)
+    print("Leave every token at its start position and the knob at its start, then press Enter.", file=talk)
+    _ask("")
+    with ExitStack() as stack:
+        if strip is not None:
+            stack.callback(strip.close)
+        run = stack.enter_context(SelfTestRunner(hmap, layout, pin_factory=factory, clock=time.monotonic,
+                                                 strip=strip))
+        await run.start()
+        cop, untested = coprocessor_status(hmap, layout)
+        board = None
+        if untested:
+            port = hmap.coprocessor.port if hmap.coprocessor else None
+            board = stack.enter_context(CoprocessorInputs(hmap, layout, post=run.hub.post, port=port))
+            print("waiting for the co-processor ...", file=talk)
+            if await board.connected(5.0):
+                untested = []
+            else:
+                cop = board.status()
+                hint = " (is the Pico plugged in and flashed? see hardware/BUILD.md)"
+                cop["detail"] = (cop.get("detail") or "") + hint
+        await asyncio.sleep(0.3)
+        run.hub.poll(time.monotonic())
+        stuck = run.stuck() + _held(run.drain())
+        outputs = run.light_pixels(time.sleep)
+        if outputs and outputs[0].result == "driven":
+            if not _ask("Did the pixels light one at a time, in order? [Y/n] ", yes=True):
+                outputs.append(OutputResult("pixel chain", "not seen", "the maker saw them out of order or dark"))
+        tones = run.sound_tones(time.sleep)
+        if tones and not _ask("Did you hear four rising tones? [Y/n] ", yes=True):
+            tones.append(OutputResult("buzzer", "not seen", "the maker heard nothing or a wrong tone"))
+        outputs += tones
+        steps = plan(layout, [c for c in hmap.controls if c not in untested], run.positions())
+        observed = []
+        for k, step in enumerate(steps):
+            progress(k, len(steps), step)
+            events = await run.collect(step, timeout=timeout, settle=0.8)
+            observed.append(Observed(step, events))
+        if board is not None and not untested:
+            cop = board.status()
+        return Report(hmap.name, f"{layout.name} ({layout.side})",
+                      verdicts(observed, stuck=stuck, untested=untested, unwired=unwired(hmap, layout)),
+                      outputs, cop)
+
+
+def _ask(prompt: str, *, yes: bool = False) -> bool:
+    if not sys.stdin.isatty():
+        return True
+    try:
+        answer = input(prompt).strip().lower()
+    except EOFError:
+        return True
+    return answer in ("", "y", "yes") if yes else True
+
+
+def _real_strip(hmap):
+    """The NeoPixel chain through the hardware layer's driver."""
+    if hmap.neopixel is None:
+        return None
+    from ..hardware.leds import open_strip
+
+    try:
+        return open_strip(hmap.neopixel)
+    except (ImportError, RuntimeError, OSError, ValueError) as e:
+        print(f"warning: the NeoPixels cannot be driven here ({e}): the pixel step is skipped", file=sys.stderr)
+        return None

@@ -1,0 +1,49 @@
+"""`penguin-panel deck print`: the deck as a PDF of cards, 9 to an A4 page, for cutting.
+
+    penguin-panel deck print --out deck.pdf                          # a fresh deck, blue side
+    penguin-panel deck print --side gray --expansion --seed 7 --out deck.pdf
+    penguin-panel deck print --deck mydeck.toml --out deck.pdf        # a deck file as it is
+
+A cafe can then play the offline hourglass variant, or check a disputed card by its number.
+"""
+
+from __future__ import annotations
+
+from ..errors import ConfigError, Problem
+
+
+def add_print_parser(dsub) -> None:
+    from .layout import add_layout_options
+
+    pr = dsub.add_parser("print", help="render the deck as a PDF of cards, 9 to a page")
+    add_layout_options(pr)
+    pr.add_argument("--seed", type=int, default=1, help="deal the deck from this seed (default: 1)")
+    pr.add_argument("--deck", metavar="FILE", help="print this deck file instead of dealing one")
+    pr.add_argument("--out", metavar="FILE", required=True, help="the PDF to write (e.g. deck.pdf)")
+    pr.set_defaults(func=print_command)
+
+
+def print_command(args) -> int:
+    from ..cards import load_deck
+    from ..deckgen import generate_deck
+    from ..deckprint import deck_pdf, page_count, write_pdf
+    from ..layout import load_layout
+
+    if args.deck is not None:
+        deck = load_deck(args.deck)
+        layout = load_layout(args.layout, side=deck.side, expansion=deck.expansion)
+    else:
+        layout = load_layout(args.layout, side=args.side, expansion=args.expansion)
+        deck = generate_deck(layout, seed=args.seed)
+    if not deck.cards:
+        raise ConfigError(Problem(args.deck, "cards", "the deck has no cards to print"))
+    try:
+        data = deck_pdf(deck, layout)
+    except ValueError as e:
+        raise ConfigError(Problem(args.deck or str(layout.source), None, str(e))) from None
+    try:
+        write_pdf(data, args.out)
+    except OSError as e:
+        raise ConfigError(Problem(args.out, None, f"cannot write the PDF ({e.strerror or e})")) from None
+    print(f"{args.out}: {len(deck.cards)} cards on {page_count(len(deck.cards))} pages")
+    return 0

@@ -1,0 +1,49 @@
+"""`penguin-panel wiring MAP --out DIR`: pinout and matrix tables, harness and schematic
+drawings, all generated from a hardware map (see panel/wiring.py).
+
+    penguin-panel wiring hardware/reference.toml --out wiring/reference
+    penguin-panel wiring hardware/reference.toml --out wiring/reference --check   # stale?
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ..layout import SIDES
+
+
+def register(sub) -> None:
+    p = sub.add_parser("wiring", help="generate the wiring tables and diagrams of a hardware map")
+    p.add_argument("map", metavar="HARDWARE_MAP", help="hardware map TOML (e.g. hardware/reference.toml)")
+    p.add_argument("--out", metavar="DIR", required=True, help="folder to write the files into")
+    p.add_argument("--layout", metavar="FILE", help="layout TOML (default: the Penguin Airlines panel)")
+    p.add_argument("--side", choices=SIDES, default="blue", help="printed side of the module cards")
+    p.add_argument("--check", action="store_true",
+                   help="write nothing: exit 1 if the files in DIR are not what the map makes now")
+    p.set_defaults(func=wiring_command)
+
+
+def wiring_command(args) -> int:
+    from ..errors import ConfigError
+    from ..hardware.map import load_map
+    from ..layout import load_layout
+    from ..wiring import stale_files, wiring_files, write_wiring
+
+    hmap = load_map(args.map)
+    layout = load_layout(args.layout, side=args.side, expansion=hmap.expansion)
+    errors, _ = hmap.check(layout)
+    if errors:
+        raise ConfigError(errors)
+    files = wiring_files(hmap, layout)
+    if args.check:
+        stale = stale_files(files, args.out)
+        for name in stale:
+            print(f"{args.out}: {name} is stale", file=sys.stderr)
+        if stale:
+            print(f"run: penguin-panel wiring {args.map} --out {args.out}", file=sys.stderr)
+            return 1
+        print(f"{args.out}: up to date with {args.map}")
+        return 0
+    for p in write_wiring(files, args.out):
+        print(p)
+    return 0
