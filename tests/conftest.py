@@ -3,3 +3,13 @@ from pathlib import Path
 
 # Test helpers (engine_helpers.py ...) sit beside the tests.
 sys.path.insert(0, str(Path(__file__).parent))
+
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _calibration_in_tmp(tmp_path, monkeypatch):
+    # The service and the knob keep state beside the calibration file: never in the
+    # home folder of whoever runs the tests.
+    monkeypatch.setenv("PENGUIN_PANEL_CALIBRATION", str(tmp_path / "state" / "calibration.toml"))

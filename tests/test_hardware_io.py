@@ -45,3 +45,18 @@ def test_start_button_starts_a_turn_and_the_ring_lights(tmp_path):
         assert io.hardware is None  # closed with the cockpit
 
     asyncio.run(scenario())
+
+
+def test_the_calibration_file_is_applied_and_its_absence_named(tmp_path):
+    from panel.calibration import Calibration, SliderCalibration, default_path, save
+
+    io = HardwareIO(str(SMALL))
+    assert io.warnings and "penguin-panel calibrate" in io.warnings[0]
+    sliders = [cid for cid, s in io.map.controls.items() if cid.startswith("slider.")]
+    assert sliders
+    save(Calibration(io.map.name, {cid: SliderCalibration(0.1, 0.9) for cid in sliders},
+                     {cid: "1" for cid in io.map.controls if cid.startswith("knob.")}), default_path())
+    io = HardwareIO(str(SMALL))
+    assert io.warnings == []
+    assert all(io.map.controls[cid].calibration == (0.1, 0.9) for cid in sliders)
+    assert io.state_dir == default_path().parent

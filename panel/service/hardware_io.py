@@ -26,7 +26,16 @@ class HardwareIO:
                  clock: Callable[[], float] = time.monotonic):
         from ..hardware.map import load_map
 
+        from ..calibration import default_path, status_at_start
+
         self.map = load_map(map_path)  # a bad map is reported before anything starts
+        # The sliders' ends and the knob's home come from `penguin-panel calibrate`; without
+        # them the map's defaults are used and the start-up says which command fixes it.
+        calibration, warning = status_at_start(self.map, map_arg=map_path)
+        self.warnings = [warning] if warning else []
+        if calibration is not None:
+            self.map = calibration.apply(self.map)
+        self.state_dir = default_path().parent  # the knob's absolute position lives beside it
         self.layout_path = layout_path
         self.pin_factory = pin_factory
         self.strip = strip
@@ -41,7 +50,8 @@ class HardwareIO:
 
         layout = layout_for(self.layout_path, "blue", True)  # every control; positions are side-free
         self.hub = InputHub(asyncio.get_running_loop(), queue, clock=self.clock)
-        self.hardware = Hardware(self.map, layout, self.hub, pin_factory=self.pin_factory, strip=self.strip)
+        self.hardware = Hardware(self.map, layout, self.hub, pin_factory=self.pin_factory, strip=self.strip,
+                                 state_dir=self.state_dir)
         self._task = asyncio.create_task(self._poll(), name="hardware-poll")
 
     async def _poll(self) -> None:

@@ -145,6 +145,8 @@ def hardware_io(r: Resolved) -> tuple[list, list]:
     from .hardware_io import HardwareIO
 
     io = HardwareIO(r.hardware, r.layout)
+    for warning in io.warnings:
+        say(f"warning: {warning}")
     sources: list = [io]
     if io.map.coprocessor is not None and (io.map.matrix_cells() or io.map.coprocessor_adc()):
         # The Pico's matrix and ADC arrive over the serial link, a source of its own.
