@@ -145,11 +145,13 @@ class SimPanel:
         src = self.source(cid)
         if isinstance(src, MatrixSource):
             for _ in range(3 if cid in self.faults.chattering else 1):
+                # Held for a few of the board's own scans, as a finger is (a real-time sleep
+                # could end before a busy machine let the emulated board scan at all).
                 self.emu.press(src.row, src.col)
-                await asyncio.sleep(0.02)
+                await asyncio.to_thread(self.emu.wait_scans, 4)
                 if cid not in self.faults.stuck:
                     self.emu.release(src.row, src.col)
-                await asyncio.sleep(0.03)
+                await asyncio.to_thread(self.emu.wait_scans, 8)
         elif isinstance(src, AdcSource):
             _, adc_index, _ = board_config(self.hmap)
             v = self._adc_value(src, self.layout.control(cid).positions, step.target)
