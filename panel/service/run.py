@@ -191,7 +191,7 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None) -> None:
         else:
             pin = security.ensure_pin()
             if pin:
-                say(f"game master PIN: {pin}  (made now and shown only this once; a new one: penguin-panel service reset-pin, or pin = "..." in the settings file)")
+                say(f"game master PIN: {pin}  (made now and shown only this once; a new one: penguin-panel service reset-pin, or pin = '...' in the settings file)")
             else:
                 say("game master PIN: as set before (forgotten? penguin-panel service reset-pin)")
         defaults = dict(r.match_defaults)
