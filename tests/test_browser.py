@@ -93,7 +93,7 @@ def admin_login(admin: Page) -> None:
 
 
 def new_match(admin: Page, *, mode="competitive", teams=(("Penguins", "Ana, Ben"), ("Puffins", "Cleo, Dan")),
-              seed=7, turn_seconds=300) -> str:
+              seed=7, turn_seconds=300, target_points=12) -> str:
     admin.select_option("#mode", mode)
     rows = admin.locator("#teams .team")
     while rows.count() > len(teams):
@@ -104,11 +104,15 @@ def new_match(admin: Page, *, mode="competitive", teams=(("Penguins", "Ana, Ben"
         rows.nth(i).locator(".tname").fill(name)
         rows.nth(i).locator(".tplayers").fill(players)
     admin.fill("#turn_seconds", str(turn_seconds))
+    if mode == "competitive":
+        admin.fill("#target_points", str(target_points))
     admin.fill("#seed", str(seed))
-    admin.once("dialog", lambda d: d.accept())  # "replace the match in play?"
+    accept = lambda d: d.accept()  # "replace the match in play?" (asked only when one is)
+    admin.on("dialog", accept)
     before = admin.text_content("#code")
     admin.click("#setup button[type=submit]")
     expect(admin.locator("#code")).not_to_have_text(before or "–", timeout=WAIT)
+    admin.remove_listener("dialog", accept)  # not left to answer a later question
     code = admin.text_content("#code").strip()
     assert re.fullmatch(r"[A-Z0-9]{4,12}", code), code
     return code
@@ -328,3 +332,67 @@ def test_whole_matches_end_with_their_result(pages):
     admin.click("#end")
     expect(board.locator("#resulttitle")).to_have_text("Rookie!", timeout=WAIT)
     expect(board.locator("#resulttext")).to_contain_text("close one")
+
+
+def end_turn_with_mistakes(sim: Page, board: Page, tower: Page) -> None:
+    """Two presses outside the card in play: the second mistake ends the turn."""
+    wrong = outside_buttons(read_card(tower), 2)
+    sim_press(sim, wrong[0])
+    expect(board.locator("#mistakes")).to_have_attribute("data-count", "1", timeout=WAIT)
+    sim_press(sim, wrong[1])
+
+
+def test_a_whole_competitive_match_played_through_the_pages(pages):
+    """Two teams to 1 point: each tower reads its card on the phone, its crew does it on the
+    simulator, two slips end the turn; the round ends with both on 1 and the board says so."""
+    admin = pages.open(pages.laptop, "/admin")
+    admin_login(admin)
+    board = pages.open(pages.laptop, "/board")
+    code = new_match(admin, seed=21, target_points=1)
+    sim = pages.open(pages.laptop, "/sim")
+    tower = pages.open(pages.phone, f"/tower?code={code}")
+    expect(board.locator("#target")).to_have_text("First to 1 point ends the game at the round's end.", timeout=WAIT)
+    for team, tower_player in (("Penguins", "Ana"), ("Puffins", "Cleo")):
+        expect(board.locator("#team")).to_have_text(f"Turn: {team}", timeout=WAIT)
+        expect(board.locator("#banner")).to_contain_text(f"Next: {team}", timeout=WAIT)
+        expect(tower.locator("#waiting")).to_contain_text(f"{tower_player} is the tower", timeout=WAIT)
+        expect(admin.locator("#start_turn")).to_be_enabled(timeout=WAIT)
+        admin.click("#start_turn")
+        expect(board.locator("#banner")).to_be_hidden(timeout=WAIT)
+        card = read_card(tower)
+        play_card(sim, card)
+        wait_new_card(tower, card["label"])
+        expect(board.locator("#done")).to_have_attribute("data-count", "1", timeout=WAIT)
+        end_turn_with_mistakes(sim, board, tower)
+        expect(board.locator(f'#scores tr[data-team="{team}"] td.pts')).to_have_text("1", timeout=WAIT)
+    # Both reached the target in round 1: the round's end ends the game, a tie shares the win.
+    expect(board.locator("#result")).to_be_visible(timeout=WAIT)
+    expect(board.locator("#resulttitle")).to_have_text("Shared win: Penguins & Puffins")
+    expect(board.locator("#resulttext")).to_have_text("Penguins: 1 · Puffins: 1")
+    expect(tower.locator("#waiting")).to_contain_text("The game is over", timeout=WAIT)
+    assert tower.locator("#card svg").count() == 0
+    expect(admin.locator("#phase")).to_have_text("finished", timeout=WAIT)
+    expect(admin.locator("#start_turn")).to_be_disabled()
+
+
+def test_a_whole_cooperative_match_where_every_turn_runs_out(pages):
+    """Two players, 5-second turns that simply run out: four rounds, each started by the
+    game master, land the crew as Rookies with the rulebook's landing text on the board."""
+    admin = pages.open(pages.laptop, "/admin")
+    admin_login(admin)
+    board = pages.open(pages.laptop, "/board")
+    code = new_match(admin, mode="cooperative", teams=(("Crew", "Ana, Ben"),), seed=22, turn_seconds=5)
+    tower = pages.open(pages.phone, f"/tower?code={code}")
+    expect(board.locator("#team")).to_have_text("Cooperative flight", timeout=WAIT)
+    for rnd in range(1, 5):
+        expect(board.locator("#round")).to_have_text(f"Round {rnd} of 4", timeout=WAIT)
+        expect(board.locator("#timer")).to_have_text("5", timeout=WAIT)  # between turns: the full turn
+        expect(admin.locator("#start_turn")).to_be_enabled(timeout=WAIT)
+        admin.click("#start_turn")
+        read_card(tower)  # the tower has a card while the turn runs
+        expect(admin.locator("#log")).to_contain_text("Turn over (time)", timeout=WAIT)
+        expect(tower.locator("#waiting")).to_be_visible(timeout=WAIT)
+    expect(board.locator("#result")).to_be_visible(timeout=WAIT)
+    expect(board.locator("#resulttitle")).to_have_text("Rookie!")
+    expect(board.locator("#resulttext")).to_contain_text("It's a miracle you landed that thing")
+    expect(board.locator("#round")).to_have_text("Round 4 of 4")

@@ -79,7 +79,7 @@ function tick() {
   const idle = !hasMatch(shown) || shown.finished;
   const waiting = !idle && (left === null || left === undefined);
   if (waiting) left = shown.turn_seconds;
-  timer.textContent = idle ? "" : fmtSeconds(left);
+  timer.textContent = idle ? "" : waiting ? String(left) : fmtSeconds(left);
   timer.classList.toggle("waiting", waiting);
   const low = left !== null && left <= 5 && clock.running;
   timer.classList.toggle("low", low);

@@ -82,7 +82,7 @@ function tick() {
   // Between turns: the full turn, dimmed (the hourglass before it is turned over).
   const waiting = (left === null || left === undefined) && state && !state.finished && state.turn_seconds;
   if (waiting) left = state.turn_seconds;
-  secs.textContent = state && state.finished ? "" : fmtSeconds(left);
+  secs.textContent = state && state.finished ? "" : waiting ? String(left) : fmtSeconds(left);
   secs.classList.toggle("waiting", !!waiting);
   const low = left !== null && left <= 5 && clock.running;
   secs.classList.toggle("low", low);
