@@ -396,3 +396,57 @@ def test_a_whole_cooperative_match_where_every_turn_runs_out(pages):
     expect(board.locator("#resulttitle")).to_have_text("Rookie!")
     expect(board.locator("#resulttext")).to_contain_text("It's a miracle you landed that thing")
     expect(board.locator("#round")).to_have_text("Round 4 of 4")
+
+
+def test_what_goes_wrong_is_said_on_the_page(pages):
+    """A wrong PIN, an action the match no longer allows (a page a step behind), a lapsed
+    session and a dropped live socket each show a line a person can act on."""
+    admin = pages.open(pages.laptop, "/admin")
+    expect(admin.locator("#login")).to_be_visible(timeout=WAIT)
+    admin.fill("#pin", "0000")
+    admin.click("#login button[type=submit]")
+    expect(admin.locator("#error")).to_have_text("Wrong PIN.", timeout=WAIT)
+    admin_login(admin)
+    new_match(admin, seed=23)
+    # The match is ended from another tab; this page's Start turn still looked allowed.
+    other = pages.open(pages.laptop, "/admin")
+    expect(other.locator("#app")).to_be_visible(timeout=WAIT)  # the same signed-in session
+    other.once("dialog", lambda d: d.accept())
+    other.click("#end")
+    expect(admin.locator("#start_turn")).to_be_disabled(timeout=WAIT)
+    admin.evaluate("() => { document.querySelector('#start_turn').disabled = false; }")
+    admin.click("#start_turn")
+    expect(admin.locator("#error")).to_have_text(re.compile(r"^Not possible now: match \d+ is \w+: set up a new match\.$"),
+                                                 timeout=WAIT)
+    # The session is gone (the cookie cleared): the next action asks for the PIN again.
+    pages.laptop.clear_cookies()
+    admin.evaluate("() => { document.querySelector('#start_turn').disabled = false; }")
+    admin.click("#start_turn")
+    expect(admin.locator("#login")).to_be_visible(timeout=WAIT)
+    expect(admin.locator("#error")).to_contain_text("sign in again with the PIN")
+
+    # The live socket drops and the cockpit cannot be reached for a while: the board says so
+    # in words, then goes back to live by itself.
+    reachable = {"yes": True}
+    sockets = []
+
+    def route(ws):
+        if not reachable["yes"]:
+            ws.close()
+            return
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    board_page = pages.laptop.new_page()
+    board_page.on("pageerror", lambda e: pages.errors.append(f"/board: {e}"))
+    board_page.route_web_socket(re.compile(r"/ws\?view=board"), route)
+    board_page.goto(pages.base + "/board")
+    badge = board_page.locator("#live")
+    expect(badge).to_have_text("live", timeout=WAIT)
+    reachable["yes"] = False
+    sockets[-1].close()
+    expect(badge).to_have_text("Connection to the cockpit lost: reconnecting…", timeout=WAIT)
+    expect(badge).to_have_class(re.compile(r"\bdown\b"))
+    reachable["yes"] = True
+    expect(badge).to_have_text("live", timeout=WAIT)
+    expect(board_page.locator("#resulttitle")).to_contain_text("Shared win", timeout=WAIT)  # the state came back

@@ -119,6 +119,7 @@ function show(s) {
 async function refreshStatus() {
   try {
     const st = await api("/api/admin/status");
+    if (!csrf.get()) { showLogin(); return false; } // signed in by cookie only: no action would pass
     showApp();
     const l = st.link || {};
     $("#link").replaceChildren(el("span", { class: `linkdot ${l.connected ? "on" : ""}` }),

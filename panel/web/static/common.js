@@ -43,11 +43,14 @@ export class ApiError extends Error {
   constructor(status, message) { super(message); this.status = status; }
 }
 
+// Kept where the session cookie is: shared by every tab of this origin. (In sessionStorage a
+// second game-master tab looked signed in, by its cookie, but every action failed for want of
+// the token.) The latest sign-in replaces both the cookie and the token for all tabs.
 const CSRF_KEY = "pp_csrf";
 export const csrf = {
-  get: () => sessionStorage.getItem(CSRF_KEY),
-  set: (t) => sessionStorage.setItem(CSRF_KEY, t),
-  clear: () => sessionStorage.removeItem(CSRF_KEY),
+  get: () => localStorage.getItem(CSRF_KEY),
+  set: (t) => localStorage.setItem(CSRF_KEY, t),
+  clear: () => localStorage.removeItem(CSRF_KEY),
 };
 
 // JSON in, JSON out; every error becomes an ApiError carrying the server's one line.
