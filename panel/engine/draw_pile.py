@@ -41,6 +41,14 @@ class DrawPile:
             reshuffled = True
         return self._pile.popleft(), reshuffled
 
+    def reshuffle_used_on_top(self) -> int:
+        """Shuffle the used cards onto the top of the pile (when every card left in it had
+        to be skipped); returns how many came back."""
+        cards, self._used = self._used, []
+        self._rng.shuffle(cards)
+        self._pile.extendleft(reversed(cards))
+        return len(cards)
+
     def put_bottom(self, card: Card) -> None:
         self._pile.append(card)
 

@@ -54,6 +54,10 @@ class _Turn:
         self.origin: dict[str, str] = {}  # token positions when the card came up
         self.faulted: set[str] = set()  # tokens that already made their one mistake on this card
         self.touched: set[str] = set()  # with touch sensors: card tokens touched since the draw
+        self.draws = 0  # cards dealt this turn: the first one takes the panel as it stands
+        self.forced = False  # the card in play scores for nothing but no other card could be dealt
+        self.unjudged: set[str] = set()  # tokens last moved while paused: nothing is judged then
+        self.settled_paused: set[str] = set()  # tokens moved in turn that settled while paused
         self.challenge: dict[str, Any] | None = None
 
 
@@ -168,6 +172,8 @@ class Match:
                 self._settled[tid] = self.positions[tid]
                 if self.phase is Phase.IN_TURN:
                     self._judge_token(tid, t, out)
+                elif self.phase is Phase.PAUSED and self._turn and tid not in self._turn.unjudged:
+                    self._turn.settled_paused.add(tid)  # moved in turn: judged when the timer runs again
                 continue
             if timer is not None and timer <= now:
                 self.now = max(self.now, timer)
@@ -241,10 +247,10 @@ class Match:
             self._challenge(a.params.get("team"), a.params.get("card", "current"), t, out)
         elif name == "rule":
             self._rule(bool(a.params.get("upheld")), t, out)
-        elif name == "pause":
-            self._pause(str(a.params.get("reason", "pause")), t, out)
-        elif name == "resume":
-            self._resume(str(a.params.get("reason", "pause")), t, out)
+        elif name in ("pause", "resume"):
+            reason = str(a.params.get("reason", "pause"))
+            if reason != "challenge":  # only a challenge opens that pause and only a ruling closes it
+                (self._pause if name == "pause" else self._resume)(reason, t, out)
         elif name == "touch":
             turn = self._turn
             c = a.params.get("control")
@@ -293,7 +299,13 @@ class Match:
             turn.remaining_when_paused = None
             self.phase = Phase.IN_TURN
             out.append(GameEvent(t, "resumed", {"reason": reason, "time_left": turn.deadline - t}))
-            self._check_complete(t, out)  # a card token may have settled at its target meanwhile
+            # Moves made in turn that settled while paused are judged now, in a fixed order.
+            settled, turn.settled_paused = sorted(turn.settled_paused), set()
+            for tid in settled:
+                if self._turn is turn and turn.card is not None and tid not in self._settle_due:
+                    self._judge_token(tid, t, out)
+            if self._turn is turn:
+                self._check_complete(t, out)  # a card token may have settled at its target meanwhile
 
     def _challenge(self, team: Any, which: Any, t: float, out: list[GameEvent]) -> None:
         """Rule 7: an opposing team calls a challenge; the timer pauses until the ruling."""
@@ -334,14 +346,19 @@ class Match:
             out.append(GameEvent(t, "challenge_ruled", {"upheld": True, "discarded": discarded,
                                                         "completed": len(turn.completed)}))
             self._resume("challenge", t, out)
-            if self._turn is turn and self.phase is Phase.IN_TURN:
+            # Dealt even when another pause (game master, lost link) still holds the timer:
+            # the turn must not go on without a card.
+            if self._turn is turn and turn.card is None:
                 self._draw(t, out)
         else:
             out.append(GameEvent(t, "challenge_ruled", {"upheld": False, "discarded": [],
                                                         "completed": len(turn.completed)}))
+            ruled = (turn.card, turn.draws)
             self._resume("challenge", t, out)
-            # The card in play counts as completed, with its time counter.
-            if turn.card is not None and self.phase is Phase.IN_TURN:
+            # The card in play counts as completed, with its time counter: once, even if the
+            # crew completed it meanwhile (a card token settled during the pause), and even
+            # when another pause still holds the timer.
+            if self._turn is turn and turn.card is not None and (turn.card, turn.draws) == ruled:
                 self._complete(t, out, by="challenge")
 
     # ------------------------------------------------------------------ judging
@@ -350,27 +367,47 @@ class Match:
         """Rule 6: the next card comes up as soon as one completes."""
         turn = self._turn
         assert turn is not None
-        attempts = max(len(self._pile), 1) + self._pile.used
+        skipped = 0  # cards sent to the bottom in a row
+        forced = False
         while True:
             card, reshuffled = self._pile.draw()
-            attempts -= 1
             if reshuffled:
                 out.append(GameEvent(t, "deck_reshuffled", {"cards": len(self._pile) + 1}))
-            if (attempts > 0 and card.kind == "simple" and not card.press and not self.settings.touch_sensors
+                skipped = 0
+            if not (card.kind == "simple" and not card.press and not self.settings.touch_sensors
                     and all(self.positions[tok] == pos for tok, pos in card.set)):
-                # It would score for nothing: to the bottom of the deck, deal the next.
-                self._pile.put_bottom(card)
-                out.append(GameEvent(t, "card_skipped", {"number": card.number,
-                                                         "reason": "every token already at its target"}))
-                continue
-            break
+                break
+            if skipped >= len(self._pile) and not self._pile.used:
+                # Every card there is would score for nothing: deal this one, but it must be
+                # worked for (each token moved and back), never a free point.
+                forced = True
+                break
+            # It would score for nothing: to the bottom of the deck, deal the next.
+            self._pile.put_bottom(card)
+            out.append(GameEvent(t, "card_skipped", {"number": card.number,
+                                                     "reason": "every token already at its target"}))
+            skipped += 1
+            if skipped > len(self._pile) - 1 and self._pile.used:
+                # Every card left in the pile was skipped: the pile has run out of playable
+                # cards, so the used ones are reshuffled in on top (rule 11).
+                n = self._pile.reshuffle_used_on_top()
+                out.append(GameEvent(t, "deck_reshuffled", {"cards": n}))
+                skipped = 0
+        # Where each token stands when the card comes up. Moves still settling count at
+        # their destination when they were made while nothing was judged (between turns,
+        # paused); a move made in turn is judged against where the token had settled.
+        origin = dict(self.positions) if turn.draws == 0 else dict(self._settled)
+        for tok in turn.unjudged:
+            origin[tok] = self.positions[tok]
+        turn.draws += 1
+        turn.forced = forced
         turn.card = card
         turn.card_drawn_at = t
         turn.pressed = set()
         turn.entry = []
         turn.faulted = set()
         turn.touched = set()
-        turn.origin = dict(self._settled)
+        turn.origin = origin
         out.append(GameEvent(t, "card_drawn", {"number": card.number, "kind": card.kind, "card": card.as_dict(),
                                                "index": len(turn.completed) + 1}))
         self._check_complete(t, out)
@@ -409,6 +446,15 @@ class Match:
             return
         self.positions[token] = value
         self._since[token] = t
+        turn = self._turn
+        if turn is not None:
+            if self.phase is Phase.PAUSED:
+                # Not judged: where it now stands is where it stands for this card.
+                turn.unjudged.add(token)
+                turn.settled_paused.discard(token)
+                turn.origin[token] = value
+            else:
+                turn.unjudged.discard(token)
         if self._settled[token] == value:
             # Back where it had settled: no pending move to judge.
             self._settle_due.pop(token, None)
@@ -426,6 +472,8 @@ class Match:
         if card.kind == "simple" and token in card.targets:
             self._check_complete(t, out)  # a wrong position for a card token is no mistake
             return
+        if token in turn.unjudged:
+            return  # last moved while paused
         if self.positions[token] != turn.origin.get(token) and token not in turn.faulted:
             turn.faulted.add(token)
             self._mistake(token, "token not on the card moved", t, out)
@@ -441,7 +489,7 @@ class Match:
         for tok, pos in card.set:
             if self.positions[tok] != pos or self._settled[tok] != pos:
                 return
-            if self.settings.touch_sensors and tok not in turn.touched and self._since[tok] < turn.card_drawn_at:
+            if (self.settings.touch_sensors or turn.forced) and tok not in turn.touched and self._since[tok] < turn.card_drawn_at:
                 return
         self._complete(t, out)
 
