@@ -93,7 +93,7 @@ def admin_login(admin: Page) -> None:
 
 
 def new_match(admin: Page, *, mode="competitive", teams=(("Penguins", "Ana, Ben"), ("Puffins", "Cleo, Dan")),
-              seed=7, turn_seconds=300) -> str:
+              seed=7, turn_seconds=300, target_points=12) -> str:
     admin.select_option("#mode", mode)
     rows = admin.locator("#teams .team")
     while rows.count() > len(teams):
@@ -104,11 +104,15 @@ def new_match(admin: Page, *, mode="competitive", teams=(("Penguins", "Ana, Ben"
         rows.nth(i).locator(".tname").fill(name)
         rows.nth(i).locator(".tplayers").fill(players)
     admin.fill("#turn_seconds", str(turn_seconds))
+    if mode == "competitive":
+        admin.fill("#target_points", str(target_points))
     admin.fill("#seed", str(seed))
-    admin.once("dialog", lambda d: d.accept())  # "replace the match in play?"
+    accept = lambda d: d.accept()  # "replace the match in play?" (asked only when one is)
+    admin.on("dialog", accept)
     before = admin.text_content("#code")
     admin.click("#setup button[type=submit]")
     expect(admin.locator("#code")).not_to_have_text(before or "–", timeout=WAIT)
+    admin.remove_listener("dialog", accept)  # not left to answer a later question
     code = admin.text_content("#code").strip()
     assert re.fullmatch(r"[A-Z0-9]{4,12}", code), code
     return code
@@ -328,3 +332,121 @@ def test_whole_matches_end_with_their_result(pages):
     admin.click("#end")
     expect(board.locator("#resulttitle")).to_have_text("Rookie!", timeout=WAIT)
     expect(board.locator("#resulttext")).to_contain_text("close one")
+
+
+def end_turn_with_mistakes(sim: Page, board: Page, tower: Page) -> None:
+    """Two presses outside the card in play: the second mistake ends the turn."""
+    wrong = outside_buttons(read_card(tower), 2)
+    sim_press(sim, wrong[0])
+    expect(board.locator("#mistakes")).to_have_attribute("data-count", "1", timeout=WAIT)
+    sim_press(sim, wrong[1])
+
+
+def test_a_whole_competitive_match_played_through_the_pages(pages):
+    """Two teams to 1 point: each tower reads its card on the phone, its crew does it on the
+    simulator, two slips end the turn; the round ends with both on 1 and the board says so."""
+    admin = pages.open(pages.laptop, "/admin")
+    admin_login(admin)
+    board = pages.open(pages.laptop, "/board")
+    code = new_match(admin, seed=21, target_points=1)
+    sim = pages.open(pages.laptop, "/sim")
+    tower = pages.open(pages.phone, f"/tower?code={code}")
+    expect(board.locator("#target")).to_have_text("First to 1 point ends the game at the round's end.", timeout=WAIT)
+    for team, tower_player in (("Penguins", "Ana"), ("Puffins", "Cleo")):
+        expect(board.locator("#team")).to_have_text(f"Turn: {team}", timeout=WAIT)
+        expect(board.locator("#banner")).to_contain_text(f"Next: {team}", timeout=WAIT)
+        expect(tower.locator("#waiting")).to_contain_text(f"{tower_player} is the tower", timeout=WAIT)
+        expect(admin.locator("#start_turn")).to_be_enabled(timeout=WAIT)
+        admin.click("#start_turn")
+        expect(board.locator("#banner")).to_be_hidden(timeout=WAIT)
+        card = read_card(tower)
+        play_card(sim, card)
+        wait_new_card(tower, card["label"])
+        expect(board.locator("#done")).to_have_attribute("data-count", "1", timeout=WAIT)
+        end_turn_with_mistakes(sim, board, tower)
+        expect(board.locator(f'#scores tr[data-team="{team}"] td.pts')).to_have_text("1", timeout=WAIT)
+    # Both reached the target in round 1: the round's end ends the game, a tie shares the win.
+    expect(board.locator("#result")).to_be_visible(timeout=WAIT)
+    expect(board.locator("#resulttitle")).to_have_text("Shared win: Penguins & Puffins")
+    expect(board.locator("#resulttext")).to_have_text("Penguins: 1 · Puffins: 1")
+    expect(tower.locator("#waiting")).to_contain_text("The game is over", timeout=WAIT)
+    assert tower.locator("#card svg").count() == 0
+    expect(admin.locator("#phase")).to_have_text("finished", timeout=WAIT)
+    expect(admin.locator("#start_turn")).to_be_disabled()
+
+
+def test_a_whole_cooperative_match_where_every_turn_runs_out(pages):
+    """Two players, 5-second turns that simply run out: four rounds, each started by the
+    game master, land the crew as Rookies with the rulebook's landing text on the board."""
+    admin = pages.open(pages.laptop, "/admin")
+    admin_login(admin)
+    board = pages.open(pages.laptop, "/board")
+    code = new_match(admin, mode="cooperative", teams=(("Crew", "Ana, Ben"),), seed=22, turn_seconds=5)
+    tower = pages.open(pages.phone, f"/tower?code={code}")
+    expect(board.locator("#team")).to_have_text("Cooperative flight", timeout=WAIT)
+    for rnd in range(1, 5):
+        expect(board.locator("#round")).to_have_text(f"Round {rnd} of 4", timeout=WAIT)
+        expect(board.locator("#timer")).to_have_text("5", timeout=WAIT)  # between turns: the full turn
+        expect(admin.locator("#start_turn")).to_be_enabled(timeout=WAIT)
+        admin.click("#start_turn")
+        read_card(tower)  # the tower has a card while the turn runs
+        expect(admin.locator("#log")).to_contain_text("Turn over (time)", timeout=WAIT)
+        expect(tower.locator("#waiting")).to_be_visible(timeout=WAIT)
+    expect(board.locator("#result")).to_be_visible(timeout=WAIT)
+    expect(board.locator("#resulttitle")).to_have_text("Rookie!")
+    expect(board.locator("#resulttext")).to_contain_text("It's a miracle you landed that thing")
+    expect(board.locator("#round")).to_have_text("Round 4 of 4")
+
+
+def test_what_goes_wrong_is_said_on_the_page(pages):
+    """A wrong PIN, an action the match no longer allows (a page a step behind), a lapsed
+    session and a dropped live socket each show a line a person can act on."""
+    admin = pages.open(pages.laptop, "/admin")
+    expect(admin.locator("#login")).to_be_visible(timeout=WAIT)
+    admin.fill("#pin", "0000")
+    admin.click("#login button[type=submit]")
+    expect(admin.locator("#error")).to_have_text("Wrong PIN.", timeout=WAIT)
+    admin_login(admin)
+    new_match(admin, seed=23)
+    # The match is ended from another tab; this page's Start turn still looked allowed.
+    other = pages.open(pages.laptop, "/admin")
+    expect(other.locator("#app")).to_be_visible(timeout=WAIT)  # the same signed-in session
+    other.once("dialog", lambda d: d.accept())
+    other.click("#end")
+    expect(admin.locator("#start_turn")).to_be_disabled(timeout=WAIT)
+    admin.evaluate("() => { document.querySelector('#start_turn').disabled = false; }")
+    admin.click("#start_turn")
+    expect(admin.locator("#error")).to_have_text(re.compile(r"^Not possible now: match \d+ is \w+: set up a new match\.$"),
+                                                 timeout=WAIT)
+    # The session is gone (the cookie cleared): the next action asks for the PIN again.
+    pages.laptop.clear_cookies()
+    admin.evaluate("() => { document.querySelector('#start_turn').disabled = false; }")
+    admin.click("#start_turn")
+    expect(admin.locator("#login")).to_be_visible(timeout=WAIT)
+    expect(admin.locator("#error")).to_contain_text("sign in again with the PIN")
+
+    # The live socket drops and the cockpit cannot be reached for a while: the board says so
+    # in words, then goes back to live by itself.
+    reachable = {"yes": True}
+    sockets = []
+
+    def route(ws):
+        if not reachable["yes"]:
+            ws.close()
+            return
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    board_page = pages.laptop.new_page()
+    board_page.on("pageerror", lambda e: pages.errors.append(f"/board: {e}"))
+    board_page.route_web_socket(re.compile(r"/ws\?view=board"), route)
+    board_page.goto(pages.base + "/board")
+    badge = board_page.locator("#live")
+    expect(badge).to_have_text("live", timeout=WAIT)
+    reachable["yes"] = False
+    sockets[-1].close()
+    expect(badge).to_have_text("Connection to the cockpit lost: reconnecting…", timeout=WAIT)
+    expect(badge).to_have_class(re.compile(r"\bdown\b"))
+    reachable["yes"] = True
+    expect(badge).to_have_text("live", timeout=WAIT)
+    expect(board_page.locator("#resulttitle")).to_contain_text("Shared win", timeout=WAIT)  # the state came back

@@ -9,7 +9,7 @@ from panel.hardware.map import load_map
 from panel.layout import load_layout
 from panel.link.emulator import FirmwareEmulator
 from panel.link.from_map import link_for_map, link_settings
-from panel.service.cockpit import Cockpit
+from panel.service.cockpit import Cockpit, Refused
 from panel.service.link_io import LinkIO
 from panel.service.store import Store
 
@@ -58,6 +58,11 @@ def test_board_presses_sliders_and_a_pulled_cable_reach_the_match(tmp_path):
                 assert await until(lambda: cockpit.match.phase.value == "paused")
                 assert "link" in cockpit.match.snapshot()["paused_for"]
                 assert cockpit.public_state()["link"]["connected"] is False
+                try:  # the game master's Resume cannot lift it, and the page is told why
+                    await cockpit.action("resume", {})
+                    raise AssertionError("resume was accepted while the link is lost")
+                except Refused as e:
+                    assert e.status == 409 and "link is lost" in str(e)
                 emu.replug()
                 assert await until(lambda: cockpit.match.phase.value == "in_turn")
                 status = cockpit.public_state()["link"]

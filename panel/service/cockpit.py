@@ -389,7 +389,7 @@ class Cockpit:
         if self.match is None or self.record is None:
             raise Refused(409, "no match: set one up first")
         if self.record.status != "active":
-            raise Refused(409, f"match {self.record.id} is {self.record.status}")
+            raise Refused(409, f"match {self.record.id} is {self.record.status}: set up a new match")
         snap = self.match.snapshot(self.now())
         phase = snap["phase"]
         events: list[GameEvent] = []
@@ -428,6 +428,9 @@ class Cockpit:
             if not reasons:
                 if "challenge" in snap["paused_for"]:
                     raise Refused(409, "a challenge is open: rule on it to resume")
+                if "link" in snap["paused_for"]:
+                    raise Refused(409, "the panel's link is lost: the turn resumes by itself when the panel "
+                                       "is heard again (check its USB cable)")
                 raise Refused(409, "not paused")
             for r in reasons:
                 act("resume", reason=r)

@@ -1,6 +1,6 @@
 // The game master's page: sign in with the PIN, set up a match, run its turns, rule on
 // challenges, end or abandon it, and watch the co-processor link.
-import { $, $$, el, api, post, csrf, connect, liveBadge, Clock, fmtSeconds, describeEvent, hasMatch } from "/static/common.js";
+import { $, $$, el, api, post, csrf, connect, liveBadge, Clock, fmtSeconds, describeEvent, hasMatch, pauseText } from "/static/common.js";
 
 const clock = new Clock();
 let state = null;
@@ -52,11 +52,14 @@ async function adminPost(path, body) {
   try {
     return await post(path, body, { admin: true });
   } catch (e) {
-    if (e.status === 401 || (e.status === 403 && /session|sign|login|csrf/i.test(e.message))) {
+    if (e.status === 401 || (e.status === 403 && /session|sign|log ?in|csrf/i.test(e.message))) {
       csrf.clear();
       showLogin();
+      error(`Signed out (${e.message}): sign in again with the PIN.`);
+      return null;
     }
-    error(e.message);
+    // 409: the page was a step behind the match (another tab, the panel's own buttons).
+    error(e.status === 409 ? `Not possible now: ${e.message}.` : e.message);
     return null;
   }
 }
@@ -77,7 +80,8 @@ function show(s) {
   state = s;
   clock.update(s);
   const has = hasMatch(s);
-  $("#phase").textContent = has ? (s.finished ? "finished" : s.phase.replace("_", " ")) : "no match";
+  const why = pauseText(s);
+  $("#phase").textContent = has ? (s.finished ? "finished" : why ? `paused: ${why}` : s.phase.replace("_", " ")) : "no match";
   $("#whose").textContent = has ? `${s.team} · tower ${s.roles?.tower ?? "–"} · round ${s.round}` : "–";
   $("#counts").textContent = has ? `${s.completed} cards · ${s.mistakes} mistakes · ${s.counters_held} counters held${s.stuck ? ` · stuck ${s.stuck}` : ""}` : "–";
   $("#scoreline").textContent = has ? Object.entries(s.scores || {}).map(([t, p]) => `${t} ${p}`).join(" · ") : "–";
@@ -85,7 +89,9 @@ function show(s) {
   const inTurn = s.phase === "in_turn", paused = s.phase === "paused", between = s.phase === "between_turns";
   $("#start_turn").disabled = !has || !between || s.finished;
   $("#pause").disabled = !inTurn;
-  $("#resume").disabled = !(paused && !s.challenge);
+  // Resume lifts the game master's own pause (or the one after a restart); a lost link
+  // resumes by itself, a challenge by the ruling.
+  $("#resume").disabled = !(paused && (s.paused_for || []).some((r) => r === "pause" || r === "restart"));
   $("#flip").disabled = !inTurn;
   $("#end").disabled = !has || s.finished;
   $("#abandon").disabled = !has || s.finished;
@@ -113,6 +119,7 @@ function show(s) {
 async function refreshStatus() {
   try {
     const st = await api("/api/admin/status");
+    if (!csrf.get()) { showLogin(); return false; } // signed in by cookie only: no action would pass
     showApp();
     const l = st.link || {};
     $("#link").replaceChildren(el("span", { class: `linkdot ${l.connected ? "on" : ""}` }),

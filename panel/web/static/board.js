@@ -1,8 +1,9 @@
 // The TV scoreboard: the draining timer, counters, mistakes, cards, whose turn, roles,
 // scores, round, and the result at the end. Never shows the card.
-import { $, el, connect, liveBadge, Clock, fmtSeconds, describeEvent, hasMatch } from "/static/common.js";
+import { $, el, connect, liveBadge, Clock, fmtSeconds, describeEvent, hasMatch, pauseText } from "/static/common.js";
 
 const clock = new Clock();
+let shown = null; // the last state: the timer shows nothing without a match, the full turn between turns
 
 function pips(node, n, total, cls) {
   node.replaceChildren(...Array.from({ length: Math.max(total, n) }, (_, i) =>
@@ -13,10 +14,14 @@ function pips(node, n, total, cls) {
 
 function show(s) {
   clock.update(s);
+  shown = s;
   const noMatch = !hasMatch(s);
+  $(".board").classList.toggle("nomatch", noMatch);
   if (noMatch) {
     $("#team").textContent = "Waiting for the game master";
     $("#round").textContent = "No match yet";
+    $("#roles").textContent = "Set up a match on the game master's page (/admin).";
+    $("#banner").classList.add("hidden");
     $("#result").classList.add("hidden");
     return;
   }
@@ -34,8 +39,9 @@ function show(s) {
   const banner = $("#banner");
   let text = "", cls = "";
   if (s.phase === "paused") {
-    cls = "paused";
-    text = s.challenge ? `Challenge by ${s.challenge.team}: the game master rules` : "Paused";
+    const why = pauseText(s);
+    cls = why && why.startsWith("Panel link") ? "lost" : "paused";
+    text = why || `Challenge by ${s.challenge.team}: the game master rules`;
   } else if (s.phase === "between_turns" && !s.finished) {
     cls = "paused";
     text = `Next: ${s.team} — crew, reset the tokens; game master, start the turn`;
@@ -48,7 +54,7 @@ function show(s) {
   tbody.replaceChildren(...Object.entries(s.scores || {}).map(([team, pts]) =>
     el("tr", { class: team === s.team && !s.finished ? "active" : "", dataset: { team } },
       el("td", { text: team }), el("td", { class: "pts", text: String(pts) }))));
-  $("#target").textContent = coop ? "" : `First to ${s.target_points} points ends the game at the round's end.`;
+  $("#target").textContent = coop ? "" : `First to ${s.target_points} point${s.target_points === 1 ? "" : "s"} ends the game at the round's end.`;
 
   const res = $("#result");
   if (s.finished) {
@@ -67,13 +73,18 @@ function show(s) {
 }
 
 function tick() {
-  const left = clock.now();
+  let left = clock.now();
   const timer = $("#timer");
-  timer.textContent = fmtSeconds(left);
+  // Between turns the hourglass is full (the turn's seconds, dimmed); with no match, empty.
+  const idle = !hasMatch(shown) || shown.finished;
+  const waiting = !idle && (left === null || left === undefined);
+  if (waiting) left = shown.turn_seconds;
+  timer.textContent = idle ? "" : waiting ? String(left) : fmtSeconds(left);
+  timer.classList.toggle("waiting", waiting);
   const low = left !== null && left <= 5 && clock.running;
   timer.classList.toggle("low", low);
   $("#bar").classList.toggle("low", low);
-  $("#bar > div").style.transform = `scaleX(${left === null ? 0 : Math.min(1, left / (clock.total || 30))})`;
+  $("#bar > div").style.transform = `scaleX(${left === null || waiting || idle ? 0 : Math.min(1, left / (clock.total || 30))})`;
   requestAnimationFrame(tick);
 }
 

@@ -43,11 +43,14 @@ export class ApiError extends Error {
   constructor(status, message) { super(message); this.status = status; }
 }
 
+// Kept where the session cookie is: shared by every tab of this origin. (In sessionStorage a
+// second game-master tab looked signed in, by its cookie, but every action failed for want of
+// the token.) The latest sign-in replaces both the cookie and the token for all tabs.
 const CSRF_KEY = "pp_csrf";
 export const csrf = {
-  get: () => sessionStorage.getItem(CSRF_KEY),
-  set: (t) => sessionStorage.setItem(CSRF_KEY, t),
-  clear: () => sessionStorage.removeItem(CSRF_KEY),
+  get: () => localStorage.getItem(CSRF_KEY),
+  set: (t) => localStorage.setItem(CSRF_KEY, t),
+  clear: () => localStorage.removeItem(CSRF_KEY),
 };
 
 // JSON in, JSON out; every error becomes an ApiError carrying the server's one line.
@@ -117,7 +120,11 @@ export function connect(view, params, handlers) {
 export function liveBadge() {
   let b = $("#live");
   if (!b) { b = el("div", { id: "live", class: "live", role: "status" }); document.body.append(b); }
-  return (text, ok) => { b.textContent = text; b.classList.toggle("down", !ok); };
+  // Down, it says so in words a player understands (it was a tiny corner dot before).
+  return (text, ok) => {
+    b.textContent = ok ? text : `Connection to the cockpit lost: ${text}`;
+    b.classList.toggle("down", !ok);
+  };
 }
 
 // Interpolates the turn timer between pushes, so it drains smoothly on screen.
@@ -149,12 +156,25 @@ export function describeEvent(e) {
     case "turn_ended": return `Turn over (${e.reason ?? ""}): ${e.points ?? 0} point(s)`;
     case "round_ended": return `Round ${e.round ?? ""} over`;
     case "game_ended": return "Game over";
-    case "paused": return "Paused";
-    case "resumed": return "Resumed";
+    case "paused": return e.reason === "link" ? "Paused: the panel's link is lost" : e.reason === "challenge" ? "Paused for the challenge" : "Paused";
+    case "resumed": return e.reason === "link" ? "Resumed: the panel is back" : "Resumed";
     case "card_skipped": return "Card skipped (nothing to do)";
     case "deck_reshuffled": return "Deck reshuffled";
     default: return e.type;
   }
+}
+
+// Why a turn is paused, in words for the room; null when it is not paused. A lost link
+// says so (the timer waits by itself until the cockpit's panel is heard again).
+export function pauseText(s) {
+  if (!s || s.phase !== "paused") return null;
+  const why = s.paused_for || [];
+  if (why.includes("link") || (s.link && s.link.connected === false)) {
+    return "Panel link lost: the timer waits until the panel is reconnected";
+  }
+  if (s.challenge) return null; // each page words the challenge itself
+  if (why.includes("restart")) return "Paused after a restart: the game master resumes";
+  return "Paused by the game master";
 }
 
 // A match is set up (the service reports phase "idle" and match_id null before the first one).

@@ -3,6 +3,10 @@ import { $, api, connect, liveBadge } from "/static/common.js";
 
 let matchId;
 
+function shown(yes) {
+  for (const id of ["#qr", "#coderow", "#url"]) $(id).classList.toggle("hidden", !yes);
+}
+
 async function load() {
   try {
     const j = await api("/api/join");
@@ -11,9 +15,12 @@ async function load() {
     $("#url").textContent = j.url;
     $("#url").href = j.url;
     $("#error").classList.add("hidden");
+    shown(true);
   } catch (e) {
-    $("#error").textContent = e.message;
-    $("#error").classList.remove("hidden");
+    // No match yet: say so, without an empty QR frame and a dash for a code.
+    $("#error").textContent = e.status === 404 ? "No match yet: the QR code appears here when the game master sets one up." : e.message;
+    $("#error").className = e.status === 404 ? "waitmsg" : "error";
+    shown(false);
   }
 }
 

@@ -1,7 +1,7 @@
 // The simulator: every control of the layout drawn as the panel looks, clickable or
 // draggable, lit by the same LED frames as the real panel, and feeding the same input
 // path as the hardware (POST /api/sim/input).
-import { $, el, api, post, connect, liveBadge, Clock, fmtSeconds, colourCss, inkCss, hasMatch } from "/static/common.js";
+import { $, el, api, post, connect, liveBadge, Clock, fmtSeconds, colourCss, inkCss, hasMatch, pauseText } from "/static/common.js";
 
 const SVGNS = "http://www.w3.org/2000/svg";
 const clock = new Clock();
@@ -268,7 +268,8 @@ function show(s) {
   if (!hasMatch(s)) { $("#phase").textContent = "no match: the panel is live, nothing is judged"; return; }
   pips($("#done"), s.completed || 0, 5, "done");
   pips($("#mistakes"), s.mistakes || 0, 2, "mistake");
-  $("#phase").textContent = s.finished ? "game over" : `${s.phase.replace("_", " ")} · ${s.team}`;
+  const why = pauseText(s);
+  $("#phase").textContent = s.finished ? "game over" : `${why ? `paused: ${why}` : s.phase.replace("_", " ")} · ${s.team}`;
   $("#stuck").textContent = s.stuck ? `stuck: ${s.stuck}` : "";
   if (stuck !== s.stuck) {
     document.querySelectorAll(".ctl.stuck").forEach((e) => e.classList.remove("stuck"));

@@ -1,7 +1,7 @@
 // The control tower's phone: the card in play, drawn like the printed card, and the turn's
 // timer. Nothing of the card is shown without the match's join code: the server refuses
 // the socket (4403) and /api/tower (403) with a wrong one.
-import { $, el, api, connect, liveBadge, Clock, fmtSeconds } from "/static/common.js";
+import { $, el, api, connect, liveBadge, Clock, fmtSeconds, pauseText } from "/static/common.js";
 
 const params = new URLSearchParams(location.search);
 let code = (params.get("code") || "").trim().toUpperCase();
@@ -59,7 +59,11 @@ function showState(s) {
   $("#counters").textContent = `${s.counters_held || 0}`;
   const banner = $("#banner");
   let text = "", cls = "";
-  if (s.phase === "paused") { text = s.challenge ? "Challenge! Timer paused" : "Paused"; cls = "paused"; }
+  if (s.phase === "paused") {
+    const why = pauseText(s);
+    text = why || "Challenge! Timer paused";
+    cls = why && why.startsWith("Panel link") ? "lost" : "paused";
+  }
   else if (s.stuck) { text = `Stuck: ${s.stuck}`; cls = "stuck"; }
   else if (s.finished) { text = "Game over"; cls = "paused"; }
   banner.textContent = text;
@@ -72,14 +76,18 @@ function showState(s) {
 }
 
 function tick() {
-  const left = clock.now();
+  let left = clock.now();
   const total = clock.total || 30;
   const secs = $("#secs");
-  secs.textContent = fmtSeconds(left);
+  // Between turns: the full turn, dimmed (the hourglass before it is turned over).
+  const waiting = (left === null || left === undefined) && state && !state.finished && state.turn_seconds;
+  if (waiting) left = state.turn_seconds;
+  secs.textContent = state && state.finished ? "" : waiting ? String(left) : fmtSeconds(left);
+  secs.classList.toggle("waiting", !!waiting);
   const low = left !== null && left <= 5 && clock.running;
   secs.classList.toggle("low", low);
   $("#bar").classList.toggle("low", low);
-  $("#bar > div").style.transform = `scaleX(${left === null ? 0 : Math.min(1, left / total)})`;
+  $("#bar > div").style.transform = `scaleX(${left === null || waiting ? 0 : Math.min(1, left / total)})`;
   requestAnimationFrame(tick);
 }
 
