@@ -40,3 +40,44 @@ def test_bad_hardware_map(tmp_path, capsys):
     m.write_text("this is = = not toml")
     assert main(["play", "--hardware", str(m), "--db", str(tmp_path / "p.db"), "--port", "0"]) == 2
     assert str(m) in error_lines(capsys)[0]
+
+
+def test_sigterm_closes_open_pages_and_stops(tmp_path):
+    """A page's live socket must not hold the stop (systemd restarts wait for it)."""
+    import asyncio
+    import re
+    import signal
+    import subprocess
+    import sys
+
+    import aiohttp
+
+    p = subprocess.Popen([sys.executable, "-m", "panel", "play", "--sim", "--port", "0", "--db",
+                          str(tmp_path / "p.db")], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        base = None
+        for line in p.stdout:
+            m = re.search(r"serving on (http://\S+?)/ ", line)
+            if m:
+                base = m.group(1)
+                break
+        assert base, "the service did not start"
+
+        async def watch():
+            async with aiohttp.ClientSession() as session:
+                async with session.ws_connect(f"{base}/ws?view=board", headers={"Origin": base}) as ws:
+                    first = await ws.receive_json()
+                    assert first["type"] == "state"
+                    p.send_signal(signal.SIGTERM)
+                    while True:
+                        msg = await ws.receive()
+                        if msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING):
+                            return ws.close_code
+
+        code = asyncio.run(watch())
+        assert code == aiohttp.WSCloseCode.GOING_AWAY
+        assert p.wait(timeout=30) == 0  # a bound far above the normal stop, only against a hang
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()

@@ -97,6 +97,8 @@ def test_generated_deck_is_used_without_cards(tmp_path):
     ({"match": {"teams": []}}, "match.teams: needs at least one team"),
     ({"match": {"teams": [{"name": "A", "players": ["x"]}]}}, "needs at least 2 players"),
     ({"match": {"mode": "cooperative", "teams": [{"name": "A", "players": list("abcdefg")}]}}, "2 to 6 players, these teams have 7"),
+    ({"match": {"mode": "cooperative", "teams": [{"name": "A", "players": ["x", "y"]}, {"name": "B", "players": ["y"]}]}},
+     "y listed in two teams"),
     ({"match": {"teams": TWO_TEAMS, "turn_seconds": -1}}, "match.turn_seconds: must be a number"),
     ({"match": {"teams": TWO_TEAMS}, "input": [{"t": 1, "press": "nope.x"}]}, "input[0].press: 'nope.x' is not a button"),
     ({"match": {"teams": TWO_TEAMS}, "input": [{"t": 1, "move": "slider.red", "to": 9}]}, "input[0].to: '9' is not a position"),

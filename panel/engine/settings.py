@@ -103,7 +103,11 @@ class MatchSettings:
                 if len(t.players) < 2:
                     bad(f"teams[{i}].players", f"team {t.name!r} needs at least 2 players (a tower and a crew)")
         elif mode == "cooperative" and teams:
-            n = sum(len(t.players) for t in teams)
+            everyone = [p for t in teams for p in t.players]
+            twice = sorted({p for p in everyone if everyone.count(p) > 1})
+            if twice:
+                bad("teams", f"in cooperative mode everyone is one crew: {', '.join(twice)} listed in two teams")
+            n = len(set(everyone))
             if n not in PLAYER_COUNTS:
                 bad("teams", f"cooperative mode is for 2 to 6 players, these teams have {n}")
 

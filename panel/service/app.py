@@ -377,6 +377,13 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     return ws
 
 
+async def close_sockets(app: web.Application) -> None:
+    """On stop, tell every page "going away" at once: an open socket otherwise holds the
+    shutdown until aiohttp's own timeout, and systemd's restart waits for it."""
+    for peer in list(app[COCKPIT].subscribers):
+        peer.close(WSCloseCode.GOING_AWAY)
+
+
 # ---------------------------------------------------------------------------- the app
 
 def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static_dir: Path | None = None,
@@ -403,6 +410,7 @@ def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static
     r.add_post("/api/admin/settings", admin_settings)
     r.add_get("/api/admin/status", admin_status)
     r.add_get("/ws", websocket)
+    app.on_shutdown.append(close_sockets)
     if app[STATIC].is_dir():
         r.add_static("/static/", app[STATIC], follow_symlinks=False)
     return app
