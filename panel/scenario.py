@@ -207,9 +207,40 @@ def play(match: Match, inputs: list[InputEvent | Action], end: float | None = No
     return events
 
 
+def contract_events(events: list[GameEvent]) -> list[dict[str, Any]]:
+    """The engine's events in the scripting contract's vocabulary.
+
+    The contract names eleven event types; the engine says a few more things, which ride
+    on those: a card sent to the bottom (`card_skipped`) or a reshuffle before a draw
+    become `skipped` and `reshuffled` on the `card_drawn` that follows, and the pause a
+    challenge causes is already told by `challenge` and `challenge_ruled`. Only the
+    pause/resume actions, an extension, add `paused` and `resumed` events.
+    """
+    out: list[dict[str, Any]] = []
+    skipped: list[int] = []
+    reshuffled = False
+    for e in events:
+        if e.type == "card_skipped":
+            skipped.append(e.details["number"])
+            continue
+        if e.type == "deck_reshuffled":
+            reshuffled = True
+            continue
+        if e.type in ("paused", "resumed") and e.details.get("reason") == "challenge":
+            continue
+        d = e.as_dict()
+        if e.type == "card_drawn":
+            if skipped:
+                d["skipped"], skipped = skipped, []
+            if reshuffled:
+                d["reshuffled"], reshuffled = True, False
+        out.append(d)
+    return out
+
+
 def result(match: Match, events: list[GameEvent]) -> dict[str, Any]:
     return {
-        "events": [e.as_dict() for e in events],
+        "events": contract_events(events),
         "scores": dict(match.scores),
         "round": match.round,
         "finished": match.finished,

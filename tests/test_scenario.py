@@ -130,3 +130,22 @@ def test_replay_bad_file_gives_one_line_per_problem_and_no_traceback(tmp_path):
 def test_replay_missing_file(capsys):
     assert main(["replay", "/nonexistent/x.toml"]) == 2
     assert "file not found" in capsys.readouterr().err
+
+
+CONTRACT_TYPES = {"turn_started", "card_drawn", "mistake", "card_completed", "counter_granted", "counter_spent",
+                  "challenge", "challenge_ruled", "turn_ended", "round_ended", "game_ended"}
+
+
+def test_contract_inputs_give_only_the_contracts_event_types():
+    # A whole demo-like match with challenges, skips and reshuffles (a tiny deck).
+    cards = [{"kind": "simple", "set": {"round_lever.red": 1}}, {"kind": "simple", "press": ["grid.r1c1"]},
+             {"kind": "simple", "press": ["grid.r1c2"]}]
+    inputs = [{"t": 0, "action": "start_turn"}, {"t": 1, "press": "grid.r1c1"}, {"t": 2, "press": "grid.r1c2"},
+              {"t": 3, "action": "challenge", "team": "Snow", "card": 0}, {"t": 4, "action": "rule", "upheld": False},
+              {"t": 5, "action": "flip"}, {"t": 40, "action": "start_turn"}, {"t": 41, "press": "alarm.red"},
+              {"t": 42, "press": "alarm.green"}]
+    out = run_scenario(scenario(inputs, cards=cards, end=100, target_points=1))
+    types = {e["type"] for e in out["events"]}
+    assert types <= CONTRACT_TYPES, types - CONTRACT_TYPES
+    assert {"challenge", "challenge_ruled", "game_ended"} <= types
+    assert any(e.get("skipped") for e in out["events"] if e["type"] == "card_drawn")

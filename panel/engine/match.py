@@ -325,7 +325,7 @@ class Match:
         turn.challenge = {"team": team, "card": target, "number": challenged.number}
         self._pause("challenge", t, out)
         out.append(GameEvent(t, "challenge", {"team": team, "card": target, "number": challenged.number,
-                                               "against": self.current_team}))
+                                               "against": self.current_team, "time_left": self.time_left(t)}))
 
     def _rule(self, upheld: bool, t: float, out: list[GameEvent]) -> None:
         turn = self._turn
