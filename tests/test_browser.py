@@ -93,8 +93,9 @@ def admin_login(admin: Page) -> None:
 
 
 def new_match(admin: Page, *, mode="competitive", teams=(("Penguins", "Ana, Ben"), ("Puffins", "Cleo, Dan")),
-              seed=7, turn_seconds=300, target_points=12) -> str:
+              seed=7, turn_seconds=300, target_points=12, side="blue") -> str:
     admin.select_option("#mode", mode)
+    admin.select_option("#side", side)
     rows = admin.locator("#teams .team")
     while rows.count() > len(teams):
         rows.nth(rows.count() - 1).locator("button").click()
@@ -450,3 +451,17 @@ def test_what_goes_wrong_is_said_on_the_page(pages):
     reachable["yes"] = True
     expect(badge).to_have_text("live", timeout=WAIT)
     expect(board_page.locator("#resulttitle")).to_contain_text("Shared win", timeout=WAIT)  # the state came back
+
+
+def test_the_simulator_is_drawn_for_the_match_in_play(pages):
+    """A gray-side base-game match: the simulator redraws with the gray colours and no
+    expansion modules, without a reload."""
+    sim = pages.open(pages.laptop, "/sim")
+    up = sim.locator('.ctl[data-control="cross.up"]')
+    expect(up).to_have_attribute("title", "cross.up (blue)", timeout=WAIT)
+    admin = pages.open(pages.laptop, "/admin")
+    admin_login(admin)
+    new_match(admin, side="gray")
+    expect(up).to_have_attribute("title", "cross.up (red)", timeout=WAIT)
+    expect(sim.locator('.ctl[data-control="keypad.f"]')).to_have_count(0)
+    expect(sim.locator("#title")).to_have_text(re.compile("gray side"))

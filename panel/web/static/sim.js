@@ -214,6 +214,10 @@ function tokenEl(c) {
 
 // ---------------------------------------------------------------- the panel
 function build(layout) {
+  // Drawn again for each match: its side changes the colours, the expansion the modules.
+  $("#panel").replaceChildren();
+  $("#cockpit").querySelectorAll(".ctl").forEach((n) => n.remove());
+  for (const id of Object.keys(tokens)) delete tokens[id];
   $("#title").textContent = `${layout.name} · ${layout.side} side${layout.expansion ? " · expansion ★" : ""}`;
   const panel = $("#panel");
   panel.classList.toggle("gray", layout.side === "gray");
@@ -260,7 +264,24 @@ function pips(node, n, total, cls) {
   node.replaceChildren(...Array.from({ length: total }, (_, i) => el("span", { class: `pip ${cls} ${i < n ? "on" : ""}` })));
 }
 
+let builtFor;    // the match id the panel is drawn for ("none" before any match)
+let building = null;
+
+async function rebuild(matchId) {
+  builtFor = matchId;
+  try {
+    build(await api("/api/layout"));
+  } catch (e) {
+    error(`Cannot read the layout: ${e.message}`);
+  }
+}
+
 function show(s) {
+  const matchId = String(s.match_id ?? "none");
+  if (matchId !== builtFor && !building) {
+    building = rebuild(matchId).finally(() => { building = null; show(s); });
+    return;
+  }
   clock.update(s);
   for (const [id, pos] of Object.entries(s.positions || {})) {
     if (tokens[id] && positions[id] !== pos) { positions[id] = pos; drawToken(id); }
@@ -287,10 +308,12 @@ function tick() {
   requestAnimationFrame(tick);
 }
 
+// Draw the panel at once, for the match in play (drawn again only when the match changes).
 try {
-  build(await api("/api/layout"));
+  const first = await api("/api/state");
+  await rebuild(String(first.match_id ?? "none"));
 } catch (e) {
-  error(`Cannot read the layout: ${e.message}`);
+  error(`Cannot read the cockpit's state: ${e.message}`);
 }
 connect("sim", {}, { status: liveBadge(), state: (m) => show(m.state), leds });
 requestAnimationFrame(tick);
