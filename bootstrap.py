@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import platform
 import shutil
 import subprocess
 import sys
@@ -84,11 +85,24 @@ def ensure_venv() -> None:
         run([sys.executable, "-m", "venv", str(VENV)])
 
 
+def ensure_build_tools() -> None:
+    """On a Pi, RPi.GPIO is built from source (PyPI has no wheel for it): it needs a C
+    compiler and the Python headers, which Raspberry Pi OS Lite leaves out."""
+    if platform.system() != "Linux" or platform.machine() not in ("aarch64", "armv7l", "armv6l"):
+        return
+    headers = Path(f"/usr/include/python3.{sys.version_info.minor}/Python.h")
+    missing = [pkg for pkg, path in (("gcc", Path("/usr/bin/gcc")), ("python3-dev", headers)) if not path.exists()]
+    if missing:
+        say(f"installing what RPi.GPIO needs to build: {' '.join(missing)}")
+        apt_install(missing)
+
+
 def ensure_installed(extras: str) -> None:
     stamp = VENV / f".installed{extras}"
     digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     if stamp.exists() and stamp.read_text() == digest:
         return
+    ensure_build_tools()
     say(f"installing the project{extras} into .venv")
     quiet = ["-q"] if os.environ.get("CI") else []
     run([str(BIN / "python"), "-m", "pip", "install", *quiet, "--upgrade", "pip"])
