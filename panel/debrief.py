@@ -6,8 +6,19 @@ output) and returns tables; it never looks inside the engine.
 
 from __future__ import annotations
 
+import csv
+import io
 from collections import defaultdict
 from typing import Any
+
+# The columns of each table, in order: a table with no rows still has its header (a CSV
+# of a match without mistakes opens in a spreadsheet with the right columns).
+COLUMNS = {
+    "turns": ("team", "round", "tower", "cards", "mistakes", "flips", "ended_by", "points", "seconds",
+              "mean_seconds_per_card"),
+    "card_kinds": ("kind", "dealt", "completed", "mistakes", "mean_seconds", "mistakes_per_card"),
+    "controls": ("control", "mistakes", "card_kinds", "teams"),
+}
 
 
 def debrief(events: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
@@ -78,3 +89,20 @@ def markdown_table(rows: list[dict[str, Any]]) -> str:
     for r in rows:
         out.append("| " + " | ".join("" if r[c] is None else str(r[c]) for c in cols) + " |")
     return "\n".join(out) + "\n"
+
+
+def csv_text(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> str:
+    """One table as CSV. A text cell a spreadsheet would read as a formula (a team named
+    "=HYPERLINK(...)") gets a leading apostrophe, the usual guard against CSV injection."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\r\n")
+    w.writerow(columns)
+    for r in rows:
+        w.writerow(["" if r.get(c) is None else _cell(r.get(c)) for c in columns])
+    return out.getvalue()
+
+
+def _cell(v: Any) -> Any:
+    if isinstance(v, str) and v[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + v
+    return v

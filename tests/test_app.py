@@ -5,13 +5,18 @@ cross-site request and a bad body, with a 4xx and a one-line message, never a 5x
 """
 
 import asyncio
+import csv
+import io
 import json
+import urllib.error
+import urllib.request
 
 import aiohttp
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from panel.debrief import COLUMNS
 from service_helpers import MATCH, PIN, ServiceThread
 
 EVIL = {"Origin": "http://evil.example"}
@@ -313,3 +318,102 @@ def test_socket_views_are_checked(svc):
         assert e.value.status == 400
 
     asyncio.run(_ws_session(svc.base, scenario))
+
+
+# ---------------------------------------------------------------- the debrief
+
+DEBRIEF_PATHS = ["/api/admin/matches", "/api/admin/debrief", "/api/admin/debrief.csv?table=turns"]
+
+
+def _get_raw(client, path):
+    """(status, Content-Type, Content-Disposition, text) of a GET with the client's cookies."""
+    req = urllib.request.Request(client.base + path)
+    try:
+        with client.opener.open(req, timeout=20) as r:
+            return r.status, r.headers.get("Content-Type"), r.headers.get("Content-Disposition"), r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers.get("Content-Type"), None, e.read().decode()
+
+
+def _two_mistakes(svc, gm, code):
+    """Start a turn and press two buttons outside the card: the turn ends on mistakes."""
+    public = svc.client()
+    gm.act("start_turn")
+    card = public.get(f"/api/tower?code={code}")[1]["card"]
+    wrong = [b for b in ("alarm.red", "alarm.yellow", "grid.r1c1", "grid.r1c2", "beacon.red", "radio.1")
+             if b.split(".")[0] != card.get("section") and b not in card.get("press", [])][:2]
+    for b in wrong:
+        assert public.post("/api/sim/input", {"control": b, "value": True})[0] == 200
+        assert public.post("/api/sim/input", {"control": b, "value": False})[0] == 200
+    return card, wrong
+
+
+@pytest.mark.parametrize("path", DEBRIEF_PATHS)
+def test_debrief_needs_the_game_masters_session(svc, gm, path):
+    gm.new_match()
+    assert "PIN" in is_error(*svc.client().get(path), 403)
+    assert gm.get(path)[0] == 200
+
+
+def test_debrief_refuses_bad_ids_and_tables_with_a_line(svc, gm):
+    assert "no match stored" in is_error(*gm.get("/api/admin/debrief"), 404)
+    assert is_error(*gm.get("/api/admin/debrief.csv?table=turns"), 404)
+    assert gm.get("/api/admin/matches") == (200, {"matches": []})
+    gm.new_match()
+    for bad in ("abc", "-1", "1.5", "1e3", "%D9%A3", "%201%202", "9" * 30, "%00"):
+        assert "not a match id" in is_error(*gm.get(f"/api/admin/debrief?match={bad}"), 400), bad
+    for unknown in ("0", "999"):
+        assert f"no match {unknown}" in is_error(*gm.get(f"/api/admin/debrief?match={unknown}"), 404)
+        assert is_error(*gm.get(f"/api/admin/debrief.csv?match={unknown}&table=turns"), 404)
+    for table in ("", "cards", "../turns", "TURNS"):
+        assert "not a table" in is_error(*gm.get(f"/api/admin/debrief.csv?table={table}"), 400), table
+    assert "not a table" in is_error(*gm.get("/api/admin/debrief.csv"), 400)
+
+
+def test_debrief_of_a_played_turn_and_its_csv(svc, gm):
+    first = gm.new_match(seed=3)["match_id"]
+    gm.act("abandon")
+    created = gm.new_match()
+    card, wrong = _two_mistakes(svc, gm, created["code"])
+    status, body = gm.get("/api/admin/debrief")  # the latest match by default
+    assert status == 200 and body["match_id"] == created["match_id"] and body["status"] == "active"
+    assert body["settings"]["teams"][0]["name"] == "Gulls" and body["scores"] == {"Gulls": 0, "Puffins": 0}
+    assert body["finished"] is False and body["winner"] is None
+    (turn,) = body["tables"]["turns"]
+    assert (turn["team"], turn["round"], turn["tower"], turn["mistakes"], turn["ended_by"], turn["points"]) == \
+        ("Gulls", 1, "Ana", 2, "mistakes", 0)
+    assert [r["control"] for r in body["tables"]["controls"]] == sorted(wrong)
+    kinds = {r["kind"]: r for r in body["tables"]["card_kinds"]}
+    assert kinds[card["kind"]]["mistakes"] == 2 and kinds[card["kind"]]["dealt"] == 1
+    # Another match by id: the abandoned one, never played.
+    status, other = gm.get(f"/api/admin/debrief?match={first}")
+    assert other["match_id"] == first and other["status"] == "abandoned" and other["tables"]["turns"] == []
+    status, listing = gm.get("/api/admin/matches")
+    assert [(m["id"], m["status"], m["mode"], m["teams"]) for m in listing["matches"]] == [
+        (created["match_id"], "active", "competitive", ["Gulls", "Puffins"]),
+        (first, "abandoned", "competitive", ["Gulls", "Puffins"])]
+    # Each CSV holds its table, cell for cell, under the table's columns.
+    for table, rows in body["tables"].items():
+        status, ctype, disposition, text = _get_raw(gm, f"/api/admin/debrief.csv?match={created['match_id']}&table={table}")
+        assert status == 200 and ctype.startswith("text/csv")
+        assert disposition == f'attachment; filename="match-{created["match_id"]}-{table}.csv"'
+        reader = csv.DictReader(io.StringIO(text))
+        assert tuple(reader.fieldnames) == COLUMNS[table]
+        assert list(reader) == [{c: "" if r[c] is None else str(r[c]) for c in COLUMNS[table]} for r in rows]
+        assert rows, table  # every table has a row here: the comparison above compared something
+    # An empty table still has its header.
+    text = _get_raw(gm, f"/api/admin/debrief.csv?match={first}&table=controls")[3]
+    assert text == "control,mistakes,card_kinds,teams\r\n"
+
+
+def test_debrief_follows_the_log_and_guards_the_csv(svc, gm):
+    """The debrief is rebuilt when the log grows (not served stale from the cache), and a
+    team name a spreadsheet would run as a formula is written as text."""
+    teams = [{"name": "=HYPERLINK(1)", "players": ["Ana", "Bo"]}, {"name": "Puffins", "players": ["Cy", "Di"]}]
+    code = gm.new_match(teams=teams)["code"]
+    assert gm.get("/api/admin/debrief")[1]["tables"]["turns"] == []
+    _two_mistakes(svc, gm, code)
+    body = gm.get("/api/admin/debrief")[1]
+    assert [t["team"] for t in body["tables"]["turns"]] == ["=HYPERLINK(1)"]
+    text = _get_raw(gm, "/api/admin/debrief.csv?table=turns")[3]
+    assert "\r\n'=HYPERLINK(1),1,Ana," in text

@@ -12,21 +12,26 @@ import asyncio
 import ipaddress
 import json
 import logging
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
 from aiohttp import WSCloseCode, web
 
 from .. import __version__
+from ..debrief import COLUMNS, csv_text, debrief
 from ..engine import MatchSettings
 from ..errors import ConfigError
+from ..scenario import contract_events
 from .cockpit import MATCH_FIELDS, Cockpit, Refused
 from .drawing import card_svg, qr_svg
+from .replay import replay_events
 from .security import LoginRefused, PinError, Security, split_host
+from .store import MatchRecord
 
 log = logging.getLogger("penguin-panel")
 
-PAGES = ("tower", "board", "admin", "sim", "join")
+PAGES = ("tower", "board", "admin", "sim", "join", "debrief")
 VIEWS = ("board", "sim", "tower")
 COOKIE = "pp_session"
 MAX_BODY = 64 * 1024
@@ -37,6 +42,8 @@ SECURITY = web.AppKey("security", Security)
 SIM = web.AppKey("sim", bool)
 STATIC = web.AppKey("static", Path)
 LAN_HOST = web.AppKey("lan_host", str)
+DEBRIEFS = web.AppKey("debriefs", OrderedDict)
+DEBRIEF_CACHE = 8  # rebuilt debriefs kept: a class flicking between the last few matches
 
 
 def default_static_dir() -> Path:
@@ -302,6 +309,80 @@ async def admin_status(request: web.Request) -> web.Response:
                               "defaults": cockpit.defaults, "fields": list(MATCH_FIELDS)})
 
 
+async def admin_matches(request: web.Request) -> web.Response:
+    """The stored matches, newest first, for the debrief page's picker."""
+    require_admin(request, changes_state=False)
+    records = request.app[COCKPIT].store.matches()
+    return web.json_response({"matches": [
+        {"id": r.id, "created": r.created, "status": r.status, "mode": r.settings.get("mode"),
+         "teams": [t.get("name") for t in r.settings.get("teams", []) if isinstance(t, dict)]}
+        for r in reversed(records)]})
+
+
+def debrief_record(request: web.Request) -> MatchRecord:
+    """The match named by ?match=ID, or the latest one; 400/404 with a line otherwise."""
+    store = request.app[COCKPIT].store
+    raw = request.query.get("match", "").strip()
+    if not raw:
+        record = store.latest_match()
+        if record is None:
+            raise web.HTTPNotFound(text="no match stored yet: play one first (set it up on /admin)")
+        return record
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 12:
+        raise web.HTTPBadRequest(text=f"match: {raw[:40]!r} is not a match id (a whole number, see /api/admin/matches)")
+    record = store.match(int(raw))
+    if record is None:
+        raise web.HTTPNotFound(text=f"match: no match {int(raw)} is stored (see /api/admin/matches)")
+    return record
+
+
+async def match_debrief(request: web.Request) -> dict[str, Any]:
+    """The debrief of the requested match, rebuilt from its log (cached while the log is unchanged)."""
+    record = debrief_record(request)
+    entries = request.app[COCKPIT].store.entries(record.id)
+    key = (record.id, record.status, len(entries), entries[-1].seq if entries else 0)
+    cache = request.app[DEBRIEFS]
+    if key in cache:
+        cache.move_to_end(key)
+        return cache[key]
+
+    def rebuild() -> dict[str, Any]:
+        # Off the event loop: replaying a long match must not hold up the presses of the
+        # one being played. The engine is pure and this Match is private to the thread.
+        match, events = replay_events(record, entries)
+        return {"match_id": record.id, "created": record.created, "status": record.status,
+                "settings": record.settings, "scores": dict(match.scores), "round": match.round,
+                "finished": match.finished, "winner": match.winner, "tier": match.tier,
+                "outcome": match.outcome, "tables": debrief(contract_events(events))}
+
+    try:
+        result = await asyncio.get_running_loop().run_in_executor(None, rebuild)
+    except (ConfigError, ValueError, KeyError, TypeError) as e:
+        message = "; ".join(str(p) for p in e.problems) if isinstance(e, ConfigError) else f"{type(e).__name__}: {e}"
+        raise web.HTTPUnprocessableEntity(text=f"match {record.id} cannot be rebuilt from its log ({message})") from None
+    cache[key] = result
+    while len(cache) > DEBRIEF_CACHE:
+        cache.popitem(last=False)
+    return result
+
+
+async def admin_debrief(request: web.Request) -> web.Response:
+    require_admin(request, changes_state=False)
+    return web.json_response(await match_debrief(request))
+
+
+async def admin_debrief_csv(request: web.Request) -> web.Response:
+    require_admin(request, changes_state=False)
+    table = request.query.get("table", "")
+    if table not in COLUMNS:
+        return error(400, f"table: {table[:40]!r} is not a table (turns, card_kinds or controls)")
+    result = await match_debrief(request)
+    text = csv_text(result["tables"][table], COLUMNS[table])
+    return web.Response(text=text, content_type="text/csv", charset="utf-8", headers={
+        "Content-Disposition": f'attachment; filename="match-{result["match_id"]}-{table}.csv"',
+        "Cache-Control": "no-store"})
+
+
 # ---------------------------------------------------------------------------- live sockets
 
 class Peer:
@@ -394,6 +475,7 @@ def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static
     app[SIM] = sim
     app[STATIC] = static_dir or default_static_dir()
     app[LAN_HOST] = lan_host
+    app[DEBRIEFS] = OrderedDict()
     r = app.router
     r.add_get("/", page_handler("index"))
     for name in PAGES:
@@ -409,6 +491,9 @@ def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static
     r.add_post("/api/admin/action", admin_action)
     r.add_post("/api/admin/settings", admin_settings)
     r.add_get("/api/admin/status", admin_status)
+    r.add_get("/api/admin/matches", admin_matches)
+    r.add_get("/api/admin/debrief", admin_debrief)
+    r.add_get("/api/admin/debrief.csv", admin_debrief_csv)
     r.add_get("/ws", websocket)
     app.on_shutdown.append(close_sockets)
     if app[STATIC].is_dir():

@@ -48,3 +48,14 @@ def replay(record: MatchRecord, entries: list[Entry]) -> tuple[Match, float]:
         apply(match, entry)
         last = max(last, entry.t)
     return match, last
+
+
+def replay_events(record: MatchRecord, entries: list[Entry]) -> tuple[Match, list[GameEvent]]:
+    """The match after every entry, and every game event it made on the way (the debrief
+    reads them). Same feeding as `replay`: the log decides, so the events are the ones the
+    service published while the match was played."""
+    match = new_match(record)
+    events: list[GameEvent] = []
+    for entry in entries:
+        events.extend(apply(match, entry))
+    return match, events
