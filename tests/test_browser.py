@@ -465,3 +465,72 @@ def test_the_simulator_is_drawn_for_the_match_in_play(pages):
     expect(up).to_have_attribute("title", "cross.up (red)", timeout=WAIT)
     expect(sim.locator('.ctl[data-control="keypad.f"]')).to_have_count(0)
     expect(sim.locator("#title")).to_have_text(re.compile("gray side"))
+
+
+def test_the_debrief_shows_a_played_turn_as_tables_and_plots(pages, tmp_path):
+    """One turn (a card done, then two slips): /debrief shows it in the turns table and as one
+    bar per turn, the slips by instruction type and by control, CSV links, and prints on A4."""
+    admin = pages.open(pages.laptop, "/admin")
+    admin_login(admin)
+    code = new_match(admin, seed=31)
+    board = pages.open(pages.laptop, "/board")
+    sim = pages.open(pages.laptop, "/sim")
+    tower = pages.open(pages.phone, f"/tower?code={code}")
+    expect(admin.locator("#start_turn")).to_be_enabled(timeout=WAIT)
+    admin.click("#start_turn")
+    card = read_card(tower)
+    play_card(sim, card)
+    nxt = wait_new_card(tower, card["label"])
+    expect(board.locator("#done")).to_have_attribute("data-count", "1", timeout=WAIT)
+    wrong = outside_buttons(nxt, 2)
+    end_turn_with_mistakes(sim, board, tower)
+    expect(board.locator('#scores tr[data-team="Penguins"] td.pts')).to_have_text("1", timeout=WAIT)
+
+    page = pages.open(pages.laptop, "/debrief")  # the same signed-in browser: no PIN asked
+    expect(page.locator("#app")).to_be_visible(timeout=WAIT)
+    expect(page.locator("#outcome")).to_have_text("In play: round 1")
+    expect(page.locator('#scores tr[data-team="Penguins"] td.num')).to_have_text("1")
+    rows = page.locator("#table-turns tbody tr")
+    expect(rows).to_have_count(1)
+    cells = {c: rows.nth(0).locator(f'td[data-col="{c}"]').text_content()
+             for c in ("round", "team", "tower", "cards", "mistakes", "ended_by", "points")}
+    assert cells == {"round": "1", "team": "Penguins", "tower": "Ana", "cards": "1", "mistakes": "2",
+                     "ended_by": "2 mistakes", "points": "1"}
+    bars = page.locator('#fig-points svg[data-plot="points"] rect.bar')
+    expect(bars).to_have_count(1)  # one bar per turn
+    assert [bars.nth(0).get_attribute(a) for a in ("data-turn", "data-team", "data-round", "data-points")] == \
+        ["1", "Penguins", "1", "1"]
+    expect(page.locator("#fig-points .glabel")).to_have_text(["Round 1"])
+    seconds = page.locator(f'#fig-seconds rect.bar[data-kind="{card["kind"]}"]')
+    assert float(seconds.get_attribute("data-seconds")) > 0  # the card done has a time
+    slips = page.locator("#fig-kind-mistakes rect.bar")
+    assert sum(int(slips.nth(i).get_attribute("data-mistakes")) for i in range(slips.count())) == 2
+    controls = page.locator("#fig-controls rect.bar")
+    assert sorted(controls.nth(i).get_attribute("data-control") for i in range(controls.count())) == sorted(wrong)
+    match_id = page.locator("#match").input_value()
+    expect(page.locator('a.csv[data-table="turns"]')).to_have_attribute(
+        "href", f"/api/admin/debrief.csv?match={match_id}&table=turns")
+    # The download link gives the turn as CSV (with the page's own session cookie).
+    csv_text = page.request.get(pages.base + f"/api/admin/debrief.csv?match={match_id}&table=turns").text()
+    assert csv_text.splitlines()[1].startswith("Penguins,1,Ana,1,2,0,mistakes,1,")
+    page.screenshot(path=str(tmp_path / "debrief.png"), full_page=True)
+
+    # Printed: the picker and buttons are left off, and the handout is at most two A4 pages.
+    page.emulate_media(media="print")
+    expect(page.locator(".pick")).to_be_hidden()
+    expect(page.locator("#fig-points svg.chart")).to_be_visible()
+    pdf = page.pdf(format="A4", print_background=True)
+    (tmp_path / "debrief.pdf").write_bytes(pdf)
+    assert pdf.startswith(b"%PDF") and 1 <= len(re.findall(rb"/Type\s*/Page(?![s\w])", pdf)) <= 2
+    page.emulate_media(media="print")  # shown for the screenshot below
+    page.screenshot(path=str(tmp_path / "debrief-print.png"), full_page=True)
+    page.emulate_media(media="screen")
+
+    # Without the game master's session the page asks for the PIN and shows nothing.
+    pages.laptop.clear_cookies()
+    page.reload()
+    expect(page.locator("#login")).to_be_visible(timeout=WAIT)
+    expect(page.locator("#app")).to_be_hidden()
+    page.fill("#pin", PIN)
+    page.click("#login button[type=submit]")
+    expect(page.locator("#fig-points rect.bar")).to_have_count(1, timeout=WAIT)

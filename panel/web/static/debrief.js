@@ -1,0 +1,296 @@
+// The educators' debrief: pick a stored match, show its result, its three tables and plots
+// drawn here as inline SVG (no chart library, no build step). Every bar carries its value as
+// text and its team's name or pattern, never colour alone; the page prints as an A4 handout.
+import { $, el, api, post, csrf } from "/static/common.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+let current = null; // the debrief shown
+
+function svg(tag, attrs = {}, ...children) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined) continue;
+    if (k === "dataset") for (const [dk, dv] of Object.entries(v)) e.dataset[dk] = dv;
+    else if (k === "text") e.textContent = v;
+    else e.setAttribute(k, v);
+  }
+  for (const c of children.flat()) if (c) e.append(c);
+  return e;
+}
+
+function error(msg) {
+  $("#error").textContent = msg || "";
+  $("#error").classList.toggle("hidden", !msg);
+}
+
+// ---------------------------------------------------------------- team styles
+// Okabe-Ito colours (told apart with colour-blindness) plus a pattern per team, so two teams
+// differ in print on a grey-scale printer and for every viewer.
+const TEAM_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#555555"];
+const PATTERNS = ["solid", "stripes", "dots", "cross"];
+
+function teamDefs(prefix, teams) {
+  return svg("defs", {}, teams.map((_, i) => {
+    const colour = TEAM_COLOURS[i % TEAM_COLOURS.length];
+    const kind = PATTERNS[i % PATTERNS.length];
+    const p = svg("pattern", { id: `${prefix}-t${i}`, width: 12, height: 12, patternUnits: "userSpaceOnUse" },
+      svg("rect", { width: 12, height: 12, fill: colour }));
+    if (kind === "stripes") p.append(svg("path", { d: "M-3,3 l6,-6 M0,12 l12,-12 M9,15 l6,-6", stroke: "#fff", "stroke-width": 3 }));
+    if (kind === "dots") p.append(svg("circle", { cx: 6, cy: 6, r: 2.6, fill: "#fff" }));
+    if (kind === "cross") p.append(svg("path", { d: "M0,6 h12 M6,0 v12", stroke: "#fff", "stroke-width": 2.5 }));
+    return p;
+  }));
+}
+
+const shorten = (s, n) => (s.length > n ? s.slice(0, n - 1) + "…" : s);
+const fmt = (v, unit = "") => (v === null || v === undefined ? "–" : `${v}${unit}`);
+
+function niceMax(v) {
+  if (v <= 1) return 1;
+  const step = Math.pow(10, Math.floor(Math.log10(v)));
+  for (const m of [1, 2, 2.5, 5, 10]) if (m * step >= v) return m * step;
+  return 10 * step;
+}
+
+// ---------------------------------------------------------------- vertical bars, grouped
+// groups: [{label, bars: [{label, value, text, fill, data}]}]
+function vbars({ id, title, unit, groups, legend, integer = false }) {
+  const BAR = 78, GAP = 14, GROUPGAP = 46, LEFT = 74, TOP = 50, PLOT_H = 300, FOOT = 92;
+  const n = groups.reduce((a, g) => a + g.bars.length, 0);
+  const inner = groups.reduce((a, g) => a + g.bars.length * BAR + (g.bars.length - 1) * GAP, 0) + (groups.length - 1) * GROUPGAP;
+  const width = Math.max(LEFT + inner + 30, 520);
+  const height = TOP + PLOT_H + FOOT;
+  const max = niceMax(Math.max(0, ...groups.flatMap((g) => g.bars.map((b) => b.value || 0))));
+  const y = (v) => TOP + PLOT_H - (v / max) * PLOT_H;
+  const s = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, role: "img", class: "chart",
+    "aria-label": title, dataset: { plot: id, bars: n } }, svg("title", { text: title }));
+  if (legend) s.append(legend.defs);
+  // Grid lines with their values: whole steps for small counts (no "0.3 points"), else fifths.
+  const step = integer && max <= 5 ? 1 : max / 5;
+  for (let i = 0; i * step <= max + 1e-9; i++) {
+    const v = Number((i * step).toFixed(2));
+    s.append(svg("line", { x1: LEFT - 6, x2: width - 10, y1: y(v), y2: y(v), class: i ? "grid" : "axis" }),
+      svg("text", { x: LEFT - 12, y: y(v) + 7, class: "tick", "text-anchor": "end", text: String(v) }));
+  }
+  s.append(svg("text", { x: 8, y: 26, class: "unit", text: unit }));
+  let x = LEFT + Math.max(0, (width - 30 - LEFT - inner) / 2);
+  for (const g of groups) {
+    const start = x;
+    for (const b of g.bars) {
+      const top = y(b.value || 0);
+      const h = Math.max(TOP + PLOT_H - top, 0);
+      s.append(svg("g", { class: "barg" },
+        svg("rect", { x, y: top, width: BAR, height: h, fill: b.fill || "#0072B2", class: "bar",
+          stroke: "#111", "stroke-width": h ? 1.5 : 0, dataset: { value: b.value ?? "", ...b.data } },
+          svg("title", { text: `${b.label}: ${b.text}` })),
+        svg("text", { x: x + BAR / 2, y: top - 10, class: "val", "text-anchor": "middle", text: b.text }),
+        svg("text", { x: x + BAR / 2, y: TOP + PLOT_H + 30, class: "blabel", "text-anchor": "middle", text: shorten(b.label, 9) })));
+      x += BAR + GAP;
+    }
+    x -= GAP;
+    if (g.label) {
+      s.append(svg("line", { x1: start, x2: x, y1: TOP + PLOT_H + 48, y2: TOP + PLOT_H + 48, class: "bracket" }),
+        svg("text", { x: (start + x) / 2, y: TOP + PLOT_H + 78, class: "glabel", "text-anchor": "middle", text: g.label }));
+    }
+    x += GROUPGAP;
+  }
+  return s;
+}
+
+// ---------------------------------------------------------------- horizontal bars
+// rows: [{label, value, text, data}]
+function hbars({ id, title, unit, rows, fill }) {
+  const ROW = 50, TOP = 44, BAR_W = 560, CHAR = 12.5;
+  const labelW = Math.max(120, Math.ceil(Math.max(...rows.map((r) => r.label.length)) * CHAR) + 24);
+  const width = labelW + BAR_W + 190;
+  const height = TOP + rows.length * ROW + 16;
+  const max = niceMax(Math.max(0, ...rows.map((r) => r.value || 0)));
+  const s = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, role: "img", class: "chart",
+    "aria-label": title, dataset: { plot: id, bars: rows.length } }, svg("title", { text: title }),
+    svg("text", { x: 8, y: 28, class: "unit", text: unit }),
+    svg("line", { x1: labelW, x2: labelW, y1: TOP - 6, y2: height - 8, class: "axis" }));
+  rows.forEach((r, i) => {
+    const top = TOP + i * ROW + 6;
+    const w = ((r.value || 0) / max) * BAR_W;
+    s.append(svg("g", { class: "barg" },
+      svg("text", { x: labelW - 12, y: top + 26, class: "blabel", "text-anchor": "end", text: r.label }),
+      svg("rect", { x: labelW, y: top, width: w, height: ROW - 14, fill, class: "bar", stroke: "#111",
+        "stroke-width": w ? 1.5 : 0, dataset: { value: r.value ?? "", ...r.data } }, svg("title", { text: `${r.label}: ${r.text}` })),
+      svg("text", { x: labelW + w + 10, y: top + 26, class: "val", text: r.text })));
+  });
+  return s;
+}
+
+function figure(id, caption, chart, emptyText) {
+  const f = $(`#${id}`);
+  f.replaceChildren(chart || el("p", { class: "empty", text: emptyText }), el("figcaption", { text: caption }));
+}
+
+// ---------------------------------------------------------------- tables
+const HEADS = {
+  team: "Team", round: "Round", tower: "Tower", cards: "Cards done", mistakes: "Mistakes", flips: "Timer flips",
+  ended_by: "Ended by", points: "Points", seconds: "Seconds", mean_seconds_per_card: "Mean s per card",
+  kind: "Instruction type", dealt: "Dealt", completed: "Completed", mean_seconds: "Mean s per card",
+  mistakes_per_card: "Mistakes per card", control: "Control", card_kinds: "On instruction types", teams: "Teams",
+};
+const COLUMNS = {
+  turns: ["round", "team", "tower", "cards", "mistakes", "flips", "ended_by", "points", "seconds", "mean_seconds_per_card"],
+  card_kinds: ["kind", "dealt", "completed", "mistakes", "mistakes_per_card", "mean_seconds"],
+  controls: ["control", "mistakes", "card_kinds", "teams"],
+};
+const ENDED = { time: "time ran out", five_cards: "5 cards done", mistakes: "2 mistakes", game_end: "match ended" };
+
+function table(name, rows, emptyText) {
+  const cols = COLUMNS[name];
+  const t = $(`#table-${name}`);
+  const head = el("thead", {}, el("tr", {}, cols.map((c) => el("th", { class: typeof rows[0]?.[c] === "number" ? "num" : null, text: HEADS[c] || c }))));
+  const body = el("tbody", {}, rows.length ? rows.map((r) => el("tr", {}, cols.map((c) => {
+    let v = r[c];
+    if (c === "ended_by") v = ENDED[v] || v;
+    return el("td", { class: typeof r[c] === "number" ? "num" : null, dataset: { col: c }, text: v === null || v === undefined || v === "" ? "–" : String(v) });
+  }))) : el("tr", {}, el("td", { colspan: cols.length, class: "empty", text: emptyText })));
+  t.replaceChildren(head, body);
+}
+
+// ---------------------------------------------------------------- the page
+const KIND_ORDER = ["simple", "sequence", "coordinates", "activation"];
+const kindSort = (a, b) => ((KIND_ORDER.indexOf(a.kind) + 1 || 99) - (KIND_ORDER.indexOf(b.kind) + 1 || 99)) || a.kind.localeCompare(b.kind);
+
+function resultLine(d) {
+  const s = d.settings || {};
+  if (d.status === "abandoned") return "Abandoned: the match does not count";
+  if (!d.finished) return `In play: round ${d.round}`;
+  if (s.mode === "cooperative") return d.tier ? `Landed: ${d.tier}` : "Landed";
+  const w = d.winner || [];
+  if (w.length > 1) return `Shared win: ${w.join(" & ")}`;
+  return w.length ? `Winner: ${w[0]}` : "Over";
+}
+
+function show(d) {
+  current = d;
+  const s = d.settings || {};
+  const teams = (s.teams || []).map((t) => t.name);
+  $("#title").textContent = `· match ${d.match_id}`;
+  document.title = `Debrief · match ${d.match_id}`;
+  $("#outcome").textContent = resultLine(d);
+  $("#meta").textContent = [
+    s.mode === "cooperative" ? "Cooperative" : "Competitive",
+    d.created ? d.created.replace("T", " ").slice(0, 16) : null,
+    `${s.turn_seconds} s turns`, `${s.time_counters} time counters`,
+    s.mode === "cooperative" ? null : `first to ${s.target_points} points`,
+    `${s.side} side${s.expansion ? " + expansion" : ""}`, `seed ${s.seed ?? "–"}`,
+  ].filter(Boolean).join(" · ");
+  $("#outcometext").textContent = s.mode === "cooperative" && d.outcome ? d.outcome : "";
+  const ranked = Object.entries(d.scores || {}).sort((a, b) => b[1] - a[1]);
+  $("#scores tbody").replaceChildren(...ranked.map(([t, p]) => el("tr", { dataset: { team: t } },
+    el("td", { text: t }), el("td", { class: "num", text: String(p) }))));
+
+  // Points per turn, per team, grouped by round.
+  const turns = d.tables.turns;
+  const index = new Map(teams.map((t, i) => [t, i]));
+  const rounds = [...new Set(turns.map((t) => t.round))];
+  const defs = teamDefs("pts", teams);
+  const groups = rounds.map((r) => ({
+    label: `Round ${r}`,
+    bars: turns.map((t, i) => ({ ...t, n: i + 1 })).filter((t) => t.round === r).map((t) => ({
+      label: t.team, value: t.points, text: `${t.points} pt${t.points === 1 ? "" : "s"}`,
+      fill: `url(#pts-t${index.get(t.team) ?? 0})`,
+      data: { turn: t.n, team: t.team, round: t.round, points: t.points },
+    })),
+  }));
+  const legend = teams.length > 1 ? el("ul", { class: "legend" }, teams.map((t, i) => el("li", {},
+    svg("svg", { viewBox: "0 0 24 24", width: 24, height: 24, "aria-hidden": "true" },
+      teamDefs(`lg${i}`, teams), svg("rect", { width: 24, height: 24, fill: `url(#lg${i}-t${i})`, stroke: "#111" })), t))) : null;
+  figure("fig-points", "Points scored in each turn; each bar is one turn, named by its team, grouped by round.",
+    turns.length ? vbars({ id: "points", title: "Points per turn", unit: "points", groups, legend: { defs }, integer: true }) : null,
+    "No turn has ended yet.");
+  if (legend) $("#fig-points").prepend(legend);
+
+  // Instruction types: mean seconds per completed card, and mistakes.
+  const kinds = [...d.tables.card_kinds].sort(kindSort);
+  figure("fig-seconds", "Mean seconds to complete a card of each instruction type (– : none completed).",
+    kinds.length ? vbars({ id: "seconds", title: "Mean seconds per card by instruction type", unit: "seconds",
+      groups: [{ label: null, bars: kinds.map((k) => ({ label: k.kind, value: k.mean_seconds ?? 0,
+        text: k.mean_seconds === null ? "–" : `${k.mean_seconds} s`, fill: "#0072B2",
+        data: { kind: k.kind, seconds: k.mean_seconds ?? "" } })) }] }) : null,
+    "No card was dealt.");
+  figure("fig-kind-mistakes", "Mistakes made on each instruction type (per card dealt in brackets).",
+    kinds.length ? hbars({ id: "kind-mistakes", title: "Mistakes by instruction type", unit: "mistakes", fill: "#D55E00",
+      rows: kinds.map((k) => ({ label: k.kind, value: k.mistakes,
+        text: `${k.mistakes}${k.mistakes_per_card !== null ? ` (${k.mistakes_per_card} per card)` : ""}`,
+        data: { kind: k.kind, mistakes: k.mistakes } })) }) : null,
+    "No card was dealt.");
+  const controls = d.tables.controls;
+  figure("fig-controls", "The controls pressed or moved by mistake, most often first.",
+    controls.length ? hbars({ id: "controls", title: "Controls that caused mistakes", unit: "mistakes", fill: "#CC79A7",
+      rows: controls.map((c) => ({ label: c.control, value: c.mistakes, text: `${c.mistakes} · ${c.teams}`,
+        data: { control: c.control, mistakes: c.mistakes } })) }) : null,
+    "No mistakes: nothing to show.");
+
+  table("turns", turns, "No turn has ended yet.");
+  table("card_kinds", kinds, "No card was dealt.");
+  table("controls", controls, "No mistakes.");
+  for (const a of document.querySelectorAll("a.csv")) {
+    a.href = `/api/admin/debrief.csv?match=${d.match_id}&table=${a.dataset.table}`;
+  }
+  $("#app").classList.remove("hidden");
+  $("#nomatch").classList.add("hidden");
+}
+
+function needLogin(e) {
+  if (e.status === 403 && /PIN|log in/i.test(e.message)) {
+    $("#login").classList.remove("hidden");
+    $("#app").classList.add("hidden");
+    $("#pin").focus();
+    return true;
+  }
+  return false;
+}
+
+async function loadMatches() {
+  const { matches } = await api("/api/admin/matches");
+  $("#login").classList.add("hidden");
+  const sel = $("#match");
+  const keep = new URLSearchParams(location.search).get("match") || sel.value;
+  sel.replaceChildren(...matches.map((m) => el("option", { value: String(m.id),
+    text: `#${m.id} · ${m.created.replace("T", " ").slice(0, 16)} · ${m.mode} · ${m.teams.join(" vs ")} · ${m.status}` })));
+  if (matches.some((m) => String(m.id) === keep)) sel.value = keep;
+  return matches.length;
+}
+
+async function load() {
+  error("");
+  try {
+    if (!(await loadMatches())) {
+      $("#nomatch").classList.remove("hidden");
+      $("#app").classList.add("hidden");
+      return;
+    }
+    show(await api(`/api/admin/debrief?match=${encodeURIComponent($("#match").value)}`));
+  } catch (e) {
+    if (!needLogin(e)) error(e.message);
+  }
+}
+
+$("#match").addEventListener("change", () => {
+  const u = new URL(location.href);
+  u.searchParams.set("match", $("#match").value);
+  history.replaceState(null, "", u);
+  load();
+});
+$("#refresh").addEventListener("click", load);
+$("#print").addEventListener("click", () => window.print());
+$("#login").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  error("");
+  try {
+    const r = await post("/api/admin/login", { pin: $("#pin").value });
+    csrf.set(r.csrf); // the game master's other tabs share it
+    $("#pin").value = "";
+    await load();
+  } catch (e) {
+    error(e.status === 429 ? "Too many wrong PINs: wait a minute." : e.status === 403 ? "Wrong PIN." : e.message);
+  }
+});
+window.debriefShown = () => current; // for tests and the curious: the data behind the page
+load();
