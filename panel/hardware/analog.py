@@ -16,6 +16,7 @@ import math
 from typing import Sequence
 
 from ..events import InputEvent
+from ..resource import Closeable
 from .inputs import InputHub
 from .pins import software_spi
 
@@ -74,7 +75,7 @@ class SliderQuantiser:
         return None
 
 
-class AnalogInput:
+class AnalogInput(Closeable):
     """One MCP3008 channel, sampled from the loop every `interval` seconds."""
 
     def __init__(self, control: str, channel: int, *, hub: InputHub, positions: Sequence[str],
@@ -119,8 +120,3 @@ class AnalogInput:
                 self._device.close()
             self._device = None
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()

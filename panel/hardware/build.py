@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..layout import Layout
+from ..resource import Closeable
 from .analog import AnalogInput
 from .buttons import ContactInput
 from .buzzer import BuzzerPlayer
@@ -23,7 +24,7 @@ from .map import AdcSource, EncoderSource, GpioSource, HardwareMap, PinPairSourc
 from .round_lever import RoundLeverInput
 
 
-class Hardware:
+class Hardware(Closeable):
     def __init__(self, hmap: HardwareMap, layout: Layout, hub: InputHub, *, pin_factory=None,
                  strip: PixelStrip | None = None, sim: bool = False, state_dir: str | Path | None = None,
                  window: float | None = None):
@@ -84,8 +85,3 @@ class Hardware:
             self.effects.close()
             self.effects = None
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 
 from ..events import InputEvent
+from ..resource import Closeable
 from .debounce import DEFAULT_WINDOW, Debouncer
 from .inputs import InputHub
 
 
-class ContactInput:
+class ContactInput(Closeable):
     """One contact on one GPIO. `positions` = (when open, when closed) for a token,
     None for a button."""
 
@@ -86,8 +87,3 @@ class ContactInput:
             self._device.close()
             self._device = None
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()

@@ -7,6 +7,8 @@ a lower one; the last-seconds tick never cuts a mistake or an end-of-turn sound.
 
 from __future__ import annotations
 
+from ..resource import Closeable
+
 # (frequency in Hz or None for a rest, seconds). All within 220-3520 Hz, the buzzer's range.
 TUNES: dict[str, tuple[tuple[float | None, float], ...]] = {
     "tick": ((2093.0, 0.04),),
@@ -20,7 +22,7 @@ PRIORITY = {"tick": 0, "turn_start": 1, "card": 1, "mistake": 2, "turn_end": 3, 
 LOW, HIGH = 220.0, 3520.0
 
 
-class BuzzerPlayer:
+class BuzzerPlayer(Closeable):
     def __init__(self, pin: int | None = None, *, pin_factory=None, device=None):
         if device is None:
             from gpiozero import TonalBuzzer
@@ -75,8 +77,3 @@ class BuzzerPlayer:
             self._device.close()
             self._device = None
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()

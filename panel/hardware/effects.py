@@ -12,6 +12,7 @@ import math
 from typing import Any, Iterable
 
 from ..events import GameEvent
+from ..resource import Closeable
 from .buzzer import BuzzerPlayer
 from .leds import PixelStrip
 from .map import NeoPixelConfig
@@ -22,7 +23,7 @@ SOUNDS = {"turn_started": "turn_start", "mistake": "mistake", "card_completed": 
           "turn_ended": "turn_end", "game_ended": "game_end"}
 
 
-class Effects:
+class Effects(Closeable):
     def __init__(self, strip: PixelStrip | None, config: NeoPixelConfig | None, buzzer: BuzzerPlayer | None = None,
                  *, frame_interval: float = 0.05, always_write: bool = False):
         if strip is not None and config is None:
@@ -92,11 +93,6 @@ class Effects:
             self.buzzer.close()
             self.buzzer = None
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
 
 __all__ = ["Effects", "SOUNDS", "CUE_SECONDS"]

@@ -15,6 +15,7 @@ import os
 from pathlib import Path
 
 from ..events import InputEvent
+from ..resource import Closeable
 from .inputs import InputHub
 
 
@@ -43,7 +44,7 @@ class KnobState:
         os.replace(tmp, self.path)  # a power cut leaves the old file or the new, never half
 
 
-class KnobInput:
+class KnobInput(Closeable):
     def __init__(self, control: str, pins: tuple[int, int], *, hub: InputHub, positions: tuple[str, ...],
                  steps_per_position: int = 4, wrap: bool = True, state_file: str | Path | None = None,
                  pin_factory=None):
@@ -105,8 +106,3 @@ class KnobInput:
             self._device.close()
             self._device = None
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()

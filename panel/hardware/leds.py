@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Protocol, Sequence
 
+from ..resource import Closeable
+
 Colour = tuple[int, int, int]
 Frame = tuple[Colour, ...]
 
@@ -22,7 +24,7 @@ class PixelStrip(Protocol):
     def close(self) -> None: ...
 
 
-class FakeStrip:
+class FakeStrip(Closeable):
     """A strip that remembers: `frames` holds every frame written, `last` the latest."""
 
     def __init__(self, count: int, *, keep: int | None = None):
@@ -47,14 +49,9 @@ class FakeStrip:
     def close(self) -> None:
         self.closed = True
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
 
-class NeoPixelStrip:
+class NeoPixelStrip(Closeable):
     """Real pixels. driver "spi": adafruit-circuitpython-neopixel-spi on SPI0 MOSI (GPIO10)
     or SPI1 MOSI (GPIO20): no root, no clash with the audio PWM, works on a Pi 5.
     driver "pwm": adafruit-circuitpython-neopixel (rpi_ws281x) on GPIO10/12/18/21, root."""
@@ -95,11 +92,6 @@ class NeoPixelStrip:
             self._pixels.deinit()
             self._pixels = None
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
 
 def open_strip(config, *, sim: bool = False) -> PixelStrip:

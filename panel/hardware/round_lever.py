@@ -10,6 +10,7 @@ guessed, so a shorted wire shows up in the self-test, not as a phantom move.
 from __future__ import annotations
 
 from ..events import InputEvent
+from ..resource import Closeable
 from .debounce import DEFAULT_WINDOW
 from .buttons import ContactInput
 from .inputs import InputHub
@@ -24,7 +25,7 @@ class _Contact(ContactInput):
         self._lever._changed(t)
 
 
-class RoundLeverInput:
+class RoundLeverInput(Closeable):
     def __init__(self, control: str, pins: tuple[int, int], *, hub: InputHub, positions: tuple[str, str, str],
                  pull_up: bool | None = True, active_high: bool | None = None,
                  window: float = DEFAULT_WINDOW, pin_factory=None):
@@ -66,8 +67,3 @@ class RoundLeverInput:
             c.close()
         self._contacts = []
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
