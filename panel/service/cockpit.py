@@ -41,6 +41,8 @@ GM_ACTIONS = ("start_turn", "flip", "pause", "resume", "challenge", "rule", "end
 # touch sensors belong to the build (command line, settings file), not to a web form.
 MATCH_FIELDS = ("mode", "teams", "turn_seconds", "time_counters", "target_points", "settle_ms",
                 "side", "expansion", "seed")
+WALK_UP_TEAMS = [{"name": "Blue team", "players": ["Tower", "Crew"]},
+                 {"name": "Red team", "players": ["Tower", "Crew"]}]
 GM_PAUSE_REASONS = ("pause", "restart")  # what the game master's resume clears
 
 
@@ -324,10 +326,32 @@ class Cockpit:
         layout = self.any_layout()
         if event.control in layout.tokens and isinstance(event.value, str):
             self.positions[event.control] = event.value
+        if event.value is True and layout.cockpit_role(event.control) == "start" and self._walk_up():
+            log.info("START pressed with no match in play: match %s set up", self.record.id)
         if not self.active:
             self._publish([])
             return False
         self._log_and_handle(InputEvent(event.control, event.value, self._stamp(event.t)))
+        return True
+
+    def _walk_up(self) -> bool:
+        """A café's cockpit plays without anyone at /admin: START with no match in play sets
+        one up (the settings file's defaults; after a finished match, the same teams and
+        rules again with a new deck), and the same press then starts its first turn."""
+        if self.active and not self.match.finished:
+            return False
+        body: dict[str, Any] = {}
+        if self.record is not None:
+            body = {k: v for k, v in self.record.settings.items() if k in MATCH_FIELDS and k != "seed"}
+        elif "teams" not in self.defaults:
+            body["teams"] = WALK_UP_TEAMS
+        if self.active:
+            self._set_status("finished")
+        try:
+            self._create_match(body)
+        except Refused as e:  # e.g. default teams a settings file got wrong: said, not raised
+            log.warning("START pressed but no match could be set up: %s", e)
+            return False
         return True
 
     def _log_and_handle(self, event: InputEvent | Action) -> list[GameEvent]:

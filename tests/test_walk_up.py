@@ -1,0 +1,64 @@
+"""A café's cockpit needs nobody at /admin: START with no match in play sets one up and
+starts its first turn; after a match, START plays the same teams again on a new deck."""
+
+import asyncio
+
+from panel.events import InputEvent
+from panel.service.cockpit import WALK_UP_TEAMS, Cockpit
+from panel.service.store import Store
+
+
+async def until(predicate, steps=300):
+    for _ in range(steps):  # bounded by steps, not by the wall clock
+        if predicate():
+            return True
+        await asyncio.sleep(0.01)
+    return predicate()
+
+
+def test_start_with_no_match_sets_one_up_and_plays(tmp_path):
+    async def scenario():
+        with Store(tmp_path / "panel.db") as store:
+            cockpit = Cockpit(store, sim=True)
+            await cockpit.start()
+            try:
+                assert cockpit.match is None
+                await cockpit.input("cockpit.start", True)
+                await cockpit.input("cockpit.start", False)
+                assert await until(lambda: cockpit.match is not None and cockpit.match.phase.value == "in_turn")
+                first = cockpit.record
+                assert [t["name"] for t in first.settings["teams"]] == [t["name"] for t in WALK_UP_TEAMS]
+                logged = [(e.kind, e.data) for e in store.entries(first.id)]
+                assert logged[0] == ("input", {"control": "cockpit.start", "value": True})
+
+                # A pressed START during a match is the engine's business, not a new match.
+                await cockpit.input("cockpit.start", True)
+                assert cockpit.record.id == first.id
+
+                await cockpit.action("end", {})
+                assert store.match(first.id).status == "ended"
+                await cockpit.input("cockpit.start", True)
+                assert await until(lambda: cockpit.record.id != first.id)
+                second = cockpit.record
+                assert second.settings["teams"] == first.settings["teams"]
+                assert cockpit.match.phase.value == "in_turn"
+            finally:
+                await cockpit.close()
+
+    asyncio.run(scenario())
+
+
+def test_other_buttons_with_no_match_set_nothing_up(tmp_path):
+    async def scenario():
+        with Store(tmp_path / "panel.db") as store:
+            cockpit = Cockpit(store, sim=True)
+            await cockpit.start()
+            try:
+                await cockpit.input("grid.r1c1", True)
+                await cockpit.input("cockpit.flip", True)
+                await asyncio.sleep(0.05)
+                assert cockpit.match is None and store.matches() == []
+            finally:
+                await cockpit.close()
+
+    asyncio.run(scenario())
