@@ -126,3 +126,13 @@ def test_flip_while_paused_and_start_turn_when_finished_do_nothing():
     assert "counter_spent" not in types(out)
     out = run([start(0), press("grid.r1c1", 1), start(40), {"t": 80, "action": "start_turn"}], target_points=1, end=100)
     assert out["finished"] and types(out).count("turn_started") == 2
+
+
+def test_a_settle_computed_to_land_on_the_deadline_lands_on_it():
+    # The turn starts at 0.4 (its timer runs out at 30.4); the token moves at 30.1 and
+    # 30.1 + 0.3 is 30.400000000000002 in floats: the card still completes, as the rule says.
+    cards = [{"kind": "simple", "set": {"slider.red": 3}}] + SIMPLE
+    out = run([start(0.4), move("slider.red", 3, 30.1)], cards=cards, settle_ms=300, end=40)
+    done = of_type(out, "card_completed")
+    assert [c["t"] for c in done] == [30.4]
+    assert of_type(out, "turn_ended")[0]["points"] == 1

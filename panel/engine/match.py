@@ -26,6 +26,14 @@ CARDS_PER_TURN = 5
 MISTAKES_PER_TURN = 2
 
 
+def at(t: float) -> float:
+    """A computed moment, rounded to the microsecond: a token moved at 30.1 s that settles
+    300 ms later settles at exactly 30.4 s, the moment a timer started at 0.4 s runs out,
+    not a float's width after it (30.400000000000002): ties are decided by the rules, not
+    by rounding error."""
+    return round(t, 6)
+
+
 class Phase(enum.Enum):
     BETWEEN_TURNS = "between_turns"  # panel live, nothing judged
     IN_TURN = "in_turn"
@@ -39,7 +47,7 @@ class _Turn:
     def __init__(self, team: int, started: float, turn_seconds: float, pool: int):
         self.team = team
         self.started = started
-        self.deadline = started + turn_seconds
+        self.deadline = at(started + turn_seconds)
         self.remaining_when_paused: float | None = None
         self.pause_reasons: set[str] = set()
         self.held = 0
@@ -276,7 +284,7 @@ class Match:
             return
         turn.held -= 1
         turn.pool += 1
-        turn.deadline = t + self.settings.turn_seconds
+        turn.deadline = at(t + self.settings.turn_seconds)
         out.append(GameEvent(t, "counter_spent", {"team": self.current_team, "held": turn.held, "pool": turn.pool}))
 
     def _pause(self, reason: str, t: float, out: list[GameEvent]) -> None:
@@ -284,7 +292,7 @@ class Match:
         if turn is None or self.phase not in (Phase.IN_TURN, Phase.PAUSED) or reason in turn.pause_reasons:
             return
         if not turn.pause_reasons:
-            turn.remaining_when_paused = max(0.0, turn.deadline - t)
+            turn.remaining_when_paused = max(0.0, at(turn.deadline - t))
         turn.pause_reasons.add(reason)
         self.phase = Phase.PAUSED
         out.append(GameEvent(t, "paused", {"reason": reason, "time_left": turn.remaining_when_paused}))
@@ -295,7 +303,7 @@ class Match:
             return
         turn.pause_reasons.discard(reason)
         if not turn.pause_reasons:
-            turn.deadline = t + (turn.remaining_when_paused or 0.0)
+            turn.deadline = at(t + (turn.remaining_when_paused or 0.0))
             turn.remaining_when_paused = None
             self.phase = Phase.IN_TURN
             out.append(GameEvent(t, "resumed", {"reason": reason, "time_left": turn.deadline - t}))
@@ -459,7 +467,7 @@ class Match:
             # Back where it had settled: no pending move to judge.
             self._settle_due.pop(token, None)
         else:
-            self._settle_due[token] = t + self._settle
+            self._settle_due[token] = at(t + self._settle)
             if self._settle <= 0:
                 out.extend(self.advance(t))
 
