@@ -271,6 +271,8 @@ async def admin_action(request: web.Request) -> web.Response:
 async def admin_settings(request: web.Request) -> web.Response:
     require_admin(request)
     body = await json_body(request)
+    if not body:  # a page that sent nothing has a bug to be told about, not a silent 200
+        return error(400, f"nothing to change: send pin or one of: {', '.join(SETTING_FIELDS)}")
     unknown = sorted(k for k in body if k not in ("pin",) + SETTING_FIELDS)
     if unknown:
         return error(400, f"{unknown[0]}: unknown setting (expected pin or one of: {', '.join(SETTING_FIELDS)})")

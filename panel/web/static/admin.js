@@ -11,7 +11,15 @@ function error(msg) {
   e.classList.toggle("hidden", !msg);
 }
 
+// A green line for what went well (outside #app, so it stays when the login form shows).
+function notice(msg) {
+  const e = $("#notice");
+  e.textContent = msg || "";
+  e.classList.toggle("hidden", !msg);
+}
+
 function showLogin() {
+  defaultsShown = false;
   $("#login").classList.remove("hidden");
   $("#app").classList.add("hidden");
   $("#pin").focus();
@@ -47,19 +55,58 @@ function modeChanged() {
 }
 
 // ---------------------------------------------------------------- actions
+const isSignedOut = (e) => e.status === 401 || (e.status === 403 && /session|sign|log ?in|csrf/i.test(e.message));
+
+function signedOut(e) {
+  csrf.clear();
+  showLogin();
+  error(`Signed out (${e.message}): sign in again with the PIN.`);
+}
+
 async function adminPost(path, body) {
   error("");
+  notice("");
   try {
     return await post(path, body, { admin: true });
   } catch (e) {
-    if (e.status === 401 || (e.status === 403 && /session|sign|log ?in|csrf/i.test(e.message))) {
-      csrf.clear();
-      showLogin();
-      error(`Signed out (${e.message}): sign in again with the PIN.`);
-      return null;
-    }
+    if (isSignedOut(e)) { signedOut(e); return null; }
     // 409: the page was a step behind the match (another tab, the panel's own buttons).
     error(e.status === 409 ? `Not possible now: ${e.message}.` : e.message);
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------- settings
+// The engine's own defaults, shown until the service has others.
+const ENGINE_DEFAULTS = { turn_seconds: 30, time_counters: 4, target_points: 12 };
+const DEFAULT_FIELDS = Object.keys(ENGINE_DEFAULTS);
+const DEFAULT_LABELS = { turn_seconds: "Turn seconds", time_counters: "Time counters", target_points: "Target points" };
+let defaultsShown = false; // the settings form is filled once per sign-in, then left to the game master
+let setupFilled = false; // the New match form once per page, so a re-sign-in keeps what was typed there
+
+function settingsMessage(msg, ok = false) {
+  const e = $("#settingsmsg");
+  e.textContent = msg || "";
+  e.className = msg ? (ok ? "notice" : "error") : "hidden";
+}
+
+function showDefaults(defaults, { setup = false } = {}) {
+  const d = { ...ENGINE_DEFAULTS, ...(defaults || {}) };
+  for (const k of DEFAULT_FIELDS) {
+    $(`#def_${k}`).value = String(d[k]);
+    if (setup) $(`#${k}`).value = String(d[k]);
+  }
+}
+
+async function saveSettings(body) {
+  error("");
+  notice("");
+  settingsMessage("");
+  try {
+    return await post("/api/admin/settings", body, { admin: true });
+  } catch (e) {
+    if (isSignedOut(e)) { signedOut(e); return null; }
+    settingsMessage(e.message);
     return null;
   }
 }
@@ -128,6 +175,11 @@ async function refreshStatus() {
     $("#reconnects").textContent = String(l.reconnects ?? 0);
     $("#firmware").textContent = l.firmware || "–";
     $("#version").textContent = st.version || "–";
+    if (!defaultsShown) {
+      defaultsShown = true;
+      showDefaults(st.defaults, { setup: !setupFilled });
+      setupFilled = true;
+    }
     return true;
   } catch (e) {
     if (e.status === 401 || e.status === 403) { showLogin(); return false; }
@@ -148,6 +200,8 @@ $("#login").addEventListener("submit", async (ev) => {
     const r = await post("/api/admin/login", { pin: $("#pin").value });
     csrf.set(r.csrf);
     $("#pin").value = "";
+    notice("");
+    settingsMessage("");
     await refreshStatus();
   } catch (e) {
     error(e.status === 429 ? "Too many wrong PINs: wait a minute." : e.status === 403 ? "Wrong PIN." : e.message);
@@ -174,6 +228,37 @@ $("#setup").addEventListener("submit", async (ev) => {
   }
   const r = await adminPost("/api/admin/match", body);
   if (r) { $("#code").textContent = r.code; logEvent({ type: `New match ${r.match_id}, join code ${r.code}` }); }
+});
+
+$("#defaultsform").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const body = {};
+  for (const k of DEFAULT_FIELDS) {
+    const text = $(`#def_${k}`).value.trim();
+    if (!text) { settingsMessage(`${DEFAULT_LABELS[k]}: enter a number.`); return; }
+    body[k] = Number(text);
+  }
+  const r = await saveSettings(body);
+  if (!r) return;
+  showDefaults(r.defaults, { setup: true });
+  const d = { ...ENGINE_DEFAULTS, ...r.defaults };
+  settingsMessage(`Defaults saved: new matches get ${d.turn_seconds} s turns, ${d.time_counters} time counters` +
+                  `, ${d.target_points} target points.`, true);
+});
+
+$("#pinform").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const pin = $("#newpin").value, again = $("#newpin2").value;
+  if (!/^[0-9]{4,12}$/.test(pin)) { settingsMessage("The new PIN must be 4 to 12 digits (0–9)."); return; }
+  if (pin !== again) { settingsMessage("The two new PINs differ: type the same PIN twice."); return; }
+  const r = await saveSettings({ pin });
+  if (!r) return;
+  $("#newpin").value = "";
+  $("#newpin2").value = "";
+  // The service ends every session on a new PIN (whoever knew the old one is out), this one too.
+  csrf.clear();
+  showLogin();
+  notice("PIN changed. Every game master was signed out, this page too: sign in with the new PIN.");
 });
 
 $("#addteam").addEventListener("click", () => teamRow());
