@@ -202,6 +202,59 @@ def test_admin_status_and_settings(svc, gm):
     c.login("97531")
 
 
+def test_a_new_pin_replaces_the_old_one(svc, gm):
+    status, body = gm.post("/api/admin/settings", {"pin": "24680135"})
+    assert status == 200 and body["ok"] is True
+    assert "wrong PIN" in is_error(*svc.client().post("/api/admin/login", {"pin": PIN}), 403)
+    new = svc.client()
+    new.login("24680135")
+    assert new.get("/api/admin/status")[0] == 200
+    # The new session may change it again (and back): the old PIN works once more.
+    assert new.post("/api/admin/settings", {"pin": PIN})[0] == 200
+    assert is_error(*svc.client().post("/api/admin/login", {"pin": "24680135"}), 403)
+    svc.client().login(PIN)
+
+
+@pytest.mark.parametrize("pin,says", [
+    ("123", "4 to 12 digits"), ("1" * 13, "4 to 12 digits"), ("", "digits only"), ("12a4", "digits only"),
+    (" 1234", "digits only"), ("١٢٣٤", "digits only"), ("-123", "digits only"), (12.5, "string of digits"),
+    (True, "string of digits"), (None, "string of digits"), (["1234"], "string of digits"),
+])
+def test_a_bad_pin_is_400_and_changes_nothing(svc, gm, pin, says):
+    message = is_error(*gm.post("/api/admin/settings", {"pin": pin}), 400)
+    assert message.startswith("pin: ") and says in message
+    assert gm.get("/api/admin/status")[0] == 200  # the session was not ended
+    svc.client().login(PIN)  # and the PIN is still the old one
+
+
+def test_a_pin_change_needs_the_session_and_the_csrf_token(svc, gm):
+    assert "PIN" in is_error(*svc.client().post("/api/admin/settings", {"pin": "5555"}), 403)
+    assert "X-CSRF-Token" in is_error(*gm.post("/api/admin/settings", {"pin": "5555"}, csrf=False), 403)
+    assert "X-CSRF-Token" in is_error(*gm.post("/api/admin/settings", {"pin": "5555"},
+                                               headers={"X-CSRF-Token": "forged"}), 403)
+    assert "cross-site" in is_error(*gm.post("/api/admin/settings", {"pin": "5555"}, headers=EVIL), 403)
+    assert is_error(*svc.client().post("/api/admin/login", {"pin": "5555"}), 403)
+    assert gm.get("/api/admin/status")[0] == 200
+
+
+def test_match_defaults_are_kept_and_checked_as_a_whole(svc, gm):
+    assert "nothing to change" in is_error(*gm.post("/api/admin/settings", {}), 400)
+    status, body = gm.post("/api/admin/settings", {"turn_seconds": 50, "time_counters": 2, "target_points": 7})
+    assert status == 200 and body["defaults"] == {"turn_seconds": 50, "time_counters": 2, "target_points": 7}
+    assert gm.get("/api/admin/status")[1]["defaults"] == body["defaults"]
+    # One bad field refuses the whole request: neither the good field nor the PIN is taken.
+    assert "target_points" in is_error(*gm.post("/api/admin/settings", {"time_counters": 3, "target_points": 0}),
+                                       400)
+    assert "time_counters" in is_error(*gm.post("/api/admin/settings", {"pin": "8642", "time_counters": -1}), 400)
+    assert "pin" in is_error(*gm.post("/api/admin/settings", {"pin": "86", "time_counters": 3}), 400)
+    assert gm.get("/api/admin/status")[1]["defaults"]["time_counters"] == 2
+    svc.client().login(PIN)
+    match = {k: v for k, v in MATCH.items() if k not in ("turn_seconds", "time_counters", "target_points")}
+    assert gm.post("/api/admin/match", match)[0] == 200
+    state = gm.state()
+    assert (state["turn_seconds"], state["time_counters"], state["target_points"]) == (50.0, 2, 7)
+
+
 # ---------------------------------------------------------------- the tower, the card, the join page
 
 def test_the_card_only_with_the_join_code(svc, gm):
