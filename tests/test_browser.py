@@ -9,6 +9,7 @@ Nothing here waits on wall-clock time for its assertions: each waits for what th
 
 from __future__ import annotations
 
+import contextlib
 import re
 import subprocess
 import sys
@@ -25,9 +26,9 @@ PIN = "4321"
 WAIT = 15_000  # ms: the longest any page may take to show what it should
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("service")
+@contextlib.contextmanager
+def service(tmp: Path):
+    """`penguin-panel play --sim` on a free port with its own SQLite file; yields its base URL."""
     settings = tmp / "settings.toml"
     settings.write_text(f'[service]\npin = "{PIN}"\n')
     proc = subprocess.Popen([sys.executable, "-m", "panel", "play", "--sim", "--port", "0",
@@ -46,13 +47,21 @@ def server(tmp_path_factory):
     if base is None:
         proc.kill()
         pytest.fail("the service did not start:\n" + "".join(seen))
-    yield base
-    proc.terminate()
     try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    proc.stdout.close()
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        proc.stdout.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with service(tmp_path_factory.mktemp("service")) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
@@ -534,3 +543,76 @@ def test_the_debrief_shows_a_played_turn_as_tables_and_plots(pages, tmp_path):
     page.fill("#pin", PIN)
     page.click("#login button[type=submit]")
     expect(page.locator("#fig-points rect.bar")).to_have_count(1, timeout=WAIT)
+
+
+def test_the_game_master_changes_the_pin_and_the_match_defaults(browser, tmp_path):
+    """On a service of its own (a new PIN ends every session, and the defaults are kept):
+    the Settings section saves the defaults for new matches, refuses PINs that differ or are
+    not 4-12 digits on the page, and after a change the page signs out and the new PIN works."""
+    with service(tmp_path) as base:
+        ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+        errors: list[str] = []
+        admin = ctx.new_page()
+        admin.on("pageerror", lambda e: errors.append(str(e)))
+        admin.goto(base + "/admin")
+        admin_login(admin)
+        msg = admin.locator("#settingsmsg")
+        # The engine's defaults until others are saved.
+        for field, value in (("turn_seconds", "30"), ("time_counters", "4"), ("target_points", "12")):
+            expect(admin.locator(f"#def_{field}")).to_have_value(value, timeout=WAIT)
+
+        admin.fill("#def_turn_seconds", "2")
+        admin.click("#defaultsform button[type=submit]")
+        expect(msg).to_contain_text("turn_seconds", timeout=WAIT)
+        expect(msg).to_have_class("error")
+        admin.fill("#def_turn_seconds", "")
+        admin.click("#defaultsform button[type=submit]")
+        expect(msg).to_have_text("Turn seconds: enter a number.")
+        admin.fill("#def_turn_seconds", "45")
+        admin.fill("#def_time_counters", "3")
+        admin.fill("#def_target_points", "9")
+        admin.click("#defaultsform button[type=submit]")
+        expect(msg).to_have_text("Defaults saved: new matches get 45 s turns, 3 time counters, 9 target points.",
+                                 timeout=WAIT)
+        expect(msg).to_have_class("notice")
+        # The New match form starts from them.
+        expect(admin.locator("#turn_seconds")).to_have_value("45")
+        expect(admin.locator("#time_counters")).to_have_value("3")
+        expect(admin.locator("#target_points")).to_have_value("9")
+
+        # Checked on the page before anything is sent: still signed in with the old PIN.
+        admin.fill("#newpin", "2468")
+        admin.fill("#newpin2", "2469")
+        admin.click("#pinform button[type=submit]")
+        expect(msg).to_have_text("The two new PINs differ: type the same PIN twice.")
+        admin.fill("#newpin", "24a8")
+        admin.fill("#newpin2", "24a8")
+        admin.click("#pinform button[type=submit]")
+        expect(msg).to_have_text("The new PIN must be 4 to 12 digits (0–9).")
+        expect(admin.locator("#app")).to_be_visible()
+
+        admin.fill("#newpin", "975310")
+        admin.fill("#newpin2", "975310")
+        admin.click("#pinform button[type=submit]")
+        expect(admin.locator("#login")).to_be_visible(timeout=WAIT)
+        expect(admin.locator("#app")).to_be_hidden()
+        expect(admin.locator("#notice")).to_have_text(
+            "PIN changed. Every game master was signed out, this page too: sign in with the new PIN.")
+        assert admin.evaluate("() => localStorage.getItem('pp_csrf')") is None
+        assert [c for c in ctx.cookies() if c["name"] == "pp_session"] == []
+
+        # A fresh start of the page, no cookies: the old PIN is refused, the new one signs in.
+        ctx.clear_cookies()
+        admin.reload()
+        expect(admin.locator("#login")).to_be_visible(timeout=WAIT)
+        admin.fill("#pin", PIN)
+        admin.click("#login button[type=submit]")
+        expect(admin.locator("#error")).to_have_text("Wrong PIN.", timeout=WAIT)
+        admin.fill("#pin", "975310")
+        admin.click("#login button[type=submit]")
+        expect(admin.locator("#app")).to_be_visible(timeout=WAIT)
+        expect(admin.locator("#notice")).to_be_hidden()
+        expect(admin.locator("#def_turn_seconds")).to_have_value("45", timeout=WAIT)  # kept by the service
+        expect(admin.locator("#time_counters")).to_have_value("3")
+        ctx.close()
+        assert errors == [], errors
