@@ -34,15 +34,10 @@ def register(sub) -> None:
 def calibrate_command(args) -> int:
     from .. import calibration as calmod
     from ..errors import ConfigError, Problem
-    from ..hardware.map import AdcSource, EncoderSource, load_map
-    from ..layout import load_layout
-    from .check import _map_path
+    from ..hardware.map import AdcSource, EncoderSource
+    from .check import checked_map
 
-    hmap = load_map(_map_path(args.map))
-    layout = load_layout(args.layout, expansion=hmap.expansion)
-    errors, _ = hmap.check(layout)
-    if errors:
-        raise ConfigError(errors)
+    hmap, layout = checked_map(args.map, args.layout)
     path = Path(args.file) if args.file else calmod.default_path()
     targets = [cid for cid, s in hmap.controls.items() if isinstance(s, (AdcSource, EncoderSource))]
     if args.only:

@@ -44,17 +44,26 @@ def _map_path(arg: str | None) -> Path:
     return Path(__file__).resolve().parents[2] / DEFAULT_MAP
 
 
-def check_command(args) -> int:
+def checked_map(map_arg, layout_arg):
+    """The hardware map and its layout, refused (one line per error) when they disagree:
+    what `check` and `calibrate` both start from."""
     from ..errors import ConfigError
     from ..hardware.map import load_map
     from ..layout import load_layout
-    from ..selftest import table
 
-    hmap = load_map(_map_path(args.map))
-    layout = load_layout(args.layout, expansion=hmap.expansion)
+    hmap = load_map(_map_path(map_arg))
+    layout = load_layout(layout_arg, expansion=hmap.expansion)
     errors, _ = hmap.check(layout)
     if errors:
         raise ConfigError(errors)
+    return hmap, layout
+
+
+def check_command(args) -> int:
+    from ..errors import ConfigError
+    from ..selftest import table
+
+    hmap, layout = checked_map(args.map, args.layout)
     talk = sys.stderr if args.report else sys.stdout
     from ..calibration import status_at_start
 
