@@ -20,7 +20,7 @@ from aiohttp import WSCloseCode, web
 
 from .. import __version__
 from ..debrief import COLUMNS, csv_text, debrief
-from ..engine import SETTINGS, MatchSettings, names
+from ..engine import CARDS_PER_TURN, MISTAKES_PER_TURN, SETTINGS, MatchSettings, names
 from ..errors import ConfigError
 from ..events import ACTIONS
 from ..scenario import contract_events
@@ -352,7 +352,8 @@ async def match_debrief(request: web.Request) -> dict[str, Any]:
         return {"match_id": record.id, "created": record.created, "status": record.status,
                 "settings": record.settings, "scores": dict(match.scores), "round": match.round,
                 "finished": match.finished, "winner": match.winner, "tier": match.tier,
-                "outcome": match.outcome, "tables": debrief(contract_events(events))}
+                "outcome": match.outcome, "cards_per_turn": CARDS_PER_TURN, "mistakes_per_turn": MISTAKES_PER_TURN,
+                "tables": debrief(contract_events(events))}
 
     try:
         result = await asyncio.get_running_loop().run_in_executor(None, rebuild)
