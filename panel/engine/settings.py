@@ -71,7 +71,7 @@ class MatchSettings:
     mode: str = _declare("competitive", label="Mode", kind="choice", choices=MODES, where=EVERYWHERE,
                          help="competitive: teams take turns; cooperative: one crew, the rulebook's rounds and tiers")
     teams: tuple[Team, ...] = _declare(
-        (Team("Team 1", ("Player 1", "Player 2")), Team("Team 2", ("Player 3", "Player 4"))),
+        (Team("Blue team", ("Player 1", "Player 2")), Team("Red team", ("Player 3", "Player 4"))),
         label="Teams and players", kind="teams", where=EVERYWHERE,
         help="competitive: 2 players or more in each team; cooperative: 2 to 6 players in all, one crew")
     turn_seconds: float = _declare(30.0, label="Turn seconds", kind="number", low=5, high=600, where=EVERYWHERE,

@@ -36,8 +36,6 @@ log = logging.getLogger("penguin-panel")
 TICK = 0.25  # seconds between state pushes while a turn runs
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud across a café
 CODE_LENGTH = 6
-WALK_UP_TEAMS = [{"name": "Blue team", "players": ["Tower", "Crew"]},
-                 {"name": "Red team", "players": ["Tower", "Crew"]}]
 # The stored status of a match the engine has ended, by how it ended.
 STATUS_WHEN_OVER = {"complete": "finished", "ended": "ended", "abandoned": "abandoned"}
 
@@ -363,7 +361,7 @@ class Cockpit:
         if self.record is not None:  # the same settings again, a new deck
             body = {k: v for k, v in self.record.settings.items() if k in names("form") and k != "seed"}
         elif "teams" not in self.defaults:
-            body["teams"] = WALK_UP_TEAMS
+            body["teams"] = MatchSettings().as_dict()["teams"]  # the engine's default teams
         if self.active:
             self._set_status("finished")
         try:
