@@ -434,7 +434,8 @@ class Cockpit:
         t = self._stamp(self.clock())
         if self.active:
             self._advance(t)  # asked at its moment: the timer may have run out meanwhile
-        action = Action(name, t, dict(params))
+        # A parameter sent as null is one left out (the log is written back as TOML, which has no null).
+        action = Action(name, t, {k: v for k, v in params.items() if v is not None})
         why = refusal(self.match, action)
         if why is not None:
             raise Refused.by_engine(why)
