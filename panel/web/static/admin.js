@@ -56,10 +56,8 @@ function modeChanged() {
   for (const label of $$("#setup label[data-modes]")) {
     label.classList.toggle("hidden", !label.dataset.modes.split(" ").includes(mode));
   }
-  const coop = mode === "cooperative";
-  const rows = $$("#teams .team");
-  if (coop && rows.length > 1) rows.slice(1).forEach((r) => r.remove());
-  $("#addteam").classList.toggle("hidden", coop);
+  // Teams are listed the same way in every mode: in cooperative mode the engine makes one
+  // crew of everyone listed (rule 24).
 }
 
 // ---------------------------------------------------------------- actions
