@@ -193,6 +193,7 @@ class Match:
         self.tier: str | None = None
         self.outcome: str | None = None
         self.ended_by: str | None = None  # complete, ended or abandoned, once the match is over
+        self._allowed: dict[str, dict[str, list]] | None = None  # allowed() until the next input or advance
         self.history: list[dict[str, Any]] = []  # one entry per finished turn, for the debrief
 
     # ------------------------------------------------------------------ public API
@@ -238,6 +239,7 @@ class Match:
 
     def advance(self, now: float) -> list[GameEvent]:
         """Run the clock to `now`: settle times elapse and the turn timer may run out."""
+        self._allowed = None  # what may happen is asked again after any change
         out: list[GameEvent] = []
         while True:
             due_token = min(self._settle_due.items(), key=lambda kv: (kv[1], kv[0]), default=None)
@@ -266,6 +268,7 @@ class Match:
         `refusal` refuses at that moment does nothing."""
         out = self.advance(event.t)
         t = self.now
+        self._allowed = None
         if isinstance(event, Action):
             self._act(event, t, out)
         elif event.control in self.layout.tokens:
@@ -343,7 +346,10 @@ class Match:
     def allowed(self) -> dict[str, dict[str, list]]:
         """The actions `refusal` allows now, with the parameter values it allows (see
         `allowed_actions`). A challenge lists the teams that may call it and the cards it
-        may be called on; a touch is asked with one of the panel's tokens."""
+        may be called on; a touch is asked with one of the panel's tokens. Kept until the
+        next input or advance: the pages ask it with every state they are sent."""
+        if self._allowed is not None:
+            return self._allowed
         out: dict[str, dict[str, list]] = {}
         now = self.now
         for name in ACTIONS:
@@ -364,6 +370,7 @@ class Match:
                 params = {"control": next(iter(self.layout.tokens), "")} if name == "touch" else {}
                 if self.refusal(Action(name, now, params)) is None:
                     out[name] = {}
+        self._allowed = out
         return out
 
     def snapshot(self, now: float | None = None) -> dict[str, Any]:
@@ -399,7 +406,7 @@ class Match:
             "tier": self.tier,
             "outcome": self.outcome,
             "ended_by": self.ended_by,
-            "actions": self.allowed(),
+            "actions": {name: {k: list(v) for k, v in options.items()} for name, options in self.allowed().items()},
             "positions": dict(self.positions),
         }
 
