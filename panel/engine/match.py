@@ -348,8 +348,11 @@ class Match:
         `allowed_actions`). A challenge lists the teams that may call it and the cards it
         may be called on; a touch is asked with one of the panel's tokens. Kept until the
         next input or advance: the pages ask it with every state they are sent."""
-        if self._allowed is not None:
-            return self._allowed
+        if self._allowed is None:
+            self._allowed = self._ask_every_action()
+        return {name: {k: list(v) for k, v in options.items()} for name, options in self._allowed.items()}
+
+    def _ask_every_action(self) -> dict[str, dict[str, list]]:
         out: dict[str, dict[str, list]] = {}
         now = self.now
         for name in ACTIONS:
@@ -370,7 +373,6 @@ class Match:
                 params = {"control": next(iter(self.layout.tokens), "")} if name == "touch" else {}
                 if self.refusal(Action(name, now, params)) is None:
                     out[name] = {}
-        self._allowed = out
         return out
 
     def snapshot(self, now: float | None = None) -> dict[str, Any]:
@@ -406,7 +408,7 @@ class Match:
             "tier": self.tier,
             "outcome": self.outcome,
             "ended_by": self.ended_by,
-            "actions": {name: {k: list(v) for k, v in options.items()} for name, options in self.allowed().items()},
+            "actions": self.allowed(),
             "positions": dict(self.positions),
         }
 
