@@ -324,7 +324,9 @@ class Match:
                 return Refusal("the timer is paused: a challenge is called while it runs")
             team, card = params.get("team"), params.get("card", "current")
             names = [t.name for t in self.settings.teams]
-            if (team is not None or not self.cooperative) and team not in names:
+            if team is None and not self.cooperative:
+                return Refusal(f"name the team calling the challenge ({' or '.join(names)})", "team")
+            if team is not None and team not in names:
                 return Refusal(f"{team!r} is not a team of this match ({', '.join(names)})", "team")
             if not self.cooperative and team == self.current_team:
                 return Refusal(f"{team} cannot challenge its own turn", "team")
