@@ -30,6 +30,7 @@ from .store import Store, StoreError
 
 log = logging.getLogger("penguin-panel")
 
+DEFAULT_PORT = 8080
 SERVICE_KEYS = ("host", "port", "db", "pin", "allow_hosts", "layout", "hardware")
 MATCH_KEYS = ("mode", "turn_seconds", "time_counters", "target_points", "settle_ms", "side", "expansion",
               "touch_sensors")
@@ -124,7 +125,7 @@ def resolve(opts: Options) -> Resolved:
     service = settings.get("service", {})
     match = dict(settings.get("match", {}))
     host = opts.host or service.get("host") or ("127.0.0.1" if opts.sim else "0.0.0.0")
-    port = opts.port if opts.port is not None else service.get("port", 8080)
+    port = opts.port if opts.port is not None else service.get("port", DEFAULT_PORT)
     if not 0 <= port <= 65535:
         raise ConfigError(Problem(None, "--port", f"must be 0-65535, not {port}"))
     db = Path(opts.db or service.get("db") or default_db()).expanduser()
