@@ -4,7 +4,7 @@ A café's Pi with a TV on HDMI boots into the board with no keyboard or mouse. T
 systemd unit `penguin-panel-kiosk.service` runs `penguin-panel kiosk`, which replaces
 itself (exec) with
 
-    cage -m last -- chromium <CHROMIUM_FLAGS> --user-data-dir=<fresh profile> <board URL>
+    cage -- chromium <CHROMIUM_FLAGS> --user-data-dir=<fresh profile> <board URL>
 
 Why cage: a Wayland compositor made for exactly this, one full-screen application and
 nothing else (no panel, no desktop, no idle blanking of its own), in Debian as the `cage`
@@ -44,9 +44,6 @@ CHROMIUM_FLAGS = (
     "--disable-pinch",
     "--overscroll-history-navigation=0",
 )
-# cage: -m last shows the board on the last connected output only (a Pi 4 or 5 has two
-# HDMI ports: one full board, not one stretched across both screens).
-CAGE_ARGS = ("-m", "last")
 BROWSERS = ("chromium", "chromium-browser")  # Debian's name; older Raspberry Pi OS images'
 
 
@@ -89,7 +86,9 @@ def fresh_profile(profile: Path) -> None:
 
 def command(url: str, *, cage: str, browser: str, profile: str | os.PathLike) -> list[str]:
     """The whole kiosk: cage running Chromium on the board."""
-    return [cage, *CAGE_ARGS, "--", browser, *chromium_args(url, profile=profile)]
+    # cage's own options are left at their defaults: `-m last` (one screen of two) crashes
+    # Debian's cage 0.1.4 at start (cage issue #231), so a second screen shows the board too.
+    return [cage, "--", browser, *chromium_args(url, profile=profile)]
 
 
 def missing_programs() -> list[str]:

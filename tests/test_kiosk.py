@@ -28,7 +28,7 @@ def test_print_shows_the_command_the_unit_runs(tmp_path, capsys, monkeypatch):
     assert main(["kiosk", "--settings", str(settings), "--print"]) == 0
     cmd = shlex.split(capsys.readouterr().out)
     sep = cmd.index("--")
-    assert cmd[1:sep] == list(kiosk.CAGE_ARGS) and Path(cmd[0]).name == "cage"
+    assert sep == 1 and Path(cmd[0]).name == "cage"
     assert cmd[sep + 2:] == kiosk.chromium_args("http://127.0.0.1:8123/board", profile=tmp_path / "run" / "chromium")
     assert not (tmp_path / "run").exists()  # --print touches nothing
 
