@@ -259,8 +259,12 @@ def test_match_defaults_are_kept_and_checked_as_a_whole(svc, gm):
 
 def test_the_card_only_with_the_join_code(svc, gm):
     public = svc.client()
-    assert is_error(*public.get("/api/join"), 404)
+    # No match yet: the next match's code, so a tower can join before START.
+    status, ahead = public.get("/api/join")
+    assert status == 200 and ahead["url"].endswith(f"/tower?code={ahead['code']}") and "<svg" in ahead["qr_svg"]
+    assert public.get(f"/api/tower?code={ahead['code']}") == (200, {"card": None, "svg": None})
     code = gm.new_match()["code"]
+    assert code == ahead["code"]
     gm.act("start_turn")
     assert "card" not in public.state()
     assert is_error(*public.get("/api/tower"), 403)
@@ -269,6 +273,11 @@ def test_the_card_only_with_the_join_code(svc, gm):
     assert status == 200 and body["card"]["kind"] and body["svg"].startswith("<svg")
     status, join = public.get("/api/join")
     assert join["code"] == code and join["url"].endswith(f"/tower?code={code}") and "<svg" in join["qr_svg"]
+    # Once the match is over its code is void, and the next one (kept across restarts) is shown.
+    gm.act("abandon")
+    assert is_error(*public.get(f"/api/tower?code={code}"), 403)
+    nxt = public.get("/api/join")[1]["code"]
+    assert nxt != code and svc.on_loop(lambda: svc.store.get_setting("next_code")) == nxt
 
 
 def test_sim_input_is_judged(svc, gm):
@@ -354,11 +363,19 @@ def test_sockets_push_state_events_leds_and_the_card(svc, gm):
         later = first
         while later >= first:
             later = (await _next(board, "state"))["state"]["time_left"]
-        # A new match voids the join code: the tower is closed and must scan again.
-        await asyncio.get_running_loop().run_in_executor(None, lambda: (gm.act("abandon"), gm.new_match()))
+        # A new match voids the join code: the tower is closed and must scan again; a tower
+        # that joined with the next match's code while none ran stays, and gets its cards.
+        await asyncio.get_running_loop().run_in_executor(None, lambda: gm.act("abandon"))
+        ahead = await asyncio.get_running_loop().run_in_executor(None, lambda: gm.get("/api/join")[1]["code"])
+        early = await session.ws_connect(ws_base + f"/ws?view=tower&code={ahead}")
+        assert (await _next(early, "card"))["card"] is None
+        await asyncio.get_running_loop().run_in_executor(None, lambda: (gm.new_match(), gm.act("start_turn")))
         msg = await _next(tower, "never")
         assert msg.type == aiohttp.WSMsgType.CLOSE and msg.data == 4403
-        for ws in (board, sim):
+        card = None
+        while card is None:  # until the first card of the turn (each _next waits at most 10 s)
+            card = (await _next(early, "card"))["card"]
+        for ws in (board, sim, early):
             await ws.close()
 
     asyncio.run(_ws_session(svc.base, scenario))

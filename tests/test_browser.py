@@ -119,11 +119,13 @@ def new_match(admin: Page, *, mode="competitive", teams=(("Penguins", "Ana, Ben"
     admin.fill("#seed", str(seed))
     accept = lambda d: d.accept()  # "replace the match in play?" (asked only when one is)
     admin.on("dialog", accept)
-    before = admin.text_content("#code")
+    made = admin.locator("#log li", has_text="New match")
+    before = made.count()
     admin.click("#setup button[type=submit]")
-    expect(admin.locator("#code")).not_to_have_text(before or "–", timeout=WAIT)
+    expect(made).to_have_count(before + 1, timeout=WAIT)
     admin.remove_listener("dialog", accept)  # not left to answer a later question
-    code = admin.text_content("#code").strip()
+    code = made.first.text_content().rsplit(" ", 1)[1]  # "New match N, join code CODE", newest first
+    expect(admin.locator("#code")).to_have_text(code)
     assert re.fullmatch(r"[A-Z0-9]{4,12}", code), code
     return code
 
@@ -224,10 +226,15 @@ def test_a_turn_played_in_the_browser(pages):
     expect(board.locator("#team")).to_have_text("Turn: Penguins", timeout=WAIT)
     expect(tower.locator("#waiting")).to_be_visible()
     assert tower.locator("#card svg").count() == 0  # no card before the turn starts
+    # Between turns the board shows the tower's QR code and says START starts the turn.
+    expect(board.locator("#joincode")).to_have_text(code, timeout=WAIT)
+    expect(board.locator("#joinbox .qr svg")).to_be_visible()
+    expect(board.locator("#banner")).to_have_text("Next: Penguins — crew, reset the tokens, then press START")
 
     admin.click("#start_turn")
     card = read_card(tower)
     expect(board.locator("#roles")).to_contain_text("Tower: Ana")
+    expect(board.locator("#joinbox")).to_be_hidden()  # not over the running turn
 
     # The crew does what the tower's card says: the tower gets the next card, the
     # scoreboard counts the card and the time counter it earned.

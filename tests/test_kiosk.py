@@ -116,7 +116,12 @@ def test_the_kiosk_command_shows_the_board(tmp_path):
                 errors: list[str] = []
                 page.on("pageerror", lambda e: errors.append(str(e)))
                 assert page.url == f"http://127.0.0.1:{svc.port}/board"
+                # No match yet: START to play, and the QR code of the next match's tower.
                 expect(page.locator("h1")).to_have_text("Penguin Airlines", timeout=WAIT)
+                expect(page.locator("#team")).to_have_text("Press START to play", timeout=WAIT)
+                code = svc.client().get("/api/join")[1]["code"]
+                expect(page.locator("#joincode")).to_have_text(code, timeout=WAIT)
+                expect(page.locator("#joinbox .qr svg")).to_be_visible()
                 expect(page.locator("#live")).to_have_text("live", timeout=WAIT)  # its socket is up
                 assert page.evaluate("[innerWidth, innerHeight]") == [1920, 1080]
                 cdp.close()

@@ -198,10 +198,8 @@ async def get_tower(request: web.Request) -> web.Response:
 
 
 async def get_join(request: web.Request) -> web.Response:
-    cockpit = request.app[COCKPIT]
-    if not cockpit.active:
-        return error(404, "no match is being played: the game master sets one up on /admin")
-    code = cockpit.record.code
+    """The tower's join code, address and QR code: the match's, or while none runs the next one's."""
+    code = request.app[COCKPIT].join_code()
     url = join_url(request, code)
     return web.json_response({"code": code, "url": url, "qr_svg": qr_svg(url)})
 
@@ -393,9 +391,10 @@ class Peer:
 
     QUEUE = 512
 
-    def __init__(self, ws: web.WebSocketResponse, view: str):
+    def __init__(self, ws: web.WebSocketResponse, view: str, code: str | None = None):
         self.ws = ws
         self.view = view
+        self.code = code  # a tower's join code: a new match with another one closes it
         self.queue: asyncio.Queue = asyncio.Queue(self.QUEUE)
         self.closing: int | None = None
 
@@ -442,7 +441,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     if view == "tower" and not cockpit.code_ok(request.query.get("code")):
         await ws.close(code=TOWER_CLOSE, message=b"wrong or missing join code")
         return ws
-    peer = Peer(ws, view)
+    peer = Peer(ws, view, request.query.get("code", "").strip().upper() if view == "tower" else None)
     cockpit.subscribe(peer)
     writer = asyncio.create_task(peer.writer())
     try:

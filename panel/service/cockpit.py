@@ -92,6 +92,9 @@ class Cockpit:
         # report the real ones when they start).
         self.positions: dict[str, str] = dict(self.any_layout().start_positions())
         self._last_card: str | None = None
+        # The next match's join code, made ahead and kept: the board shows it while no match
+        # runs, so the tower's phone is ready before START sets the match up.
+        self.next_code = store.get_setting("next_code") or self._new_next_code()
         self._task: asyncio.Task | None = None
         self._next_tick = 0.0
         self.started = False
@@ -221,9 +224,17 @@ class Cockpit:
             card["colours"] = [buttons[b].colour for b in card.get("press", []) if b in buttons]
         return card
 
+    def join_code(self) -> str:
+        """The code a tower joins with: the match's while one is played, else the next one's."""
+        return self.record.code if self.active else self.next_code
+
     def code_ok(self, code: str | None) -> bool:
-        return (self.record is not None and self.record.status == "active" and isinstance(code, str)
-                and secrets.compare_digest(code.strip().upper(), self.record.code))
+        return isinstance(code, str) and secrets.compare_digest(code.strip().upper(), self.join_code())
+
+    def _new_next_code(self) -> str:
+        self.next_code = make_code()
+        self.store.set_setting("next_code", self.next_code)
+        return self.next_code
 
     # ------------------------------------------------------------------ requests from the web
     async def input(self, control: str, value: bool | str) -> bool:
@@ -392,15 +403,16 @@ class Cockpit:
             raise Refused(400, "; ".join(str(p) for p in e.problems)) from None
         except ValueError as e:
             raise Refused(400, str(e)) from None
-        code = make_code()
+        code = self.next_code
         match_id = self.store.create_match(settings.as_dict(), dict(self.positions), code)
+        self._new_next_code()
         self.record = self.store.match(match_id)
         self.match = match
         self._offset = self.clock()
         self._t = 0.0
         self._last_card = None
-        for sub in list(self.subscribers):  # the old join code is void
-            if getattr(sub, "view", None) == "tower":
+        for sub in list(self.subscribers):  # the old join code is void; towers that joined ahead stay
+            if getattr(sub, "view", None) == "tower" and getattr(sub, "code", None) != code:
                 sub.revoke()
         log.info("match %s set up: %s, teams %s, join code %s", match_id, settings.mode,
                  ", ".join(t.name for t in settings.teams), code)

@@ -189,7 +189,7 @@ async function refreshStatus() {
 }
 
 async function refreshCode() {
-  try { const j = await api("/api/join"); $("#code").textContent = j.code || "–"; } catch (e) { /* no match yet */ }
+  try { const j = await api("/api/join"); $("#code").textContent = j.code || "–"; } catch (e) { /* the cockpit is out of reach: tried again at the next refresh */ }
 }
 
 // ---------------------------------------------------------------- wiring
