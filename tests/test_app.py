@@ -381,6 +381,45 @@ def test_sockets_push_state_events_leds_and_the_card(svc, gm):
     asyncio.run(_ws_session(svc.base, scenario))
 
 
+def test_the_game_master_chooses_the_language_and_every_page_is_told(svc, gm):
+    status, body = gm.get("/api/admin/status")
+    assert body["language"] == "en"
+    assert body["languages"] == [{"code": "en", "name": "English"}, {"code": "es", "name": "Español"}]
+    public = svc.client()
+    assert public.get("/api/i18n")[1]["language"] == "en"
+    assert public.get("/api/i18n?lang=es")[1]["messages"]["Press START to play"] == "Pulsa START para jugar"
+    assert "lang" in is_error(*public.get("/api/i18n?lang=xx"), 400)
+    # Not one of its languages: refused, and nothing else in the request is taken.
+    for bad in ("fr", ["es"], None):
+        assert is_error(*gm.post("/api/admin/settings", {"language": bad, "turn_seconds": 40}), 400).startswith(
+            "language: ")
+    assert "turn_seconds" not in gm.get("/api/admin/status")[1]["defaults"]
+    assert "PIN" in is_error(*public.post("/api/admin/settings", {"language": "es"}), 403)
+    code = gm.new_match()["code"]
+    gm.act("start_turn")
+
+    async def scenario(session, ws_base):
+        board = await session.ws_connect(ws_base + "/ws?view=board")
+        tower = await session.ws_connect(ws_base + f"/ws?view=tower&code={code}")
+        for ws in (board, tower):
+            assert (await _next(ws, "language"))["language"] == "en"
+        assert (await _next(tower, "card"))["svg"]
+        status, body = await asyncio.get_running_loop().run_in_executor(
+            None, lambda: gm.post("/api/admin/settings", {"language": "es"}))
+        assert status == 200 and body["language"] == "es"
+        for ws in (board, tower):
+            assert (await _next(ws, "language"))["language"] == "es"
+        assert (await _next(tower, "card"))["svg"]  # the card drawn again, in Spanish
+        late = await session.ws_connect(ws_base + "/ws?view=board")
+        assert (await _next(late, "language"))["language"] == "es"
+        for ws in (board, tower, late):
+            await ws.close()
+
+    asyncio.run(_ws_session(svc.base, scenario))
+    assert public.get("/api/i18n")[1]["language"] == "es"
+    assert svc.on_loop(lambda: svc.store.get_setting("language")) == "es"  # remembered (read at start)
+
+
 def test_socket_views_are_checked(svc):
     async def scenario(session, ws_base):
         with pytest.raises(aiohttp.WSServerHandshakeError) as e:

@@ -623,3 +623,37 @@ def test_the_game_master_changes_the_pin_and_the_match_defaults(browser, tmp_pat
         expect(admin.locator("#time_counters")).to_have_value("3")
         ctx.close()
         assert errors == [], errors
+
+
+def test_the_pages_follow_the_language_chosen_on_admin(browser, tmp_path):
+    """On a service of its own (the language is kept): the game master picks Spanish in
+    Settings and an open board shows it at once, without a reload; back to English too."""
+    with service(tmp_path) as base:
+        ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+        errors: list[str] = []
+        admin, board = ctx.new_page(), ctx.new_page()
+        for page in (admin, board):
+            page.on("pageerror", lambda e: errors.append(str(e)))
+        board.goto(base + "/board")
+        expect(board.locator("#team")).to_have_text("Press START to play", timeout=WAIT)
+        expect(board.locator("html")).to_have_attribute("lang", "en")
+        admin.goto(base + "/admin")
+        admin_login(admin)
+        expect(admin.locator("#language")).to_have_value("en", timeout=WAIT)
+        assert admin.locator("#language option").all_text_contents() == ["English", "Español"]
+
+        admin.select_option("#language", "es")
+        expect(admin.locator("#settingsmsg")).to_have_text(
+            "Idioma guardado: todas las páginas se muestran ahora en Español.", timeout=WAIT)
+        expect(board.locator("#team")).to_have_text("Pulsa START para jugar", timeout=WAIT)  # by its socket
+        expect(board.locator("html")).to_have_attribute("lang", "es")
+        expect(board.locator(".joincaption")).to_have_text("Torre de control: escanea esto")  # data-t
+        expect(board.locator("#joinbox")).to_have_attribute("aria-label", "Únete como torre de control")
+        board.reload()
+        expect(board.locator("#round")).to_have_text("Aún no hay partida", timeout=WAIT)
+
+        admin.select_option("#language", "en")
+        expect(board.locator("#team")).to_have_text("Press START to play", timeout=WAIT)
+        expect(board.locator(".joincaption")).to_have_text("Control tower: scan this")
+        ctx.close()
+        assert errors == [], errors

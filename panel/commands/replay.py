@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from ..i18n import _
 from ..scenario import load_scenario, run_scenario
 
 
@@ -33,6 +34,6 @@ def print_log(out: dict) -> None:
         if out["winner"]:
             print("winner: " + " and ".join(out["winner"]))
         if out["tier"]:
-            print(f"landing: {out['tier']}: {out['outcome']}")
+            print(_("landing: {tier}: {outcome}").format(tier=_(out["tier"]), outcome=_(out["outcome"])))
     else:
         print(f"match not finished (round {out['round']})")

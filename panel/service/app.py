@@ -22,6 +22,7 @@ from .. import __version__
 from ..debrief import COLUMNS, csv_text, debrief
 from ..engine import MatchSettings
 from ..errors import ConfigError
+from ..i18n import catalog, language_name, languages
 from ..scenario import contract_events
 from .cockpit import MATCH_FIELDS, Cockpit, Refused
 from .drawing import card_svg, qr_svg
@@ -193,7 +194,7 @@ async def get_tower(request: web.Request) -> web.Response:
     if not cockpit.code_ok(request.query.get("code")):
         return error(403, "wrong or missing join code: scan the code on the join page")
     card = cockpit.tower_card()
-    svg = card_svg(card, cockpit.match.layout) if card is not None else None
+    svg = card_svg(card, cockpit.match.layout, cockpit.language) if card is not None else None
     return web.json_response({"card": card, "svg": svg})
 
 
@@ -202,6 +203,16 @@ async def get_join(request: web.Request) -> web.Response:
     code = request.app[COCKPIT].join_code()
     url = join_url(request, code)
     return web.json_response({"code": code, "url": url, "qr_svg": qr_svg(url)})
+
+
+async def get_i18n(request: web.Request) -> web.Response:
+    """The compiled catalog the pages translate with: the cockpit's language, or ?lang=."""
+    lang = request.query.get("lang") or request.app[COCKPIT].language
+    if lang not in languages():
+        return error(400, f"lang: {lang[:20]!r} is not one of this cockpit's languages ({', '.join(languages())})")
+    resp = web.json_response(catalog(lang))
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
 
 
 async def sim_input(request: web.Request) -> web.Response:
@@ -270,12 +281,16 @@ async def admin_settings(request: web.Request) -> web.Response:
     require_admin(request)
     body = await json_body(request)
     if not body:  # a page that sent nothing has a bug to be told about, not a silent 200
-        return error(400, f"nothing to change: send pin or one of: {', '.join(SETTING_FIELDS)}")
-    unknown = sorted(k for k in body if k not in ("pin",) + SETTING_FIELDS)
+        return error(400, f"nothing to change: send pin, language or one of: {', '.join(SETTING_FIELDS)}")
+    unknown = sorted(k for k in body if k not in ("pin", "language") + SETTING_FIELDS)
     if unknown:
-        return error(400, f"{unknown[0]}: unknown setting (expected pin or one of: {', '.join(SETTING_FIELDS)})")
+        return error(400, f"{unknown[0]}: unknown setting (expected pin, language or one of: "
+                          f"{', '.join(SETTING_FIELDS)})")
     cockpit = request.app[COCKPIT]
     security = request.app[SECURITY]
+    if "language" in body and body["language"] not in languages():  # checked before anything changes
+        return error(400, f"language: {str(body['language'])[:20]!r} is not one of this cockpit's languages "
+                          f"({', '.join(languages())})")
     defaults = {k: v for k, v in body.items() if k in SETTING_FIELDS}
     if defaults:
         merged = {**cockpit.defaults, **defaults}
@@ -291,7 +306,9 @@ async def admin_settings(request: web.Request) -> web.Response:
     if defaults:
         cockpit.defaults.update(defaults)
         cockpit.store.set_setting("match_defaults", json.dumps(cockpit.defaults, sort_keys=True))
-    resp = web.json_response({"ok": True, "defaults": cockpit.defaults})
+    if "language" in body:
+        await cockpit.call(lambda: cockpit.set_language(body["language"]))
+    resp = web.json_response({"ok": True, "defaults": cockpit.defaults, "language": cockpit.language})
     if "pin" in body:  # a new PIN logs everybody out, this browser too: log in again
         resp.del_cookie(COOKIE, path="/")
     return resp
@@ -306,7 +323,9 @@ async def admin_status(request: web.Request) -> web.Response:
         match = {"id": r.id, "created": r.created, "status": r.status, "code": r.code, "settings": r.settings,
                  "state": cockpit.public_state()}
     return web.json_response({"link": cockpit.link_status(), "match": match, "version": __version__,
-                              "defaults": cockpit.defaults, "fields": list(MATCH_FIELDS)})
+                              "defaults": cockpit.defaults, "fields": list(MATCH_FIELDS),
+                              "language": cockpit.language,
+                              "languages": [{"code": lang, "name": language_name(lang)} for lang in languages()]})
 
 
 async def admin_matches(request: web.Request) -> web.Response:
@@ -485,6 +504,7 @@ def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static
     r.add_get("/api/state", get_state)
     r.add_get("/api/tower", get_tower)
     r.add_get("/api/join", get_join)
+    r.add_get("/api/i18n", get_i18n)
     if sim:
         r.add_post("/api/sim/input", sim_input)
     r.add_post("/api/admin/login", admin_login)

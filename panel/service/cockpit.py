@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterable
 from ..engine import Match, MatchSettings
 from ..errors import ConfigError
 from ..events import Action, GameEvent, InputEvent
+from ..i18n import SOURCE, languages
 from ..layout import Layout
 from .effects import sim_leds
 from .replay import apply, layout_for, replay
@@ -71,7 +72,8 @@ class Cockpit:
 
     def __init__(self, store: Store, *, layout_path: str | None = None, sim: bool = False,
                  sources: Iterable[Any] = (), effects: Iterable[Any] = (), defaults: dict[str, Any] | None = None,
-                 touch_sensors: bool = False, clock: Callable[[], float] = time.monotonic, tick: float = TICK):
+                 touch_sensors: bool = False, language: str = SOURCE, clock: Callable[[], float] = time.monotonic,
+                 tick: float = TICK):
         self.store = store
         self.layout_path = layout_path
         self.sim = sim
@@ -79,6 +81,7 @@ class Cockpit:
         self.effects = list(effects)
         self.defaults = dict(defaults or {})
         self.touch_sensors = touch_sensors
+        self.language = language  # of every page, chosen on /admin (panel.i18n)
         self.clock = clock
         self.tick = tick
         self.queue: asyncio.Queue = asyncio.Queue()
@@ -504,9 +507,26 @@ class Cockpit:
         return [public_event(e) for e in events]
 
     # ------------------------------------------------------------------ fan-out
+    def set_language(self, language: str) -> None:
+        """The game master chose the pages' language: kept in the store, and every page told
+        (each loads that catalog and shows itself again); towers get the card redrawn."""
+        if language not in languages():
+            raise Refused(400, f"language: {language!r} is not one of this cockpit's languages "
+                               f"({', '.join(languages())})")
+        self.language = language
+        self.store.set_setting("language", language)
+        full = self.full_snapshot()
+        card_msg = None
+        for sub in list(self.subscribers):
+            sub.send({"type": "language", "language": language})
+            if getattr(sub, "view", None) == "tower":
+                card_msg = card_msg or self._card_message(full)
+                sub.send(card_msg)
+
     def subscribe(self, sub: Any) -> None:
-        """Add a page's socket; it gets the state now (and the LEDs or the card)."""
+        """Add a page's socket; it gets the language and the state now (and the LEDs or the card)."""
         self.subscribers.add(sub)
+        sub.send({"type": "language", "language": self.language})
         full = self.full_snapshot()
         sub.send({"type": "state", "state": self.public_state(full)})
         if sub.view == "sim":
@@ -521,7 +541,7 @@ class Cockpit:
         from .drawing import card_svg  # the pages' drawing code, loaded only when a tower looks
 
         card = self.tower_card(full)
-        svg = card_svg(card, self.match.layout) if card is not None and self.match is not None else None
+        svg = card_svg(card, self.match.layout, self.language) if card is not None and self.match is not None else None
         return {"type": "card", "card": card, "svg": svg}
 
     def _publish(self, events: list[GameEvent]) -> None:

@@ -22,6 +22,7 @@ from typing import Any
 from aiohttp import web
 
 from ..errors import ConfigError, Problem, read_toml
+from ..i18n import languages, system_language
 from .app import build_app
 from .cockpit import Cockpit
 from .sdnotify import Notifier, watchdog_interval
@@ -199,9 +200,13 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None) -> None:
         stored = store.get_setting("match_defaults")
         if stored:
             defaults.update(json.loads(stored))
+        # The pages' language: the game master's choice, else the system locale's.
+        language = store.get_setting("language")
+        if language not in languages():
+            language = system_language()
         sources, effects = ([], []) if r.sim else hardware_io(r)
         cockpit = Cockpit(store, layout_path=r.layout, sim=r.sim, sources=sources, effects=effects,
-                          defaults=defaults, touch_sensors=r.touch_sensors)
+                          defaults=defaults, touch_sensors=r.touch_sensors, language=language)
         await cockpit.start()
         app = build_app(cockpit, security, sim=r.sim,
                         lan_host=lan_address() if r.host in ("0.0.0.0", "::") else "")

@@ -1,6 +1,7 @@
 // The game master's page: sign in with the PIN, set up a match, run its turns, rule on
 // challenges, end or abandon it, and watch the co-processor link.
-import { $, $$, el, api, post, csrf, connect, liveBadge, Clock, fmtSeconds, describeEvent, hasMatch, pauseText } from "/static/common.js";
+import { $, $$, el, api, post, csrf, connect, liveBadge, Clock, fmtSeconds, describeEvent, hasMatch, pauseText,
+  t, loadLanguage } from "/static/common.js";
 
 const clock = new Clock();
 let state = null;
@@ -98,6 +99,15 @@ function showDefaults(defaults, { setup = false } = {}) {
   }
 }
 
+// The cockpit's languages, each named in itself; the one in use selected.
+function showLanguages(languages, current) {
+  const select = $("#language");
+  if (select.options.length !== (languages || []).length) {
+    select.replaceChildren(...(languages || []).map((l) => el("option", { value: l.code, text: l.name })));
+  }
+  if (document.activeElement !== select) select.value = current;
+}
+
 async function saveSettings(body) {
   error("");
   notice("");
@@ -180,6 +190,7 @@ async function refreshStatus() {
       showDefaults(st.defaults, { setup: !setupFilled });
       setupFilled = true;
     }
+    showLanguages(st.languages, st.language);
     return true;
   } catch (e) {
     if (e.status === 401 || e.status === 403) { showLogin(); return false; }
@@ -244,6 +255,14 @@ $("#defaultsform").addEventListener("submit", async (ev) => {
   const d = { ...ENGINE_DEFAULTS, ...r.defaults };
   settingsMessage(`Defaults saved: new matches get ${d.turn_seconds} s turns, ${d.time_counters} time counters` +
                   `, ${d.target_points} target points.`, true);
+});
+
+$("#language").addEventListener("change", async (ev) => {
+  const r = await saveSettings({ language: ev.target.value });
+  if (!r) return;
+  await loadLanguage(r.language); // this page at once; the others by the message on their sockets
+  settingsMessage(t("Language saved: every page now shows {language}.",
+    { language: ev.target.selectedOptions[0].textContent }), true);
 });
 
 $("#pinform").addEventListener("submit", async (ev) => {

@@ -1,6 +1,7 @@
 // The TV scoreboard: the draining timer, counters, mistakes, cards, whose turn, roles,
 // scores, round, and the result at the end. Never shows the card.
-import { $, el, api, connect, liveBadge, Clock, fmtSeconds, describeEvent, hasMatch, pauseText } from "/static/common.js";
+import { $, el, api, t, connect, liveBadge, Clock, fmtSeconds, describeEvent, hasMatch, pauseText }
+  from "/static/common.js";
 
 const clock = new Clock();
 let shown = null; // the last state: the timer shows nothing without a match, the full turn between turns
@@ -38,9 +39,9 @@ function show(s) {
   const noMatch = !hasMatch(s);
   $(".board").classList.toggle("nomatch", noMatch);
   if (noMatch) {
-    $("#team").textContent = "Press START to play";
-    $("#round").textContent = "No match yet";
-    $("#roles").textContent = "Named teams and other rules: the game master's page (/admin).";
+    $("#team").textContent = t("Press START to play");
+    $("#round").textContent = t("No match yet");
+    $("#roles").textContent = t("Named teams and other rules: the game master's page (/admin).");
     $("#banner").classList.add("hidden");
     $("#result").classList.add("hidden");
     return;
@@ -64,7 +65,7 @@ function show(s) {
     text = why || `Challenge by ${s.challenge.team}: the game master rules`;
   } else if (s.phase === "between_turns" && !s.finished) {
     cls = "paused";
-    text = `Next: ${s.team} — crew, reset the tokens, then press START`;
+    text = t("Next: {team} — crew, reset the tokens, then press START", { team: s.team });
   }
   banner.textContent = text;
   banner.className = `banner ${cls}`;
@@ -80,8 +81,9 @@ function show(s) {
   if (s.finished) {
     res.classList.remove("hidden");
     if (coop) {
-      $("#resulttitle").textContent = s.tier ? `${s.tier}!` : "Landed";
-      $("#resulttext").textContent = s.outcome || "";
+      // The engine's tier and landing text are English; the catalog has them (panel/engine/cooperative.py).
+      $("#resulttitle").textContent = s.tier ? t("{tier}!", { tier: t(s.tier) }) : t("Landed");
+      $("#resulttext").textContent = s.outcome ? t(s.outcome) : "";
     } else {
       const w = Array.isArray(s.winner) ? s.winner : (s.winner ? [s.winner] : []);
       $("#resulttitle").textContent = w.length > 1 ? `Shared win: ${w.join(" & ")}` : w.length ? `${w[0]} wins!` : "Game over";
