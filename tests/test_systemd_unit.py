@@ -71,6 +71,10 @@ def test_install_without_root_refuses_politely(tmp_path, capsys, monkeypatch):
     err = capsys.readouterr().err
     assert "needs root" in err and "sudo" in err and "Traceback" not in err
     assert not (tmp_path / "penguin-panel.service").exists()
+    (tmp_path / service_cmd.KIOSK_UNIT).write_text("[Unit]\n")
+    assert main(["service", "uninstall", "--kiosk", "--unit-dir", str(tmp_path)]) == 1
+    assert "service uninstall --kiosk" in capsys.readouterr().err
+    assert (tmp_path / service_cmd.KIOSK_UNIT).exists()
 
 
 def test_a_program_in_a_home_directory_stays_visible():
