@@ -23,6 +23,7 @@ from aiohttp import web
 
 from ..engine import MatchSettings
 from ..errors import ConfigError, Problem, read_toml
+from ..i18n import languages, system_language
 from .app import build_app
 from .cockpit import Cockpit
 from .sdnotify import Notifier, watchdog_interval
@@ -31,6 +32,7 @@ from .store import Store, StoreError
 
 log = logging.getLogger("penguin-panel")
 
+DEFAULT_PORT = 8080
 SERVICE_KEYS = ("host", "port", "db", "pin", "allow_hosts", "layout", "hardware")
 
 
@@ -114,7 +116,7 @@ def resolve(opts: Options) -> Resolved:
     service = settings.get("service", {})
     match = dict(settings.get("match", {}))
     host = opts.host or service.get("host") or ("127.0.0.1" if opts.sim else "0.0.0.0")
-    port = opts.port if opts.port is not None else service.get("port", 8080)
+    port = opts.port if opts.port is not None else service.get("port", DEFAULT_PORT)
     if not 0 <= port <= 65535:
         raise ConfigError(Problem(None, "--port", f"must be 0-65535, not {port}"))
     db = Path(opts.db or service.get("db") or default_db()).expanduser()
@@ -188,9 +190,13 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None) -> None:
         stored = store.get_setting("match_defaults")
         if stored:
             defaults.update(json.loads(stored))
+        # The pages' language: the game master's choice, else the system locale's.
+        language = store.get_setting("language")
+        if language not in languages():
+            language = system_language()
         sources, effects = ([], []) if r.sim else hardware_io(r)
         cockpit = Cockpit(store, layout_path=r.layout, sim=r.sim, sources=sources, effects=effects,
-                          defaults=defaults, touch_sensors=r.touch_sensors)
+                          defaults=defaults, touch_sensors=r.touch_sensors, language=language)
         await cockpit.start()
         app = build_app(cockpit, security, sim=r.sim,
                         lan_host=lan_address() if r.host in ("0.0.0.0", "::") else "")
