@@ -491,7 +491,8 @@ def test_debrief_of_a_played_turn_and_its_csv(svc, gm):
     (turn,) = body["tables"]["turns"]
     assert (turn["team"], turn["round"], turn["tower"], turn["mistakes"], turn["ended_by"], turn["points"]) == \
         ("Gulls", 1, "Ana", 2, "mistakes", 0)
-    assert [r["control"] for r in body["tables"]["controls"]] == sorted(wrong)
+    assert sorted(r["control_id"] for r in body["tables"]["controls"]) == sorted(wrong)
+    assert {r["control"] for r in body["tables"]["controls"]} == {svc.cockpit.match.layout.plain_name(w) for w in wrong}
     kinds = {r["kind"]: r for r in body["tables"]["card_kinds"]}
     assert kinds[card["kind"]]["mistakes"] == 2 and kinds[card["kind"]]["dealt"] == 1
     # Another match by id: the abandoned one, never played.
@@ -512,7 +513,7 @@ def test_debrief_of_a_played_turn_and_its_csv(svc, gm):
         assert rows, table  # every table has a row here: the comparison above compared something
     # An empty table still has its header.
     text = _get_raw(gm, f"/api/admin/debrief.csv?match={first}&table=controls")[3]
-    assert text == "control,mistakes,card_kinds,teams\r\n"
+    assert text == "control,control_id,mistakes,card_kinds,teams\r\n"
 
 
 def test_debrief_follows_the_log_and_guards_the_csv(svc, gm):
