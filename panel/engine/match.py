@@ -172,6 +172,9 @@ class Match:
         if not cards:
             raise ValueError("the deck has no cards")
         self._pile = DrawPile(cards, seed=settings.seed, shuffle=bool(shuffle))
+        self._by_number = {}
+        for c in cards:
+            self._by_number.setdefault(c.number, c)
         self._settle = settings.settle
         # Panel state: every token's position, when it got there, and the last position
         # that held for the settle time.
@@ -229,6 +232,10 @@ class Match:
             return players[i], players[:i] + players[i + 1:]
         i = self._turn.team if self._turn else self._next_team
         return self.settings.teams[i].roles(self.round)
+
+    def card(self, number: int) -> Card | None:
+        """The deck's card with this number (the pages draw completed cards by number)."""
+        return self._by_number.get(number)
 
     def round_left(self) -> list[str]:
         """The teams still to finish their turn of this round, the one playing now first:

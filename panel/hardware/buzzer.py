@@ -17,8 +17,9 @@ TUNES: dict[str, tuple[tuple[float | None, float], ...]] = {
     "mistake": ((329.6, 0.15), (None, 0.05), (246.9, 0.35)),
     "turn_end": ((1760.0, 0.15), (1318.5, 0.15), (880.0, 0.35)),
     "game_end": ((880.0, 0.12), (1108.7, 0.12), (1318.5, 0.12), (1760.0, 0.5)),
+    "challenge": ((987.8, 0.1), (None, 0.06), (987.8, 0.1), (None, 0.06), (987.8, 0.25)),
 }
-PRIORITY = {"tick": 0, "turn_start": 1, "card": 1, "mistake": 2, "turn_end": 3, "game_end": 4}
+PRIORITY = {"tick": 0, "turn_start": 1, "card": 1, "mistake": 2, "challenge": 2, "turn_end": 3, "game_end": 4}
 LOW, HIGH = 220.0, 3520.0
 
 

@@ -20,7 +20,7 @@ from .patterns import CUE_SECONDS, LAST_SECONDS, Cue, render
 
 # game event -> the sound (and light cue) it makes
 SOUNDS = {"turn_started": "turn_start", "mistake": "mistake", "card_completed": "card",
-          "turn_ended": "turn_end", "game_ended": "game_end"}
+          "turn_ended": "turn_end", "game_ended": "game_end", "challenge": "challenge"}
 
 
 class Effects(Closeable):

@@ -231,6 +231,30 @@ class Cockpit:
             card["colours"] = [buttons[b].colour for b in card.get("press", []) if b in buttons]
         return card
 
+    def completed_view(self) -> dict[str, Any]:
+        """The completed cards of the turn in progress, or of the last turn between turns, each
+        numbered as the game master's challenge menu numbers them, drawn for the pages."""
+        from .drawing import card_svg
+
+        full = self.full_snapshot()
+        if full is None:
+            return {"turn": None, "cards": []}
+        if full["phase"] in ("in_turn", "paused"):
+            turn = {"team": full["team"], "round": full["round"], "in_progress": True}
+            numbers = full["completed_cards"]
+        elif full["last_turn"] is not None:
+            last = full["last_turn"]
+            turn = {"team": last["team"], "round": last["round"], "in_progress": False, "points": last["points"]}
+            numbers = last["completed"]
+        else:
+            return {"turn": None, "cards": []}
+        cards = []
+        for i, number in enumerate(numbers):
+            card = self.match.card(number)
+            svg = card_svg(card.as_dict(), self.match.layout, self.language) if card is not None else None
+            cards.append({"index": i + 1, "number": number, "svg": svg})
+        return {"turn": turn, "cards": cards}
+
     def join_code(self) -> str:
         """The code a tower joins with: the match's while one is played, else the next one's."""
         return self.record.code if self.active else self.next_code
@@ -488,11 +512,17 @@ class Cockpit:
         self.subscribers.discard(sub)
 
     def _card_message(self, full: dict[str, Any] | None) -> dict[str, Any]:
-        from .drawing import card_svg  # the pages' drawing code, loaded only when a tower looks
+        return {"type": "card", **self.tower_view(full)}
+
+    def tower_view(self, full: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The card in play for the tower: the card, its drawing and its lines in plain words."""
+        from .drawing import card_lines, card_svg  # the pages' drawing code, loaded only when a tower looks
 
         card = self.tower_card(full)
-        svg = card_svg(card, self.match.layout, self.language) if card is not None and self.match is not None else None
-        return {"type": "card", "card": card, "svg": svg}
+        if card is None or self.match is None:
+            return {"card": None, "svg": None, "lines": []}
+        layout = self.match.layout
+        return {"card": card, "svg": card_svg(card, layout, self.language), "lines": card_lines(card, layout)}
 
     def _publish(self, events: list[GameEvent]) -> None:
         self._next_tick = self.clock() + self.tick

@@ -33,7 +33,7 @@ from .store import Store, StoreError
 log = logging.getLogger("penguin-panel")
 
 DEFAULT_PORT = 8080
-SERVICE_KEYS = ("host", "port", "db", "pin", "allow_hosts", "layout", "hardware")
+SERVICE_KEYS = ("host", "port", "db", "pin", "allow_hosts", "layout", "hardware", "sim_from_network")
 
 
 def default_db() -> Path:
@@ -65,6 +65,7 @@ class Resolved:
     pin: str | None
     match_defaults: dict[str, Any]
     touch_sensors: bool
+    sim_from_network: bool = False  # the simulator takes presses from other devices than this one
 
 
 def read_settings(path: str | None) -> dict[str, Any]:
@@ -93,6 +94,8 @@ def read_settings(path: str | None) -> dict[str, Any]:
     port = service.get("port")
     if port is not None and (not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535):
         problems.append(Problem(path, "service.port", f"must be a port number 0-65535, not {port!r}"))
+    if not isinstance(service.get("sim_from_network", False), bool):
+        problems.append(Problem(path, "service.sim_from_network", "must be true or false"))
     hosts = service.get("allow_hosts", [])
     if not isinstance(hosts, list) or not all(isinstance(h, str) for h in hosts):
         problems.append(Problem(path, "service.allow_hosts", "must be an array of host names"))
@@ -128,7 +131,7 @@ def resolve(opts: Options) -> Resolved:
     return Resolved(sim=opts.sim, host=host, port=port, db=db, layout=opts.layout or service.get("layout"),
                     hardware=hardware, allow_hosts=list(service.get("allow_hosts", [])) + list(opts.allow_hosts),
                     pin=str(service["pin"]) if "pin" in service else None, match_defaults=match,
-                    touch_sensors=touch)
+                    touch_sensors=touch, sim_from_network=service.get("sim_from_network", False))
 
 
 def hardware_io(r: Resolved) -> tuple[list, list]:
@@ -198,7 +201,7 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None) -> None:
         cockpit = Cockpit(store, layout_path=r.layout, sim=r.sim, sources=sources, effects=effects,
                           defaults=defaults, touch_sensors=r.touch_sensors, language=language)
         await cockpit.start()
-        app = build_app(cockpit, security, sim=r.sim,
+        app = build_app(cockpit, security, sim=r.sim, sim_from_network=r.sim_from_network,
                         lan_host=lan_address() if r.host in ("0.0.0.0", "::") else "")
         runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await runner.setup()

@@ -479,17 +479,33 @@ def card_svg(card: Card | dict, layout: Layout, *, title: str | None = None,
 
 
 def card_text(card: Card | dict, layout: Layout) -> list[str]:
-    """The card's instructions as short lines of text, shown beside the drawing (screen readers)."""
+    """The card's instructions as short lines of plain words, shown under the drawing (a
+    quick check, screen readers): "Press the red alarm", "Set the red round lever to 2",
+    "On the direction cross: up, left, down, then OK", "Call-out: red, blue, white"."""
     card = as_card(card)
     lines = []
     if card.kind == "simple":
         for b in card.press:
-            btn = layout.buttons.get(b)
-            lines.append(f"Press {b}" + (f" ({btn.colour})" if btn else ""))
+            lines.append(f"Press {layout.plain_name(b)}" if b in layout else f"Press {b}")
         for t, p in card.set:
-            lines.append(f"Set {t} to {p}")
-    elif card.kind == "activation":
-        lines.append(f"Type {card.word}, then OK")
+            lines.append(f"Set {layout.plain_name(t)} to {p}" if t in layout else f"Set {t} to {p}")
+        return lines
+    try:
+        sid = card_section(card, layout)
+        where = layout.modules[layout.sections[sid].module].name
+        where = where[:1].lower() + where[1:]
+    except KeyError:
+        where = card.section or "the panel"
+    if card.kind == "activation":
+        lines.append(f"On the {where}: type {card.word}, then OK")
     else:
-        lines.append(f"{card.section}: {' '.join(card.steps)}, then OK")
+        lines.append(f"On the {where}: {', '.join(card.steps)}, then OK")
+    colours = tuple(card.colours)
+    if not colours:
+        try:
+            colours = colour_sequence(card, layout)
+        except KeyError:
+            colours = ()
+    if colours:
+        lines.append(f"Call-out: {', '.join(colours)}")
     return lines
