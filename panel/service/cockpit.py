@@ -59,7 +59,8 @@ def public_event(event: GameEvent) -> dict[str, Any]:
     """A game event as every page may see it: card_drawn without the card (only the tower
     with the join code gets the card, in its own message)."""
     d = event.as_dict()
-    d.pop("card", None)
+    if event.type == "card_drawn":
+        d.pop("card", None)
     return d
 
 

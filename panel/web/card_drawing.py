@@ -187,21 +187,27 @@ def _token(t: Token, pos: str, cx: float, cy: float, s: float, *, target: bool,
         angles = [(-spread / 2 + spread * i / max(1, n - 1)) for i in range(n)]
         if k == "knob":
             p.append(_el("circle", cx=cx, cy=cy, r=r, fill=fill, **hl))
+            reach, label_at, size = 1.05, 1.45, small * 0.85
         else:
+            # The pivot low in its box, a short handle and the numbers beyond its end: the
+            # target number is never under the handle's knob.
+            cy += s * 0.12
             p.append(_el("circle", cx=cx, cy=cy, r=r * 0.45, fill="#3a3d44", stroke="#222", stroke_width=2))
+            reach, label_at, size = 0.8, 1.4, small
         for name, a in zip(t.positions, angles):
             rad = math.radians(a)
-            lx, ly = cx + math.sin(rad) * r * 1.45, cy - math.cos(rad) * r * 1.45
-            p.append(_text(lx, ly, word(name), small * 0.85, weight="normal", fill="#333"))
+            lx, ly = cx + math.sin(rad) * r * label_at, cy - math.cos(rad) * r * label_at
+            p.append(_text(lx, ly, word(name), size, weight="bold" if name == pos and target else "normal",
+                           fill="#111" if name == pos and target else "#333"))
         rad = math.radians(angles[idx])
-        ex, ey = cx + math.sin(rad) * r * 1.05, cy - math.cos(rad) * r * 1.05
+        ex, ey = cx + math.sin(rad) * r * reach, cy - math.cos(rad) * r * reach
         if k == "knob":
             p.append(_el("line", x1=cx, y1=cy, x2=ex, y2=ey, stroke="#fff", stroke_width=max(2.0, s * 0.05),
                          stroke_linecap="round"))
         else:
             p.append(_el("line", x1=cx, y1=cy, x2=ex, y2=ey, stroke="#555", stroke_width=s * 0.07,
                          stroke_linecap="round"))
-            p.append(_el("circle", cx=ex, cy=ey, r=s * 0.1, fill=fill, **hl))
+            p.append(_el("circle", cx=ex, cy=ey, r=s * 0.08, fill=fill, **hl))
     else:  # an unknown kind still shows where it is
         p.append(_el("circle", cx=cx, cy=cy, r=s * 0.25, fill=fill, **hl))
         p.append(_text(cx, cy, word(pos), small, fill=ink))
