@@ -180,6 +180,16 @@ def wait_new_card(tower: Page, old_label: str) -> dict:
     return read_card(tower)
 
 
+def around_the_table(pages, seed: int):
+    """The game master signed in with a new match, the board and the simulator on the laptop,
+    the tower on the phone: the pages of one table."""
+    admin = pages.open(pages.laptop, "/admin")
+    admin_login(admin)
+    code = new_match(admin, seed=seed)
+    return admin, pages.open(pages.laptop, "/board"), pages.open(pages.laptop, "/sim"), \
+        pages.open(pages.phone, f"/tower?code={code}")
+
+
 def test_a_turn_played_in_the_browser(pages):
     admin = pages.open(pages.laptop, "/admin")
     admin_login(admin)
@@ -462,12 +472,7 @@ def test_the_simulator_is_drawn_for_the_match_in_play(pages):
 def test_the_debrief_shows_a_played_turn_as_tables_and_plots(pages, tmp_path):
     """One turn (a card done, then two slips): /debrief shows it in the turns table and as one
     bar per turn, the slips by instruction type and by control, CSV links, and prints on A4."""
-    admin = pages.open(pages.laptop, "/admin")
-    admin_login(admin)
-    code = new_match(admin, seed=31)
-    board = pages.open(pages.laptop, "/board")
-    sim = pages.open(pages.laptop, "/sim")
-    tower = pages.open(pages.phone, f"/tower?code={code}")
+    admin, board, sim, tower = around_the_table(pages, seed=31)
     expect(admin.locator("#start_turn")).to_be_enabled(timeout=WAIT)
     admin.click("#start_turn")
     card = read_card(tower)
@@ -774,12 +779,7 @@ def test_a_turns_end_is_a_moment_on_the_board_with_its_sounds(pages, tmp_path):
     """The second mistake stays on the board (the turn's final state), then the result in large
     type, then at the round's end the round's summary; the turn's sounds are cued, and the
     board's sound switch is remembered."""
-    admin = pages.open(pages.laptop, "/admin")
-    admin_login(admin)
-    code = new_match(admin, seed=52)
-    board = pages.open(pages.laptop, "/board")
-    sim = pages.open(pages.laptop, "/sim")
-    tower = pages.open(pages.phone, f"/tower?code={code}")
+    admin, board, sim, tower = around_the_table(pages, seed=52)
     expect(board.locator("#sound")).to_have_text(re.compile(r"Sound: (on|tap to start)"), timeout=WAIT)
     for team, points in (("Penguins", "1 card = 1 point"), ("Puffins", "no card = 0 points")):
         expect(admin.locator("#start_turn")).to_be_visible(timeout=MOMENT_WAIT)
@@ -822,12 +822,7 @@ def test_ending_at_the_rounds_end_plays_the_round_out_and_says_so(pages, tmp_pat
     """"End the match…" in Penguins' turn, "Finish the round, then end": the turn goes on,
     Puffins still play, and the result says every team played as many turns; the completed
     cards are drawn on /admin during the turn and on the board between turns."""
-    admin = pages.open(pages.laptop, "/admin")
-    admin_login(admin)
-    code = new_match(admin, seed=53)
-    board = pages.open(pages.laptop, "/board")
-    sim = pages.open(pages.laptop, "/sim")
-    tower = pages.open(pages.phone, f"/tower?code={code}")
+    admin, board, sim, tower = around_the_table(pages, seed=53)
     admin.click("#start_turn")
     card = read_card(tower)
     play_card(sim, card)
