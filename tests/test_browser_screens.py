@@ -20,8 +20,11 @@ from browser_helpers import ARGS, CHROMIUM, MOMENT_WAIT, WAIT, GameMaster, check
 
 SCREENS = {"phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
            "tablet": {"viewport": {"width": 1024, "height": 768}, "has_touch": True},
-           "tv": {"viewport": {"width": 1920, "height": 1080}}}
+           "tv": {"viewport": {"width": 1920, "height": 1080}},
+           "small phone": {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}}
 PAGES = ("admin", "board", "tower", "sim", "join", "debrief")
+# The pages held in one hand are also checked on a small phone, 360 px wide.
+ON = {screen: PAGES if screen != "small phone" else ("admin", "tower", "join") for screen in SCREENS}
 TEAMS = [{"name": "Penguins", "players": ["Ana", "Ben"]}, {"name": "Puffins", "players": ["Cleo", "Dan"]}]
 # The phase each page shows (its data-phase) as the match moves on.
 SHOWN = {"idle": "idle", "between": "between_turns", "in_turn": "in_turn", "paused": "paused",
@@ -41,7 +44,7 @@ def matrix(tmp_path_factory):
         open_pages = {}
         for screen, options in SCREENS.items():
             ctx = browser.new_context(storage_state=gm_ctx.storage_state(), **options)
-            for name in PAGES:
+            for name in ON[screen]:
                 page = ctx.new_page()
                 page.on("pageerror", lambda e, where=f"{name} on the {screen}": errors.append(f"{where}: {e}"))
                 page.goto(f"{base}/{name}" + (f"?code={code}" if name == "tower" else ""))
@@ -97,6 +100,9 @@ def test_every_page_fits_every_screen_in_every_phase(matrix):
     check_every_page(m, "in_turn")
     for screen in SCREENS:
         expect(m.pages[(screen, "admin")].locator("#donebox figcaption")).to_have_text(["Completed card 1"])
+        # The tower's phone keeps its screen on while the turn runs (the browser grants it on
+        # the cockpit's own address), and lets it sleep after.
+        expect(m.pages[(screen, "tower")].locator("body")).to_have_attribute("data-awake", "locked", timeout=WAIT)
 
     gm.act("pause")
     check_every_page(m, "paused")
@@ -105,17 +111,19 @@ def test_every_page_fits_every_screen_in_every_phase(matrix):
     gm.act("resume")
     gm.press(wrong_button(m, avoid=gm.state()["stuck"]))
     check_every_page(m, "turn_over")
-    for screen in SCREENS:
+    for screen in ("phone", "tablet", "tv"):
         board = m.pages[(screen, "board")]
         expect_or_shoot(board, m.shots, f"board on the {screen} after the turn", lambda: (
             expect(board.locator(".board")).to_have_attribute("data-moment", "", timeout=MOMENT_WAIT),
             expect(board.locator("#donecards figcaption")).to_have_text(["1"], timeout=WAIT)))
     check_every_page(m, "next_turn")
+    for screen in SCREENS:
+        expect(m.pages[(screen, "tower")].locator("body")).to_have_attribute("data-awake", "free")
 
     gm.act("start_turn")
     gm.act("end", when="now")  # Puffins' turn in progress is not scored, and the result says so
     check_every_page(m, "ended")
-    for screen in SCREENS:
+    for screen in ("phone", "tablet", "tv"):
         board = m.pages[(screen, "board")]
         expect(board.locator("#resultend")).to_have_text(
             "Ended by the game master during round 1: Puffins' turn in progress (no card done) was not scored.")
@@ -123,7 +131,7 @@ def test_every_page_fits_every_screen_in_every_phase(matrix):
 
 def test_join_warns_in_words_when_its_qr_code_leads_to_this_machine_only(matrix):
     """The test service listens on 127.0.0.1: a phone could not open the QR code's address."""
-    for screen in SCREENS:
+    for screen in ("phone", "small phone", "tv"):
         join = matrix.pages[(screen, "join")]
         expect(join.locator("#url")).to_have_text(re.compile(r"^http://127\.0\.0\.1:\d+/tower\?code="))
         warning = join.locator("#loopback")
@@ -132,5 +140,5 @@ def test_join_warns_in_words_when_its_qr_code_leads_to_this_machine_only(matrix)
         expect(warning).to_contain_text("--host 0.0.0.0")
         expect(join.locator("#simnote")).to_have_text(
             "The simulated panel takes presses only on the computer running the cockpit; phones join as the tower.")
-        board = matrix.pages[(screen, "board")]
-        expect(board.locator("#joinwarn")).to_be_visible()
+    for screen in ("phone", "tv"):
+        expect(matrix.pages[(screen, "board")].locator("#joinwarn")).to_be_visible()
