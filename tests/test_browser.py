@@ -750,7 +750,10 @@ def test_after_abandon_the_game_master_sets_up_a_new_match(pages, tmp_path):
         expect(board.locator("#resultend")).to_have_text("No result: the game master abandoned this match."),
         expect(board.locator("#timer")).to_have_text(""),  # no timer drains an abandoned turn
         expect(board.locator(".board")).to_have_attribute("data-phase", "ended")))
-    assert pages.open(pages.laptop, "/board").locator("#timer").text_content() in ("", "–")
+    fresh = pages.open(pages.laptop, "/board")  # a reload shows the same: no dead turn left running
+    expect(fresh.locator(".board")).to_have_attribute("data-phase", "ended", timeout=WAIT)
+    expect(fresh.locator("#timer")).to_have_text("")
+    expect(fresh.locator("#resulttitle")).to_have_text("Match abandoned")
     expect(tower.locator("#waiting")).to_contain_text("abandoned the match", timeout=WAIT)
     expect(admin.locator("#phase")).to_have_text("Abandoned", timeout=WAIT)
     newmatch = admin.locator("#newmatch")
@@ -851,3 +854,36 @@ def test_ending_at_the_rounds_end_plays_the_round_out_and_says_so(pages, tmp_pat
         expect(board.locator("#resulttitle")).to_have_text("Winner: Penguins"),
         expect(board.locator("#resultend")).to_have_text(
             "Ended by the game master at the end of round 1: every team played as many turns.")))
+
+
+def test_walk_up_play_names_no_placeholder_and_says_what_starts_a_turn(browser, tmp_path):
+    """On a service of its own (no match ever played): the tower's phone joins ahead, START
+    on the panel sets the walk-up match up and starts its turn; the teams' players are not
+    named, so the board asks the team to pick its tower, and no page names a role as a person."""
+    with service(tmp_path) as base:
+        ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+        phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        errors: list[str] = []
+        board, sim = ctx.new_page(), ctx.new_page()
+        tower = phone.new_page()
+        for page in (board, sim, tower):
+            page.on("pageerror", lambda e: errors.append(str(e)))
+        board.goto(base + "/board")
+        sim.goto(base + "/sim")
+        expect(board.locator("#joincode")).not_to_be_empty(timeout=WAIT)
+        tower.goto(f"{base}/tower?code={board.locator('#joincode').text_content()}")
+        expect(tower.locator("#waiting")).to_have_text(
+            "No match yet. Keep this page open: the card appears here when the crew presses START on the panel.",
+            timeout=WAIT)
+        sim_press(sim, "cockpit.start")
+        expect(board.locator("#team")).to_have_text("Turn: Blue team", timeout=WAIT)
+        expect(board.locator("#roles")).to_have_text(
+            "Blue team: pick your tower. One player reads the card on the phone, the others are the crew.")
+        read_card(tower)  # the phone that joined ahead has the card
+        expect(sim.locator("#phase")).to_have_text("Blue team is playing")
+        for page in (board, sim, tower):
+            text = page.locator("body").inner_text()
+            assert not re.search(r"\b(Tower|Crew): (Tower|Crew)\b|Player \d|is the tower\)", text), text
+        ctx.close()
+        phone.close()
+        assert errors == [], errors

@@ -217,7 +217,7 @@ function phaseText(s) {
   if (!hasMatch(s)) return "No match";
   if (s.finished) return s.ended_by === "abandoned" ? "Abandoned" : s.ended_by === "ended" ? "Ended by the game master" : "Finished";
   const why = pauseText(s);
-  if (s.phase === "paused") return why ? `Paused: ${why}` : "Paused for the challenge";
+  if (s.phase === "paused") return why || "Paused for the challenge";
   return s.phase === "in_turn" ? "Turn in progress" : "Between turns";
 }
 
