@@ -139,6 +139,7 @@ def test_join_warns_in_words_when_its_qr_code_leads_to_this_machine_only(matrix)
         expect(warning).to_contain_text("a phone cannot open it")
         expect(warning).to_contain_text("--host 0.0.0.0")
         expect(join.locator("#simnote")).to_have_text(
-            "The simulated panel takes presses only on the computer running the cockpit; phones join as the tower.")
+            "The simulated panel takes presses only on the computer running the cockpit, opened at 127.0.0.1; "
+            "phones join as the tower.")
     for screen in ("phone", "tv"):
         expect(matrix.pages[(screen, "board")].locator("#joinwarn")).to_be_visible()

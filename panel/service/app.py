@@ -249,8 +249,9 @@ async def sim_input(request: web.Request) -> web.Response:
     check_same_origin(request)
     if not request.app[SIM_FROM_NETWORK] and not is_loopback(request.remote):
         # Anyone on the network could otherwise play the panel without the PIN.
-        return error(403, "the simulated panel takes presses only on the computer running the cockpit "
-                          "(sim_from_network = true in the settings file's [service] table lets other devices in)")
+        return error(403, "the simulated panel takes presses only on the computer running the cockpit, opened at "
+                          "127.0.0.1 (sim_from_network = true in the settings file's [service] table lets other "
+                          "devices in)")
     body = await json_body(request)
     cockpit = request.app[COCKPIT]
     control, value = body.get("control"), body.get("value")

@@ -22,7 +22,8 @@ async function load() {
     sim.classList.toggle("hidden", j.sim_from_network === null || j.sim_from_network === undefined);
     sim.textContent = j.sim_from_network
       ? "Any device on the network may press the simulated panel's buttons (the settings allow it)."
-      : "The simulated panel takes presses only on the computer running the cockpit; phones join as the tower.";
+      : "The simulated panel takes presses only on the computer running the cockpit, opened at 127.0.0.1; "
+        + "phones join as the tower.";
     shown(true);
   } catch (e) {
     $("#error").textContent = e.message;
