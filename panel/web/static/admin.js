@@ -5,7 +5,7 @@
 // engine's answer to "may this happen now") lists it, and the match settings (fields,
 // labels, defaults, limits) come from the engine's declaration in /api/admin/status.
 import { $, $$, el, api, post, csrf, connect, liveBadge, Clock, fmtSeconds, describeEvent, hasMatch, pauseText,
-  t, loadLanguage, cardsText, matchEndText, possessive } from "/static/common.js";
+  t, loadLanguage, cardsText, matchEndText, possessive, plural } from "/static/common.js";
 
 const clock = new Clock();
 let state = null;
@@ -210,8 +210,6 @@ function offer(select, values, text) {
   if ([...select.options].some((o) => o.value === keep)) select.value = keep;
   select.disabled = !values.length;
 }
-
-const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
 function phaseText(s) {
   if (!hasMatch(s)) return "No match";

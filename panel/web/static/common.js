@@ -222,7 +222,7 @@ export class Clock {
 
 // "Otters'" and "Red team's".
 export const possessive = (name) => `${name}${/s$/i.test(name) ? "'" : "'s"}`;
-const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+export const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 export const cardsText = (n) => (n ? plural(n, "card", "cards") : "no card");
 
 // A finished turn's result as the room reads it: "Red team: 5 cards + 4 time counters = 9
