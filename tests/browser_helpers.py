@@ -32,12 +32,13 @@ CONTROL_ID = re.compile(r"[a-z_]+\.[a-z0-9_]+")
 
 
 @contextlib.contextmanager
-def service(tmp: Path, settings: str = ""):
-    """`penguin-panel play --sim` on a free port with its own SQLite file; yields its base URL."""
+def service(tmp: Path, settings: str = "", *, host: str | None = None):
+    """`penguin-panel play --sim` on a free port with its own SQLite file (listening on `host`,
+    this computer only by default); yields its base URL on this computer."""
     path = tmp / "settings.toml"
     path.write_text(f'[service]\npin = "{PIN}"\n{settings}')
     proc = subprocess.Popen([sys.executable, "-m", "panel", "play", "--sim", "--port", "0",
-                             "--db", str(tmp / "panel.db"), "--settings", str(path)],
+                             "--db", str(tmp / "panel.db"), "--settings", str(path)] + (["--host", host] if host else []),
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     base, seen = None, []
     give_up = time.monotonic() + 60  # a guard against a hung start, not an assertion on speed

@@ -889,3 +889,36 @@ def test_walk_up_play_names_no_placeholder_and_says_what_starts_a_turn(browser, 
         ctx.close()
         phone.close()
         assert errors == [], errors
+
+
+def test_phones_join_the_quickest_game_over_the_network(browser, tmp_path):
+    """`play --sim --host 0.0.0.0`, as the README says: /join opened on the cockpit's computer
+    shows a QR code of the network address, with no warning; a phone opening that address
+    plays the tower; the simulated panel takes presses at 127.0.0.1, not from the phone."""
+    from panel.service.run import lan_address
+
+    lan = lan_address()
+    if not lan:
+        pytest.skip("this machine has no network address besides loopback")
+    with service(tmp_path, host="0.0.0.0") as base:
+        ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+        phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        join, sim = ctx.new_page(), ctx.new_page()
+        join.goto(base + "/join")
+        url = join.locator("#url")
+        expect(url).to_have_text(re.compile(rf"^http://{re.escape(lan)}:\d+/tower\?code=[A-Z0-9]+$"), timeout=WAIT)
+        expect(join.locator("#loopback")).to_be_hidden()
+        tower = phone.new_page()
+        tower.goto(url.text_content())  # what the phone's camera opens
+        expect(tower.locator("#waiting")).to_contain_text("presses START on the panel", timeout=WAIT)
+        sim.goto(base + "/sim")
+        sim_press(sim, "cockpit.start")  # walk-up: START sets the match up and starts its turn
+        read_card(tower)
+        on_phone = phone.new_page()  # the simulator opened on the phone: its presses are refused, in words
+        on_phone.goto(url.text_content().split("/tower")[0] + "/sim")
+        up = on_phone.locator('.ctl.btn[data-control="cross.up"]')
+        up.scroll_into_view_if_needed()
+        up.tap()
+        expect(on_phone.locator("#error")).to_contain_text("only on the computer running the cockpit", timeout=WAIT)
+        ctx.close()
+        phone.close()
