@@ -137,10 +137,15 @@ def screenshot(page: Page, shots: Path, label: str) -> Path:
     return path
 
 
-def check_fits(page: Page, shots: Path, label: str) -> None:
+def check_fits(page: Page, shots: Path, label: str, *, whole: bool = False) -> None:
     """No sideways scrolling, every visible button on the screen (inside its box, under no
-    fixed layer, over no form field), no control id in the text; else the screenshot."""
+    fixed layer, over no form field), no control id in the text, and with `whole` nothing
+    below the screen's bottom either (a TV nobody scrolls); else the screenshot."""
     problems = page.evaluate(FITS, CONTROL_ID.pattern)
+    if whole:
+        height, tall = page.evaluate("() => [window.innerHeight, document.documentElement.scrollHeight]")
+        if tall > height:
+            problems.append(f"the page is {tall} px tall on a {height} px screen nobody scrolls")
     if problems:
         path = screenshot(page, shots, label)
         pytest.fail(f"{label}: " + "; ".join(problems) + f" (screenshot: {path})")

@@ -69,13 +69,15 @@ async function showJoin(s) {
 async function showDoneCards(s) {
   const between = hasMatch(s) && !s.finished && s.phase === "between_turns" && s.last_turn;
   const box = $("#donecards");
-  if (!between) { box.classList.add("hidden"); cardsFor = null; return; }
+  // Shown in the turn's place: between turns the timer and the turn's counts wait.
+  const shown = (yes) => { box.classList.toggle("hidden", !yes); $(".board").classList.toggle("showcards", yes); };
+  if (!between) { shown(false); cardsFor = null; return; }
   const key = `${s.match_id}/${Object.values(s.turns_played || {}).reduce((a, b) => a + b, 0)}`;
-  if (key === cardsFor) { box.classList.toggle("hidden", !$("#donerow").children.length); return; }
+  if (key === cardsFor) { shown($("#donerow").children.length > 0); return; }
   cardsFor = key;
   try {
     const done = await api("/api/completed");
-    if (!done.turn || !done.cards.length) { box.classList.add("hidden"); return; }
+    if (!done.turn || !done.cards.length) { shown(false); return; }
     $("#donetitle").textContent = `${possessive(done.turn.team)} completed cards, round ${done.turn.round}: check them`;
     $("#donerow").replaceChildren(...done.cards.map((c) => {
       const fig = el("figure", { class: "donecard", dataset: { index: c.index, number: c.number } },
@@ -85,7 +87,7 @@ async function showDoneCards(s) {
       fig.prepend(pic);
       return fig;
     }));
-    box.classList.remove("hidden");
+    shown(true);
   } catch (e) {
     cardsFor = null; // asked again with the next state
   }
@@ -233,7 +235,7 @@ function render() {
     $("#roles").textContent = t("Named teams and other rules: the game master's page (/admin).");
     $("#banner").classList.add("hidden");
     $("#result").classList.add("hidden");
-    $("#donecards").classList.add("hidden");
+    showDoneCards(s); // none: no match
     $("#target").textContent = "";
     $("#lastturn").textContent = "";
     $("#scores").replaceChildren();
