@@ -64,17 +64,18 @@ class Resolved:
     pin: str | None
     match_defaults: dict[str, Any]
     touch_sensors: bool
+    mqtt: Any = None  # panel.mqtt.settings.BridgeSettings when the settings file has [mqtt]
 
 
 def read_settings(path: str | None) -> dict[str, Any]:
-    """The settings file ([service] and [match] tables), checked key by key."""
+    """The settings file ([service], [match] and [mqtt] tables), checked key by key."""
     if path is None:
         return {}
     raw = read_toml(path)
     problems = []
     for k in raw:
-        if k not in ("service", "match"):
-            problems.append(Problem(path, k, "unknown table (expected [service] and [match])"))
+        if k not in ("service", "match", "mqtt"):
+            problems.append(Problem(path, k, "unknown table (expected [service], [match] and [mqtt])"))
     service = raw.get("service", {})
     match = raw.get("match", {})
     if not isinstance(service, dict):
@@ -113,9 +114,17 @@ def read_settings(path: str | None) -> dict[str, Any]:
             MatchSettings.from_dict({"teams": [{"name": "A", "players": ["a", "b"]}], **probe}, file=path)
         except ConfigError as e:
             problems += e.problems
+    mqtt = None
+    if "mqtt" in raw:  # the venue's broker (panel.mqtt): checked by its own settings type
+        from ..mqtt.settings import BridgeSettings
+
+        try:
+            mqtt = BridgeSettings.from_table(raw["mqtt"], file=path)
+        except ConfigError as e:
+            problems += e.problems
     if problems:
         raise ConfigError(problems)
-    return {"service": service, "match": match}
+    return {"service": service, "match": match, "mqtt": mqtt}
 
 
 def resolve(opts: Options) -> Resolved:
@@ -136,7 +145,7 @@ def resolve(opts: Options) -> Resolved:
     return Resolved(sim=opts.sim, host=host, port=port, db=db, layout=opts.layout or service.get("layout"),
                     hardware=hardware, allow_hosts=list(service.get("allow_hosts", [])) + list(opts.allow_hosts),
                     pin=str(service["pin"]) if "pin" in service else None, match_defaults=match,
-                    touch_sensors=touch)
+                    touch_sensors=touch, mqtt=settings.get("mqtt"))
 
 
 def hardware_io(r: Resolved) -> tuple[list, list]:
@@ -202,6 +211,11 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None) -> None:
         cockpit = Cockpit(store, layout_path=r.layout, sim=r.sim, sources=sources, effects=effects,
                           defaults=defaults, touch_sensors=r.touch_sensors)
         await cockpit.start()
+        bridge = None
+        if r.mqtt is not None:  # the venue's broker: beside the cockpit, never in its way
+            from ..mqtt import bridge as mqtt_bridge
+
+            bridge = await mqtt_bridge.start(r.mqtt, cockpit)
         app = build_app(cockpit, security, sim=r.sim,
                         lan_host=lan_address() if r.host in ("0.0.0.0", "::") else "")
         runner = web.AppRunner(app, access_log=None, handle_signals=False)
@@ -228,6 +242,8 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None) -> None:
             watchdog.cancel()
         finally:
             await runner.cleanup()
+            if bridge is not None:
+                await bridge.close()
             await cockpit.close()
 
 
