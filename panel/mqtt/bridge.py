@@ -34,7 +34,7 @@ from ..debrief import debrief
 from ..scenario import contract_events
 from ..service.cockpit import Refused
 from ..service.replay import replay_events
-from .protocol import (COMMANDS, OFFLINE, ONLINE, OUTBOX_EVENTS, RESULT_STATUSES,
+from .protocol import (BACKOFF, COMMANDS, OFFLINE, ONLINE, OUTBOX_EVENTS, RESULT_STATUSES,
                        RESULTS_BACKLOG, PayloadError, discovery, encode, event_payload, parse_command,
                        parse_topic, reply_payload, result_payload, state_payload, topic)
 from .settings import BridgeSettings, BrokerSettings
@@ -43,7 +43,6 @@ log = logging.getLogger("penguin-panel")
 
 RESULT_KEY = "mqtt_result_sent"  # store setting: the id of the last match whose result the broker has
 RETAINED_KEY = "mqtt_retained"  # store setting: the retained topics this cockpit has put on the broker
-BACKOFF = (0.5, 30.0)  # seconds: first pause after a failed connection, and the longest
 KEEPALIVE = 15  # seconds: a silent broker is noticed within 1.5x this
 STOP_FLUSH = 2.0  # seconds a stopping cockpit gives its outbox to drain
 
@@ -75,7 +74,7 @@ class Backoff:
         self.next = self.low
 
     def pause(self) -> float:
-        p = self.next * random.uniform(0.8, 1.2)
+        p = self.next * random.uniform(0.8, 1.2)  # the ±20 % docs/mqtt.md promises
         self.next = min(self.high, self.next * 2)
         return p
 
@@ -337,14 +336,13 @@ class Bridge:
             log.warning("MQTT: ignored %r on %s: not a command (expected one of: %s)", action, message.topic,
                         ", ".join(COMMANDS))
             return
-        if message.retain:
-            # A retained command would be carried out again at every reconnect.
-            log.warning("MQTT: ignored a retained %r command on %s (send commands without the retain flag)",
-                        action, message.topic)
-            return
         try:
             body = parse_command(message.payload)
             request_id, by = body.get("id"), body.get("by") or "the venue"
+            if message.retain:
+                # Kept by the broker, it would be carried out again at every reconnect.
+                raise PayloadError("a retained command is not carried out (it would run again at every "
+                                   "reconnect): publish it without the retain flag")
             await self._carry_out(action)
             error = None
             log.info("MQTT: %s from %s: done", action, by)

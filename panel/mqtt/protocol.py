@@ -12,7 +12,7 @@ incoming payloads with `strict=False`); renaming or removing a field, or changin
 meaning, makes v2 on new topics, published beside v1 for a release.
 
 The card in play is never published: events go through the pages' `public_event` filter
-and the event schema forbids a `card` field.
+and the event schema forbids a `card` field (`"card": false`).
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ HA_BUTTONS = ("pause", "resume")  # the commands Home Assistant gets buttons (an
 OUTBOX_EVENTS = 1000  # game events kept while the broker is away (~300 kB); older ones dropped
 RESULTS_BACKLOG = 50  # finished matches re-sent at most after an outage (each one is kept in the store)
 COMMAND_BYTES = 1024  # a bigger command payload is refused unread
+BACKOFF = (0.5, 30.0)  # seconds: the first pause after a failed connection (doubling), and the longest
 COCKPIT_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")  # one topic level, a Home Assistant node id, a user name
 PREFIX = re.compile(r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*$")  # topic levels without wildcards
 PHASES = ("idle",) + tuple(p.value for p in Phase)
@@ -109,8 +110,7 @@ EVENT_SCHEMA = _obj({
     "at": {"type": "number"},
     # The engine's event as the pages see it; its details depend on its type, but never the card.
     "event": {"type": "object", "required": ["type", "t"],
-              "properties": {"type": {"enum": list(GAME_EVENT_TYPES)}, "t": {"type": "number"}},
-              "not": {"required": ["card"]}},
+              "properties": {"type": {"enum": list(GAME_EVENT_TYPES)}, "t": {"type": "number"}, "card": False}},
 })
 
 TURN_SCHEMA = _obj({
@@ -232,7 +232,8 @@ TOPICS: tuple[Topic, ...] = (
           COMMAND_SCHEMA,
           f"`{{action}}` is one of {', '.join(COMMANDS)}. `start` sets up a walk-up match (as the "
           "START button) or starts the next turn; the others are the game master's. The broker's "
-          "ACL decides who may publish which; a retained command is ignored. Payload may be empty."),
+          "ACL decides who may publish which; a retained command is refused. The payload is a JSON "
+          "object, `{}` at least."),
     Topic("reply", f"{_BASE}/reply", ("cockpit",), False, 1, REPLY_SCHEMA,
           "The answer to each command: done, or the game master page's reason for refusing it."),
     Topic("ha_sensor", "{discovery}/sensor/{cockpit}/{object}/config", ("cockpit",), True, 1, HA_SENSOR_SCHEMA,
@@ -383,11 +384,12 @@ def reply_payload(cockpit: str, command: str, request_id: str | None, error: str
 
 
 def parse_command(raw: bytes | bytearray) -> dict[str, Any]:
-    """A command's payload (may be empty): {"id"?, "by"?}; PayloadError otherwise."""
+    """A command's payload, {"id"?, "by"?} ({} at least); PayloadError otherwise. An empty
+    payload is not a command: it is what clears a retained message."""
     if len(raw) > COMMAND_BYTES:
         raise PayloadError(f"payload is larger than {COMMAND_BYTES} bytes")
     if not bytes(raw).strip():
-        return {}
+        raise PayloadError("payload is empty: send a JSON object, {} at least")
     return decode("command", raw, strict=True)
 
 
@@ -447,10 +449,15 @@ def discovery_key(name: str) -> str:
 # ---------------------------------------------------------------------------- the document
 
 def markdown() -> str:
-    """The table and the schemas of docs/mqtt.md (between its `generated` markers)."""
-    lines = ["| topic | published by | retained | QoS | payload |", "|---|---|---|---|---|"]
+    """The limits, the table and the schemas of docs/mqtt.md (between its `generated` markers)."""
+    lines = [f"- Events kept while the broker is away: the last {OUTBOX_EVENTS} (older ones dropped and counted).",
+             f"- Results sent after an outage: up to the last {RESULTS_BACKLOG} not yet acknowledged, in order.",
+             f"- Reconnecting: after {BACKOFF[0]:g} s, then twice as long each time, at most every {BACKOFF[1]:g} s "
+             "(with ±20 % jitter, so many cockpits do not knock on a restarted broker at once).",
+             f"- A command's payload: at most {COMMAND_BYTES} bytes.",
+             "", "| topic | published by | retained | QoS | payload |", "|---|---|---|---|---|"]
     for t in TOPICS:
-        payload = "plain text" if t.text else f"JSON, [schema](#{t.key.replace('_', '-')})"
+        payload = "plain text" if t.text else f"JSON, [schema](#{t.key})"
         writers = "; ".join(WRITER_WORDS[w] for w in t.writers)
         lines.append(f"| `{t.pattern}` | {writers} | {'yes' if t.retained else 'no'} | {t.qos} | {payload} |")
     lines.append("")
