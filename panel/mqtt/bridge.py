@@ -152,13 +152,7 @@ class Bridge:
             except (TimeoutError, aiomqtt.MqttError):
                 pass  # the broker publishes our last will instead
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            try:
-                async with asyncio.timeout(3):
-                    await task
-            except (asyncio.CancelledError, TimeoutError):
-                pass
+        await cancel(task)
 
     async def __aenter__(self) -> "Bridge":
         await self.start()
@@ -381,6 +375,18 @@ def finished_at(created: str, entries) -> float:
     except ValueError:  # not the store's format: the best we know is now
         return time.time()
     return start + (entries[-1].t if entries else 0.0)
+
+
+async def cancel(task: asyncio.Task | None, seconds: float = 3.0) -> None:
+    """Cancel a task and give it `seconds` to finish (a clean MQTT disconnect takes a moment)."""
+    if task is None:
+        return
+    task.cancel()
+    try:
+        async with asyncio.timeout(seconds):
+            await task
+    except (asyncio.CancelledError, TimeoutError):
+        pass
 
 
 async def _first_failure(*coros) -> None:

@@ -180,29 +180,15 @@ def say(message: str) -> None:
 
 async def serve(r: Resolved, *, stop: asyncio.Event | None = None) -> None:
     started = time.monotonic()
-    stop = stop or asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        try:
-            loop.add_signal_handler(sig, stop.set)
-        except (NotImplementedError, RuntimeError):
-            pass
+    stop = stop_on_signals(stop)
     try:
         store = Store(r.db)
     except StoreError as e:
         raise ConfigError(Problem(None, "--db", str(e))) from None
     with store, Notifier() as notifier:
         security = Security(store, allow_hosts=r.allow_hosts + ([r.host] if r.host not in ("0.0.0.0", "::") else []))
-        if r.pin is not None:
-            if not security.check_pin(r.pin):
-                security.set_pin(r.pin)
-            say("game master PIN: the one in the settings file")
-        else:
-            pin = security.ensure_pin()
-            if pin:
-                say(f"game master PIN: {pin}  (made now and shown only this once; a new one: penguin-panel service reset-pin, or pin = '...' in the settings file)")
-            else:
-                say("game master PIN: as set before (forgotten? penguin-panel service reset-pin)")
+        first_pin(security, r.pin, "game master PIN",
+                  "a new one: penguin-panel service reset-pin, or pin = '...' in the settings file")
         defaults = dict(r.match_defaults)
         stored = store.get_setting("match_defaults")
         if stored:
@@ -221,12 +207,7 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None) -> None:
         runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await runner.setup()
         try:
-            site = web.TCPSite(runner, r.host, r.port, reuse_address=True)
-            try:
-                await site.start()
-            except OSError as e:
-                raise ConfigError(Problem(None, "--port", f"cannot listen on {r.host}:{r.port} ({e.strerror})")) from None
-            port = site._server.sockets[0].getsockname()[1]  # the real one when --port 0
+            port = await listen(runner, r.host, r.port)
             shown = "127.0.0.1" if r.host in ("0.0.0.0", "::") else r.host
             shown = f"[{shown}]" if ":" in shown else shown
             say(f"serving on http://{shown}:{port}/  ({'simulator' if r.sim else 'hardware'}, "
@@ -234,17 +215,58 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None) -> None:
             lan = lan_address() if r.host in ("0.0.0.0", "::") else ""
             if lan:
                 say(f"on the local network: http://{lan}:{port}/")
-            notifier.ready(f"serving on port {port}")
-            watchdog = asyncio.create_task(feed_watchdog(notifier, cockpit))
-            await stop.wait()
-            say("stopping")
-            notifier.stopping()
-            watchdog.cancel()
+            await until_stopped(stop, notifier, cockpit, port)
         finally:
             await runner.cleanup()
             if bridge is not None:
                 await bridge.close()
             await cockpit.close()
+
+
+def stop_on_signals(stop: asyncio.Event | None = None) -> asyncio.Event:
+    """An event set by SIGTERM (systemd's stop) or Ctrl-C."""
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):
+            pass
+    return stop
+
+
+def first_pin(security: Security, pin: str | None, what: str, forgotten: str) -> None:
+    """The settings file's PIN, or one made at first start and printed this once."""
+    if pin is not None:
+        if not security.check_pin(pin):
+            security.set_pin(pin)
+        say(f"{what}: the one in the settings file")
+        return
+    made = security.ensure_pin()
+    if made:
+        say(f"{what}: {made}  (made now and shown only this once; {forgotten})")
+    else:
+        say(f"{what}: as set before (forgotten? {forgotten})")
+
+
+async def listen(runner: web.AppRunner, host: str, port: int) -> int:
+    """Serve the app on host:port; the real port (port 0 picks a free one)."""
+    site = web.TCPSite(runner, host, port, reuse_address=True)
+    try:
+        await site.start()
+    except OSError as e:
+        raise ConfigError(Problem(None, "--port", f"cannot listen on {host}:{port} ({e.strerror})")) from None
+    return site._server.sockets[0].getsockname()[1]
+
+
+async def until_stopped(stop: asyncio.Event, notifier: Notifier, owner: Any, port: int) -> None:
+    """Tell systemd we are ready, feed its watchdog while `owner` runs, wait for the stop."""
+    notifier.ready(f"serving on port {port}")
+    watchdog = asyncio.create_task(feed_watchdog(notifier, owner))
+    await stop.wait()
+    say("stopping")
+    notifier.stopping()
+    watchdog.cancel()
 
 
 async def feed_watchdog(notifier: Notifier, cockpit: Cockpit) -> None:

@@ -16,14 +16,13 @@ fix to one is a fix to both.
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 from aiohttp import WSCloseCode, web
 
 from ..mqtt.protocol import COMMANDS
 from ..service.app import (SECURITY, STATIC, Peer, admin_login, default_static_dir, error, errors_as_json,
-                           host_allow_list, json_body, require_admin, serve_page)
+                           follow, host_allow_list, json_body, require_admin, serve_page)
 from ..service.security import Security
 from .store import PERIODS
 from .venue import CommandFailed, Venue
@@ -81,24 +80,9 @@ async def admin_command(request: web.Request) -> web.Response:
 
 
 async def websocket(request: web.Request) -> web.StreamResponse:
-    venue = request.app[VENUE]
     ws = web.WebSocketResponse(heartbeat=20, max_msg_size=4096)
     await ws.prepare(request)
-    peer = Peer(ws, "venue")
-    venue.subscribe(peer)
-    writer = asyncio.create_task(peer.writer())
-    try:
-        async for _ in ws:  # the board only listens
-            if writer.done():
-                break
-    finally:
-        venue.unsubscribe(peer)
-        if not writer.done():
-            peer.close(WSCloseCode.GOING_AWAY)
-            try:
-                await asyncio.wait_for(writer, 1.0)
-            except (asyncio.TimeoutError, ConnectionError):
-                writer.cancel()
+    await follow(ws, Peer(ws, "venue"), request.app[VENUE])  # the board only listens
     return ws
 
 

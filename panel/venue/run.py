@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import signal
 import sys
 import time
 from dataclasses import dataclass
@@ -29,7 +28,7 @@ from aiohttp import web
 
 from ..errors import ConfigError, Problem, read_toml
 from ..mqtt.settings import BrokerSettings, Table
-from ..service.run import feed_watchdog, say
+from ..service.run import first_pin, listen, say, stop_on_signals, until_stopped
 from ..service.sdnotify import Notifier
 from ..service.security import PinError, Security, check_pin_format
 from ..service.store import StoreError
@@ -102,13 +101,7 @@ async def serve(opts: Options, *, stop: asyncio.Event | None = None) -> None:
     host = opts.host or venue_settings.host
     port = opts.port if opts.port is not None else venue_settings.port
     db = Path(opts.db or venue_settings.db or default_db()).expanduser()
-    stop = stop or asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        try:
-            loop.add_signal_handler(sig, stop.set)
-        except (NotImplementedError, RuntimeError):
-            pass
+    stop = stop_on_signals(stop)
     started = time.monotonic()
     try:
         store = VenueStore(db)
@@ -117,35 +110,19 @@ async def serve(opts: Options, *, stop: asyncio.Event | None = None) -> None:
     with store, Notifier() as notifier:
         security = Security(store, allow_hosts=list(venue_settings.allow_hosts)
                             + ([host] if host not in ("0.0.0.0", "::") else []))
-        if venue_settings.pin is not None:
-            if not security.check_pin(venue_settings.pin):
-                security.set_pin(venue_settings.pin)
-            say("venue admin PIN: the one in the settings file")
-        else:
-            pin = security.ensure_pin()
-            say(f"venue admin PIN: {pin}  (made now and shown only this once; or pin = '...' in [venue])"
-                if pin else "venue admin PIN: as set before")
+        first_pin(security, venue_settings.pin, "venue admin PIN",
+                  "a new one: pin = '...' in the settings file's [venue] table")
         venue = Venue(store, broker)
         await venue.start()
         runner = web.AppRunner(build_app(venue, security, name=venue_settings.name), access_log=None,
                                handle_signals=False)
         await runner.setup()
         try:
-            site = web.TCPSite(runner, host, port, reuse_address=True)
-            try:
-                await site.start()
-            except OSError as e:
-                raise ConfigError(Problem(None, "--port", f"cannot listen on {host}:{port} ({e.strerror})")) from None
-            real = site._server.sockets[0].getsockname()[1]
+            real = await listen(runner, host, port)
             shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
             say(f"venue board on http://{shown}:{real}/  (broker {broker.where}, database {db}, "
                 f"ready in {time.monotonic() - started:.2f} s)")
-            notifier.ready(f"serving on port {real}")
-            watchdog = asyncio.create_task(feed_watchdog(notifier, venue))
-            await stop.wait()
-            say("stopping")
-            notifier.stopping()
-            watchdog.cancel()
+            await until_stopped(stop, notifier, venue, real)
         finally:
             await runner.cleanup()
             await venue.close()

@@ -13,14 +13,13 @@ again (it is retained on the broker, and the cockpit keeps it in its own log).
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from ..mqtt.protocol import TIERS
-from ..service.store import StoreError
+from ..service.store import SQLiteFile
 
 SCHEMA_VERSION = 1
 _SCHEMA = """
@@ -84,45 +83,16 @@ def since(period: str, now: float) -> float:
     return day.timestamp()
 
 
-class VenueStore:
-    """One SQLite file. A context manager; `close()` is idempotent."""
+class VenueStore(SQLiteFile):
+    """The venue's SQLite file. A context manager; `close()` is idempotent."""
 
-    def __init__(self, path: str | Path):
-        self.path = Path(path)
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(str(self.path), isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise StoreError(f"{self.path}: made by a newer penguin-panel (venue schema {version})")
-            self._db.executescript(_SCHEMA)
-            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-        except sqlite3.DatabaseError as e:
-            raise StoreError(f"{self.path}: cannot open the database ({e})") from None
-        except OSError as e:
-            raise StoreError(f"{self.path}: cannot open the database ({e.strerror})") from None
-
-    def close(self) -> None:
-        db, self._db = getattr(self, "_db", None), None
-        if db is not None:
-            db.close()
+    SCHEMA = _SCHEMA
+    VERSION = SCHEMA_VERSION
+    SYNCHRONOUS = "NORMAL"
+    WHAT = "venue schema"
 
     def __enter__(self) -> "VenueStore":
         return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    # ------------------------------------------------------------------ settings (the PIN's hash)
-    def get_setting(self, key: str, default: str | None = None) -> str | None:
-        row = self._db.execute("SELECT value FROM settings WHERE key=?", (key,)).fetchone()
-        return row[0] if row else default
-
-    def set_setting(self, key: str, value: str) -> None:
-        self._db.execute("INSERT INTO settings(key, value) VALUES(?, ?) "
-                         "ON CONFLICT(key) DO UPDATE SET value=excluded.value", (key, value))
 
     # ------------------------------------------------------------------ cockpits
     def save_cockpit(self, cockpit: str, status: str | None, state: dict[str, Any] | None, seen: float) -> None:

@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 import aiomqtt
 
-from ..mqtt.bridge import Backoff, client_for, why
+from ..mqtt.bridge import Backoff, cancel, client_for, why
 from ..mqtt.protocol import BACKOFF, COMMANDS, VERSION, PayloadError, decode, encode, parse_topic, topic
 from ..mqtt.settings import BrokerSettings
 from .store import PERIODS, VenueStore
@@ -73,13 +73,7 @@ class Venue:
 
     async def close(self) -> None:
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            try:
-                async with asyncio.timeout(3):
-                    await task
-            except (asyncio.CancelledError, TimeoutError):
-                pass
+        await cancel(task)
 
     @property
     def running(self) -> bool:
