@@ -145,10 +145,14 @@ class Mosquitto:
 class Observer:
     """An MQTT client that keeps every message it receives, for a test to wait on."""
 
-    def __init__(self, broker: Mosquitto, user: str | None = VENUE_USER, *, topics: list[str] = ("#",)):
+    def __init__(self, broker: Mosquitto, user: str | None = VENUE_USER, *, topics: list[str] = ("#",),
+                 persistent: str | None = None):
+        """`persistent`: a client id with a session the broker keeps while we are away
+        (clean_session false), so `async with` it again gets what came meanwhile."""
         self.broker = broker
         self.user = user
         self.topics = list(topics)
+        self.persistent = persistent
         self.messages: list[aiomqtt.Message] = []
         self._new = asyncio.Condition()
         self._task: asyncio.Task | None = None
@@ -156,7 +160,9 @@ class Observer:
 
     async def __aenter__(self) -> "Observer":
         self.client = aiomqtt.Client("127.0.0.1", self.broker.port, username=self.user,
-                                     password=self.broker.passwords.get(self.user), identifier=f"observer-{id(self)}")
+                                     password=self.broker.passwords.get(self.user),
+                                     identifier=self.persistent or f"observer-{id(self)}",
+                                     clean_session=self.persistent is None)
         await self.client.__aenter__()
         for t in self.topics:
             await self.client.subscribe(t, qos=1)

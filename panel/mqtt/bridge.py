@@ -29,6 +29,7 @@ from datetime import datetime
 from typing import Any, Callable
 
 import aiomqtt
+from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from ..debrief import debrief
 from ..scenario import contract_events
@@ -48,12 +49,14 @@ STOP_FLUSH = 2.0  # seconds a stopping cockpit gives its outbox to drain
 
 
 def client_for(settings: BrokerSettings, *, identifier: str, will: aiomqtt.Will | None = None,
-               clean_session: bool = True) -> aiomqtt.Client:
-    """An aiomqtt client for these settings (TLS and credentials as the settings say)."""
+               clean_session: bool = True, v5: bool = False) -> aiomqtt.Client:
+    """An aiomqtt client for these settings (TLS and credentials as the settings say).
+    MQTT 5 where its subscription options are needed; 3.1.1 (persistent sessions) otherwise."""
     return aiomqtt.Client(settings.host, settings.real_port, username=settings.username,
                           password=settings.password, identifier=identifier, will=will,
-                          clean_session=clean_session, keepalive=KEEPALIVE, tls_context=settings.ssl_context(),
-                          timeout=10)
+                          protocol=aiomqtt.ProtocolVersion.V5 if v5 else aiomqtt.ProtocolVersion.V311,
+                          clean_session=None if v5 else clean_session, keepalive=KEEPALIVE,
+                          tls_context=settings.ssl_context(), timeout=10)
 
 
 def why(e: BaseException) -> str:
@@ -187,7 +190,7 @@ class Bridge:
         while True:
             try:
                 will = aiomqtt.Will(self.topic("status"), OFFLINE, qos=1, retain=True)
-                self._client = client_for(s, identifier=f"penguin-panel-{s.cockpit_id}", will=will)
+                self._client = client_for(s, identifier=f"penguin-panel-{s.cockpit_id}", will=will, v5=True)
                 async with self._client as client:
                     self._backoff.reset()
                     if failed_since is not None:
@@ -212,8 +215,8 @@ class Bridge:
                 failed_since = time.monotonic()
             pause = self._backoff.pause()
             if reason != last_reason:  # one line per new reason, not one per attempt
-                log.warning("MQTT: broker %s: %s; trying again in %.0f s and every %.0f s at most "
-                            "(play goes on)", s.where, reason, pause, self._backoff.high)
+                log.warning("MQTT: broker %s: %s; trying again in %.2g s, then less and less often, every "
+                            "%.2g s at most (play goes on)", s.where, reason, pause, self._backoff.high)
                 last_reason = reason
             await asyncio.sleep(pause)
 
@@ -221,7 +224,10 @@ class Bridge:
         s = self.settings
         self.connections += 1
         await client.publish(self.topic("status"), ONLINE, qos=1, retain=True)
-        await client.subscribe(self.topic("command", action="+"), qos=1)
+        # MQTT 5: a command kept by the broker (retained) is never handed to us again, and
+        # one published retained now comes with its flag, to be refused (see _command).
+        await client.subscribe(self.topic("command", action="+"), options=SubscribeOptions(
+            qos=1, retainAsPublished=True, retainHandling=SubscribeOptions.RETAIN_DO_NOT_SEND))
         if s.homeassistant:
             await client.subscribe(f"{s.discovery_prefix}/status", qos=1)
         await self._tidy_retained(client, self._retained_topics())
@@ -334,7 +340,7 @@ class Bridge:
             body = parse_command(message.payload)
             request_id, by = body.get("id"), body.get("by") or "the venue"
             if message.retain:
-                # Kept by the broker, it would be carried out again at every reconnect.
+                # Kept by the broker, it would be carried out again by every new subscriber.
                 raise PayloadError("a retained command is not carried out (it would run again at every "
                                    "reconnect): publish it without the retain flag")
             await self._carry_out(action)

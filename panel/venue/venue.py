@@ -172,7 +172,7 @@ class Venue:
                 self._client = None
             pause = self._backoff.pause()
             if reason != last_reason:
-                log.warning("venue: broker %s: %s; trying again in %.0f s (the board shows the last known states)",
+                log.warning("venue: broker %s: %s; trying again in %.2g s (the board shows the last known states)",
                             s.where, reason, pause)
                 last_reason = reason
             await asyncio.sleep(pause)
