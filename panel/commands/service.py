@@ -1,4 +1,5 @@
-"""`penguin-panel service install | reset-pin`: run the cockpit at boot under systemd."""
+"""`penguin-panel service install [--venue] | reset-pin`: run the cockpit (or the venue board)
+at boot under systemd."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 from ..errors import ConfigError, Problem
 
 UNIT_NAME = "penguin-panel.service"
+VENUE_UNIT = "penguin-panel-venue.service"
 DEFAULT_EXEC = "/opt/penguin-panel/.venv/bin/penguin-panel"
 SETTINGS_TEMPLATE = """\
 # Settings of the cockpit service (penguin-panel play --settings this file).
@@ -24,6 +26,23 @@ SETTINGS_TEMPLATE = """\
 # turn_seconds = 35
 # time_counters = 4
 # target_points = 12
+
+# [mqtt]                              # a venue's broker (README, "A venue with several cockpits")
+# host = "venue-broker.local"
+# username = "cockpit-1"
+# password = "..."
+# cockpit_id = "cockpit-1"
+"""
+VENUE_SETTINGS_TEMPLATE = """\
+# Settings of the venue board (penguin-panel venue --settings this file).
+[venue]
+# name = "Penguin Café"               # the board's title
+# pin = "135790"                      # the venue admin's PIN (else made at first start)
+
+[mqtt]
+host = "localhost"
+username = "venue"
+password = "change me"                # the one given with mosquitto_passwd
 """
 
 
@@ -37,15 +56,17 @@ def register(sub) -> None:
     inst.add_argument("--config-dir", default="/etc/penguin-panel", help="settings and hardware map (default: /etc/penguin-panel)")
     inst.add_argument("--print", action="store_true", dest="print_only",
                       help="only print the unit this installation would get")
+    inst.add_argument("--venue", action="store_true",
+                      help="the venue board's unit (penguin-panel venue) instead of the cockpit's")
     inst.set_defaults(func=install)
     reset = ssub.add_parser("reset-pin", help="make a new game master PIN and print it")
     reset.add_argument("--db", metavar="PATH", help="the service's database (default: as penguin-panel play)")
     reset.set_defaults(func=reset_pin)
 
 
-def unit_template() -> Path:
-    """systemd/penguin-panel.service of the checkout this package runs from."""
-    path = Path(__file__).resolve().parents[2] / "systemd" / UNIT_NAME
+def unit_template(name: str = UNIT_NAME) -> Path:
+    """systemd/<name> of the checkout this package runs from."""
+    path = Path(__file__).resolve().parents[2] / "systemd" / name
     if not path.is_file():
         raise ConfigError(Problem(str(path), None, "the unit file is not there: install from a checkout of the "
                                                    "repository (python3 bootstrap.py start)"))
@@ -61,8 +82,8 @@ def executable() -> str:
     return found or DEFAULT_EXEC
 
 
-def render_unit(*, exec_path: str, user: str, config_dir: str) -> str:
-    text = unit_template().read_text()
+def render_unit(*, exec_path: str, user: str, config_dir: str, name: str = UNIT_NAME) -> str:
+    text = unit_template(name).read_text()
     text = text.replace(DEFAULT_EXEC, exec_path)
     text = re.sub(r"^User=.*$", f"User={user}", text, flags=re.M)
     text = re.sub(r"^Group=.*$", f"Group={user}", text, flags=re.M)
@@ -74,7 +95,8 @@ def render_unit(*, exec_path: str, user: str, config_dir: str) -> str:
 
 
 def install(args) -> int:
-    unit = render_unit(exec_path=executable(), user=args.user, config_dir=args.config_dir)
+    name = VENUE_UNIT if args.venue else UNIT_NAME
+    unit = render_unit(exec_path=executable(), user=args.user, config_dir=args.config_dir, name=name)
     if args.print_only:
         print(unit, end="")
         return 0
@@ -84,23 +106,27 @@ def install(args) -> int:
         return 1
     unit_dir, config_dir = Path(args.unit_dir), Path(args.config_dir)
     unit_dir.mkdir(parents=True, exist_ok=True)
-    (unit_dir / UNIT_NAME).write_text(unit)
+    (unit_dir / name).write_text(unit)
     config_dir.mkdir(parents=True, exist_ok=True)
-    settings = config_dir / "settings.toml"
+    settings = config_dir / ("venue.toml" if args.venue else "settings.toml")
     if not settings.exists():
-        settings.write_text(SETTINGS_TEMPLATE)
-    print(f"penguin-panel: wrote {unit_dir / UNIT_NAME}")
-    print(f"penguin-panel: settings in {settings}; copy your hardware map to {config_dir / 'hardware.toml'}")
+        settings.write_text(VENUE_SETTINGS_TEMPLATE if args.venue else SETTINGS_TEMPLATE)
+        settings.chmod(0o640)  # it may hold a broker password
+    print(f"penguin-panel: wrote {unit_dir / name}")
+    print(f"penguin-panel: settings in {settings}" +
+          ("" if args.venue else f"; copy your hardware map to {config_dir / 'hardware.toml'}"))
     steps = []
     try:
         pwd.getpwnam(args.user)
     except KeyError:
         steps.append(f"useradd --system --no-create-home --shell /usr/sbin/nologin {args.user}")
-    groups = [g for g in ("gpio", "spi", "dialout") if _group_exists(g)]
+    groups = [] if args.venue else [g for g in ("gpio", "spi", "dialout") if _group_exists(g)]
     if groups:
         steps.append(f"usermod -aG {','.join(groups)} {args.user}")
-    steps += ["systemctl daemon-reload", "systemctl enable --now penguin-panel",
-              "journalctl -u penguin-panel -b | grep PIN    # the game master's PIN, shown at first start"]
+    service = name.removesuffix(".service")
+    steps += ["systemctl daemon-reload", f"systemctl enable --now {service}",
+              f"journalctl -u {service} -b | grep PIN    # the {'venue admin' if args.venue else 'game master'}'s "
+              "PIN, shown at first start"]
     print("penguin-panel: now run:")
     for s in steps:
         print(f"  sudo {s}")
