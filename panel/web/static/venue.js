@@ -32,7 +32,7 @@ function whatNow(s) {
 function tile(c) {
   const s = c.state;
   const live = c.online && s && (s.phase === "in_turn" || s.phase === "paused");
-  const node = el("article", { class: `cockpit${c.online ? "" : " offline"}${live ? " live" : ""}`,
+  const node = el("article", { class: `cockpit${c.online ? "" : " offline"}${live ? " playing" : ""}`,
                                dataset: { cockpit: c.id }, "aria-label": c.name },
     el("h2", {}, el("span", { class: "name", text: c.name }),
       el("span", { class: "badge", text: c.online ? "online" : `offline since ${new Date(c.seen * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}` })),
