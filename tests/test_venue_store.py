@@ -18,8 +18,8 @@ TUESDAY = datetime(2026, 11, 24, 18, 0).timestamp()
 
 
 def turn(team, points, cards, ended_by, seconds, round_=1):
-    return {"team": team, "round": round_, "points": points, "cards": cards, "mistakes": 0, "flips": 0,
-            "ended_by": ended_by, "seconds": seconds}
+    return {"team": team, "round": round_, "points": points, "cards": cards, "counters": points - cards,
+            "mistakes": 0, "ended_by": ended_by, "seconds": seconds}
 
 
 def result(cockpit, match_id, scores, turns, *, mode="competitive", winner=None, tier=None, players=4,
@@ -86,7 +86,8 @@ def test_the_leaderboard_of_each_period(store):
     everything = store.leaderboard("all", WEDNESDAY_NOON)
     assert everything["matches"] == 4
     assert everything["best_turns"][0] == {"team": "Puffins", "name": "Cockpit c1", "cockpit": "c1", "points": 12,
-                                           "cards": 5, "seconds": 17.0, "at": LAST_SUNDAY}
+                                           "cards": 5, "counters": 7, "five": True, "seconds": 17.0,
+                                           "at": LAST_SUNDAY}
     assert everything["fastest_five"][0]["seconds"] == 17.0
     assert len(everything["best_turns"]) == 5  # the top five only
 

@@ -31,10 +31,8 @@ from typing import Any, Callable
 import aiomqtt
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
-from ..debrief import debrief
-from ..scenario import contract_events
 from ..service.cockpit import Refused
-from ..service.replay import replay_events
+from ..service.replay import replay
 from .protocol import (BACKOFF, COMMANDS, OFFLINE, ONLINE, OUTBOX_EVENTS, RESULT_STATUSES,
                        RESULTS_BACKLOG, PayloadError, discovery, encode, event_payload, parse_command,
                        parse_topic, reply_payload, result_payload, state_payload, topic)
@@ -291,26 +289,25 @@ class Bridge:
         store = self.cockpit.store
         sent = int(store.get_setting(RESULT_KEY) or 0)
         due = [r for r in store.matches() if r.id > sent and r.status in RESULT_STATUSES][-RESULTS_BACKLOG:]
-        loop = asyncio.get_running_loop()
         for record in due:
             entries = store.entries(record.id)
-            try:
-                # Off the loop: replaying a long match must not hold up a press.
-                payload = await loop.run_in_executor(None, self._result, record, entries)
-            except Exception as e:  # a log the engine cannot replay: said once, never retried
-                log.warning("MQTT: no result sent for match %s: its log cannot be replayed (%s)", record.id, e)
-                payload = None
-            if payload is not None:
+            cockpit = self.cockpit
+            if cockpit.record is not None and cockpit.record.id == record.id and cockpit.match.finished:
+                match = cockpit.match  # the match just played, as the engine left it
+            else:
+                try:  # one from before a restart or an outage: the log replayed, off the loop
+                    match = await asyncio.get_running_loop().run_in_executor(None, lambda: replay(record, entries)[0])
+                except Exception as e:  # a log the engine cannot replay: said once, never retried
+                    log.warning("MQTT: no result sent for match %s: its log cannot be replayed (%s)", record.id, e)
+                    match = None
+            if match is not None:
+                s = self.settings
+                payload = result_payload(s.cockpit_id, s.name, match_id=record.id, created=record.created,
+                                         status=record.status, finished_at=finished_at(record.created, entries),
+                                         settings=record.settings, scores=match.scores, winner=match.winner,
+                                         tier=match.tier, history=match.history)
                 await client.publish(self.topic("result"), encode(payload), qos=1, retain=True)
             store.set_setting(RESULT_KEY, str(record.id))
-
-    def _result(self, record, entries) -> dict[str, Any]:
-        match, events = replay_events(record, entries)
-        turns = debrief(contract_events(events))["turns"]
-        s = self.settings
-        return result_payload(s.cockpit_id, s.name, match_id=record.id, created=record.created, status=record.status,
-                              finished_at=finished_at(record.created, entries), settings=record.settings,
-                              scores=match.scores, winner=match.winner, tier=match.tier, turns=turns)
 
     # ------------------------------------------------------------------ incoming
     async def _listen(self, client: aiomqtt.Client) -> None:

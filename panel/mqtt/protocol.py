@@ -116,12 +116,12 @@ EVENT_SCHEMA = _obj({
 TURN_SCHEMA = _obj({
     "team": _STR,
     "round": {"type": "integer", "minimum": 1},
-    "points": _COUNT,
+    "points": _COUNT,  # cards, plus the time counters held when five cards end the turn
     "cards": _COUNT,
+    "counters": _COUNT,  # time counters held at the end of the turn
     "mistakes": _COUNT,
-    "flips": _COUNT,
-    "ended_by": _STR,
-    "seconds": {"type": "number", "minimum": 0},
+    "ended_by": {"enum": ["time", "five_cards", "mistakes"]},
+    "seconds": {"type": "number", "minimum": 0},  # from the turn's start to its end, pauses included
 })
 
 RESULT_SCHEMA = _obj({
@@ -363,8 +363,9 @@ def event_payload(cockpit: str, seq: int, match_id: int | None, event: dict[str,
 
 def result_payload(cockpit: str, name: str, *, match_id: int, created: str, status: str, finished_at: float,
                    settings: dict[str, Any], scores: dict[str, int], winner: list[str] | None, tier: str | None,
-                   turns: list[dict[str, Any]]) -> dict[str, Any]:
-    """A finished match: its teams, scores, result and turns (the debrief's turn table)."""
+                   history: list[dict[str, Any]]) -> dict[str, Any]:
+    """A finished match: its teams, scores, result and turns (`Match.history`, the engine's
+    own record of every turn played)."""
     teams = [t.get("name") for t in settings.get("teams", []) if isinstance(t, dict)]
     players = sum(len(t.get("players", [])) for t in settings.get("teams", []) if isinstance(t, dict))
     return {
@@ -374,7 +375,9 @@ def result_payload(cockpit: str, name: str, *, match_id: int, created: str, stat
         "mode": settings.get("mode", "competitive"),
         "teams": teams, "players": players,
         "scores": dict(scores), "winner": list(winner) if winner else None, "tier": tier,
-        "turns": [{k: t[k] for k in TURN_SCHEMA["properties"]} for t in turns],
+        "turns": [{"team": h["team"], "round": h["round"], "points": h["points"], "cards": len(h["completed"]),
+                   "counters": h["counters"], "mistakes": h["mistakes"], "ended_by": h["reason"],
+                   "seconds": round(max(0.0, h["ended"] - h["started"]), 1)} for h in history],
     }
 
 

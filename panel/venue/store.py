@@ -53,6 +53,7 @@ CREATE TABLE IF NOT EXISTS turns (
     round INTEGER NOT NULL,
     points INTEGER NOT NULL,
     cards INTEGER NOT NULL,
+    counters INTEGER NOT NULL,
     ended_by TEXT NOT NULL,
     seconds REAL NOT NULL
 );
@@ -128,8 +129,9 @@ class VenueStore(SQLiteFile):
             self._db.executemany("INSERT INTO standings(result_id, team, points, won) VALUES(?,?,?,?)",
                                  [(rid, team, points, int(team in winners)) for team, points in scores.items()])
             self._db.executemany(
-                "INSERT INTO turns(result_id, team, round, points, cards, ended_by, seconds) VALUES(?,?,?,?,?,?,?)",
-                [(rid, t["team"], t["round"], t["points"], t["cards"], t["ended_by"], t["seconds"])
+                "INSERT INTO turns(result_id, team, round, points, cards, counters, ended_by, seconds) "
+                "VALUES(?,?,?,?,?,?,?,?)",
+                [(rid, t["team"], t["round"], t["points"], t["cards"], t["counters"], t["ended_by"], t["seconds"])
                  for t in result["turns"]])
             self._db.execute("COMMIT")
         except BaseException:
@@ -155,11 +157,12 @@ class VenueStore(SQLiteFile):
             "SELECT s.team, COUNT(*), SUM(s.won), SUM(s.points) FROM standings s JOIN results r ON r.id = s.result_id "
             "WHERE r.at >= ? AND r.mode = 'competitive' GROUP BY s.team "
             "ORDER BY SUM(s.won) DESC, SUM(s.points) DESC, COUNT(*) ASC, s.team LIMIT ?", (start, TOP))]
-        turn_cols = "t.team, r.name, r.cockpit, t.points, t.cards, t.seconds, r.at"
+        turn_cols = "t.team, r.name, r.cockpit, t.points, t.cards, t.counters, t.ended_by, t.seconds, r.at"
 
         def turn_rows(where: str, order: str) -> list[dict[str, Any]]:
-            return [{"team": team, "name": name, "cockpit": c, "points": pts, "cards": cards, "seconds": secs, "at": at}
-                    for team, name, c, pts, cards, secs, at in q(
+            return [{"team": team, "name": name, "cockpit": c, "points": pts, "cards": cards, "counters": counters,
+                     "five": ended_by == "five_cards", "seconds": secs, "at": at}
+                    for team, name, c, pts, cards, counters, ended_by, secs, at in q(
                         f"SELECT {turn_cols} FROM turns t JOIN results r ON r.id = t.result_id "
                         f"WHERE r.at >= ? AND {where} ORDER BY {order}, r.id LIMIT ?", (start, TOP))]
 

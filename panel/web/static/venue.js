@@ -94,13 +94,16 @@ function tick() {
 }
 
 // ---------------------------------------------------------------- the leaderboard
-function turnLine(t, first) {
-  const counters = t.points - t.cards;
-  const how = counters > 0 ? `${plural(t.cards, "card")} + ${plural(counters, "time counter")} = ${plural(t.points, "point")}`
-    : plural(t.points, "point");
-  const lead = first === "seconds" ? `${t.seconds.toFixed(1)} s` : plural(t.points, "point");
-  const rest = first === "seconds" ? how : (counters > 0 ? `${plural(t.cards, "card")} + ${plural(counters, "time counter")}` : plural(t.cards, "card"));
-  return el("li", {}, el("strong", { text: lead }), ` — ${t.team} on ${t.name}: ${rest}${first === "seconds" ? "" : ` in ${t.seconds.toFixed(1)} s`}`);
+// "9 points — Gulls on By the window: 5 cards + 4 time counters in 23.4 s"
+function turnLine(t, lead) {
+  const bonus = t.five && t.counters > 0 ? ` + ${plural(t.counters, "time counter")}` : "";
+  const cards = `${plural(t.cards, "card")}${bonus}`;
+  if (lead === "seconds") {
+    return el("li", {}, el("strong", { text: `${t.seconds.toFixed(1)} s` }),
+      ` — ${t.team} on ${t.name}: ${cards} = ${plural(t.points, "point")}`);
+  }
+  return el("li", {}, el("strong", { text: plural(t.points, "point") }),
+    ` — ${t.team} on ${t.name}: ${cards} in ${t.seconds.toFixed(1)} s`);
 }
 
 function showLeaderboard() {
