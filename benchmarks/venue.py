@@ -8,12 +8,18 @@ A real Mosquitto (Debian's, with the ACL `penguin-panel broker-config` writes), 
    venue board's socket receives the leaderboard that counts that match (the bridge
    rebuilds the result from the log, publishes it; the venue checks it, stores it,
    recomputes the day/week/all-time boards and pushes them). With 1, 20 and 100 cockpits
-   on one broker, all of them ending a match at the same moment. Floor: one bare MQTT
-   round trip (QoS 1 publish -> a subscriber of another connection) in the same run.
+   on one broker, all of them ending a match at the same moment; measured from the moment
+   each cockpit fans out its game_ended event. The simulated cockpits share this process
+   and its loop, so their SQLite files are on /dev/shm when there is one: a real cockpit
+   syncs its own SD card, not its neighbours'. Floor: one bare MQTT round trip (QoS 1
+   publish -> a subscriber of another connection) in the same run.
 2. Press -> engine on a cockpit with the bridge off, on, and on with the broker down (an
    outage: the bridge retrying in the background, its outbox filling): `Cockpit.input`
-   until the press is logged (SQLite, full sync) and judged. The presses are mistakes in
-   running turns, so every one makes game events and a new state for the bridge.
+   until the press is logged (SQLite, full sync: on a disk by default, --press-dir
+   /dev/shm to see the bridge's share without the sync) and judged. The presses are
+   mistakes in running turns, so every one makes game events and a new state for the
+   bridge. The three modes take turns in blocks of 60 presses, so a busy moment of the
+   machine does not land on one of them only.
 """
 
 from __future__ import annotations
@@ -82,6 +88,26 @@ async def fleet(broker: Mosquitto, tmp: Path, n: int):
         yield out
 
 
+class EndSeen:
+    """A page-like subscriber of a cockpit noting when it fans out game_ended: the moment
+    its bridge is handed the event too (the fan-out is one synchronous loop)."""
+
+    view = "bench"
+
+    def __init__(self, key_of, waiting: dict):
+        self.key_of, self.waiting = key_of, waiting
+
+    def send(self, message):
+        if message["type"] == "event" and message["event"]["type"] == "game_ended":
+            self.waiting[self.key_of()] = time.perf_counter()
+
+    def revoke(self):
+        pass
+
+    def close(self, code=None):
+        pass
+
+
 async def leaderboard_latency(broker: Mosquitto, venue_base: str, tmp: Path, n: int, rounds: int) -> list[float]:
     samples: list[float] = []
     async with fleet(broker, tmp, n) as cockpits, aiohttp.ClientSession() as http:
@@ -103,6 +129,8 @@ async def leaderboard_latency(broker: Mosquitto, venue_base: str, tmp: Path, n: 
                         all_in.set()
 
         listener = asyncio.create_task(listen())
+        for cockpit, bridge in cockpits:
+            cockpit.subscribe(EndSeen(lambda c=cockpit, b=bridge: (b.settings.cockpit_id, c.record.id), waiting))
         for _ in range(rounds):
             for cockpit, _ in cockpits:
                 await new_match(cockpit)
@@ -111,11 +139,7 @@ async def leaderboard_latency(broker: Mosquitto, venue_base: str, tmp: Path, n: 
             arrived.clear()
             all_in.clear()
 
-            async def end(cockpit, bridge):
-                waiting[(bridge.settings.cockpit_id, cockpit.record.id)] = time.perf_counter()
-                await cockpit.action("end", {})
-
-            await asyncio.gather(*(end(c, b) for c, b in cockpits))
+            await asyncio.gather(*(c.action("end", {}) for c, _ in cockpits))
             await asyncio.wait_for(all_in.wait(), 120)
             samples += [arrived[k] - t0 for k, t0 in waiting.items()]
         listener.cancel()
@@ -182,8 +206,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--samples", type=int, default=200, help="leaderboard updates measured per fleet size (about)")
     ap.add_argument("--presses", type=int, default=600, help="presses per mode (bridge off, on, outage)")
     ap.add_argument("--fleets", default="1,20,100")
+    ap.add_argument("--press-dir", default=None, help="where the pressed cockpit's SQLite file goes (default: "
+                                                       "the system's temporary folder, a disk like a cockpit's)")
     args = ap.parse_args(argv)
-    tmp = Path(tempfile.mkdtemp(prefix="pp-venue-bench-"))
+    tmp = Path(tempfile.mkdtemp(prefix="pp-venue-bench-", dir="/dev/shm" if Path("/dev/shm").is_dir() else None))
     sizes = [int(x) for x in args.fleets.split(",")]
     with Mosquitto(tmp / "broker", cockpits=[f"c{i:03d}" for i in range(1, max(sizes) + 1)]) as broker:
         floor = asyncio.run(bare_round_trips(broker, args.round_trips))
@@ -198,7 +224,8 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             venue.terminate()
             venue.wait()
-        presses = asyncio.run(press_latency(broker, tmp, args.presses))
+        press_dir = Path(tempfile.mkdtemp(prefix="pp-press-", dir=args.press_dir))
+        presses = asyncio.run(press_latency(broker, press_dir, args.presses))
     print(summary("press -> engine, bridge off", presses["off"], unit="ms"))
     print(summary("press -> engine, bridge on", presses["on"], presses["off"], unit="ms"))
     print(summary("press -> engine, bridge on, broker down", presses["outage"], presses["off"], unit="ms"))

@@ -20,6 +20,7 @@ for a walk-up match), so the engine checks and logs them like the game master's 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
 import random
@@ -44,6 +45,7 @@ RESULT_KEY = "mqtt_result_sent"  # store setting: the id of the last match whose
 RETAINED_KEY = "mqtt_retained"  # store setting: the retained topics this cockpit has put on the broker
 KEEPALIVE = 15  # seconds: a silent broker is noticed within 1.5x this
 STOP_FLUSH = 2.0  # seconds a stopping cockpit gives its outbox to drain
+WINDOW = 32  # events published before the first of them is acknowledged
 
 
 def client_for(settings: BrokerSettings, *, identifier: str, will: aiomqtt.Will | None = None,
@@ -129,6 +131,7 @@ class Bridge:
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
+        quiet_closed_sockets(asyncio.get_running_loop())
         store = self.cockpit.store
         if store.get_setting(RESULT_KEY) is None:
             # First time on a broker: the matches played before do not flood the venue.
@@ -268,13 +271,21 @@ class Bridge:
             await self._wake.wait()
             self._wake.clear()
             while self.events:
-                item = self.events[0]
-                seq, match_id, event, at = item
-                await client.publish(self.topic("event"), encode(event_payload(s.cockpit_id, seq, match_id, event, at)),
-                                     qos=1)
-                self.sent_events += 1
-                if self.events and self.events[0] is item:  # not pushed out of a full outbox meanwhile
-                    self.events.popleft()
+                # Up to WINDOW events in flight at once, in order (a broker across the town
+                # does not cost a round trip per event), each removed once the broker has it.
+                batch = list(itertools.islice(self.events, WINDOW))
+                sends = [asyncio.ensure_future(client.publish(
+                    self.topic("event"), encode(event_payload(s.cockpit_id, *item)), qos=1)) for item in batch]
+                try:
+                    for item, send in zip(batch, sends):
+                        await send
+                        self.sent_events += 1
+                        if self.events and self.events[0] is item:  # not pushed out of a full outbox meanwhile
+                            self.events.popleft()
+                finally:
+                    for send in sends:
+                        send.cancel()
+                    await asyncio.gather(*sends, return_exceptions=True)
             if self._state is not None:
                 payload = state_payload(s.cockpit_id, s.name, self._state, dropped=self.dropped)
                 if payload != self._state_sent:
@@ -378,6 +389,29 @@ def finished_at(created: str, entries) -> float:
     except ValueError:  # not the store's format: the best we know is now
         return time.time()
     return start + (entries[-1].t if entries else 0.0)
+
+
+def quiet_closed_sockets(loop: asyncio.AbstractEventLoop) -> None:
+    """aiomqtt 2.5 can ask the loop to watch a socket that has just closed when the broker
+    goes away (fixed on its main branch: "Make socket management async and more robust");
+    asyncio would print that as a traceback. The connection is lost either way and the
+    bridge reconnects, so it is said in one debug line instead. Other errors are untouched."""
+    if getattr(loop, "_penguin_quiet_sockets", False):
+        return
+    previous = loop.get_exception_handler()
+
+    def handler(loop: asyncio.AbstractEventLoop, context: dict) -> None:
+        exc = context.get("exception")
+        what = repr(context.get("handle", ""))
+        if isinstance(exc, (OSError, KeyError, ValueError)) and ("add_writer" in what or "add_reader" in what):
+            log.debug("MQTT: a closed socket's watch dropped (%s)", exc)
+        elif previous is not None:
+            previous(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    loop.set_exception_handler(handler)
+    loop._penguin_quiet_sockets = True
 
 
 async def cancel(task: asyncio.Task | None, seconds: float = 3.0) -> None:

@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 import aiomqtt
 
-from ..mqtt.bridge import Backoff, cancel, client_for, why
+from ..mqtt.bridge import Backoff, cancel, client_for, quiet_closed_sockets, why
 from ..mqtt.protocol import BACKOFF, COMMANDS, VERSION, PayloadError, decode, encode, parse_topic, topic
 from ..mqtt.settings import BrokerSettings
 from .store import PERIODS, VenueStore
@@ -69,6 +69,7 @@ class Venue:
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
+        quiet_closed_sockets(asyncio.get_running_loop())
         self._task = asyncio.create_task(self._run(), name="venue-mqtt")
 
     async def close(self) -> None:
