@@ -27,6 +27,8 @@ BIN = VENV / "bin"
 # when missing.
 TEST_APT = {"chromium": "/usr/bin/chromium", "mosquitto": "/usr/sbin/mosquitto",
             "systemd": "/usr/bin/systemd-analyze",
+            # OpenSSL's command line: the MQTT tests make a CA and certificates for TLS.
+            "openssl": "/usr/bin/openssl",
             # The maker kit: Graphviz for WireViz, Cairo for the deck PDF, poppler to turn
             # its pages into images in the tests, the font the cards are drawn in.
             "graphviz": "/usr/bin/dot", "libcairo2": "/usr/share/doc/libcairo2/copyright",
