@@ -52,11 +52,13 @@ def client_for(settings: BrokerSettings, *, identifier: str, will: aiomqtt.Will 
                clean_session: bool = True, v5: bool = False) -> aiomqtt.Client:
     """An aiomqtt client for these settings (TLS and credentials as the settings say).
     MQTT 5 where its subscription options are needed; 3.1.1 (persistent sessions) otherwise."""
-    return aiomqtt.Client(settings.host, settings.real_port, username=settings.username,
-                          password=settings.password, identifier=identifier, will=will,
-                          protocol=aiomqtt.ProtocolVersion.V5 if v5 else aiomqtt.ProtocolVersion.V311,
-                          clean_session=None if v5 else clean_session, keepalive=KEEPALIVE,
-                          tls_context=settings.ssl_context(), timeout=10)
+    client = aiomqtt.Client(settings.host, settings.real_port, username=settings.username,
+                            password=settings.password, identifier=identifier, will=will,
+                            protocol=aiomqtt.ProtocolVersion.V5 if v5 else aiomqtt.ProtocolVersion.V311,
+                            clean_session=None if v5 else clean_session, keepalive=KEEPALIVE,
+                            tls_context=settings.ssl_context(), timeout=10)
+    client.pending_calls_threshold = WINDOW + 16  # our window in flight is no reason for a warning
+    return client
 
 
 def why(e: BaseException) -> str:
@@ -118,6 +120,7 @@ class Bridge:
         self._state: dict[str, Any] | None = None
         self._state_sent: dict[str, Any] | None = None
         self._results_due = True
+        self._sent_id = 0  # the last match whose result the broker has (kept in the store too)
         self._wake = asyncio.Event()
         self._listener = _Listener(self)
         self._backoff = Backoff(*backoff)
@@ -137,6 +140,7 @@ class Bridge:
             # First time on a broker: the matches played before do not flood the venue.
             done = [r.id for r in store.matches() if r.status != "active"]
             store.set_setting(RESULT_KEY, str(max(done, default=0)))
+        self._sent_id = int(store.get_setting(RESULT_KEY) or 0)
         self.cockpit.subscribe(self._listener)  # sends the state now
         self._task = asyncio.create_task(self._run(), name="mqtt-bridge")
 
@@ -177,8 +181,8 @@ class Bridge:
             self.events.append((self._seq, record.id if record else None, message["event"], self.wall_clock()))
         elif kind == "state":
             self._state = message["state"]
-            if self._state.get("status") in RESULT_STATUSES:
-                self._results_due = True
+            if self._state.get("status") in RESULT_STATUSES and (self._state.get("match_id") or 0) > self._sent_id:
+                self._results_due = True  # a match just ended: its result goes out
         else:
             return
         self._wake.set()
@@ -319,6 +323,7 @@ class Bridge:
                                          tier=match.tier, history=match.history)
                 await client.publish(self.topic("result"), encode(payload), qos=1, retain=True)
             store.set_setting(RESULT_KEY, str(record.id))
+            self._sent_id = record.id
 
     # ------------------------------------------------------------------ incoming
     async def _listen(self, client: aiomqtt.Client) -> None:

@@ -60,14 +60,31 @@ function scores(s) {
       el("td", { text: team }), el("td", { class: "pts", text: String(pts) })))));
 }
 
+// All the tiles, in name order: when a cockpit comes or goes. A cockpit's news replaces
+// its own tile only (a hundred cockpits tick once a second each).
 function showCockpits() {
   const list = [...board.cockpits.values()].sort((a, b) => a.name.localeCompare(b.name));
   $("#nocockpits").classList.toggle("hidden", list.length > 0);
   const box = $("#cockpits");
   for (const old of [...box.querySelectorAll(".cockpit")]) old.remove();
   box.append(...list.map(tile));
+  showCount();
+  tick();
+}
+
+function showCount() {
+  const list = [...board.cockpits.values()];
   const online = list.filter((c) => c.online).length;
   $("#count").textContent = list.length ? `${plural(online, "cockpit")} online of ${list.length}` : "";
+}
+
+function updateCockpit(c) {
+  const known = board.cockpits.get(c.id);
+  putCockpit(c);
+  const node = $(`.venue .cockpit[data-cockpit="${CSS.escape(c.id)}"]`);
+  if (!known || !node || known.name !== c.name) { showCockpits(); return; }
+  node.replaceWith(tile(c));
+  showCount();
   tick();
 }
 
@@ -141,7 +158,7 @@ connect("venue", {}, {
     showCockpits();
     showLeaderboard();
   },
-  cockpit(msg) { putCockpit(msg.cockpit); showCockpits(); },
+  cockpit(msg) { updateCockpit(msg.cockpit); },
   forget(msg) { board.cockpits.delete(msg.cockpit); clocks.delete(msg.cockpit); showCockpits(); },
   broker(msg) { $("#brokerlost").classList.toggle("hidden", msg.connected); },
   leaderboard(msg) {
