@@ -20,6 +20,7 @@ from jinja2 import Environment
 
 from mosquitto import STRANGER, Mosquitto, Observer
 from panel.mqtt import protocol as p
+from panel.mqtt import bridge as bridge_module
 from panel.mqtt.bridge import Bridge, remove
 from panel.mqtt.broker import HA_USER, Tls
 from panel.mqtt.settings import BridgeSettings
@@ -499,5 +500,32 @@ def test_results_missed_while_away_come_from_the_log_in_order(broker, tmp_path):
             assert [by_id[m]["scores"] for m, _ in missed] == [s for _, s in missed]
             assert live["turns"][0]["ended_by"] == "five_cards" and live["turns"][0]["cards"] == 5
             assert live["turns"][0]["points"] == 5 + live["turns"][0]["counters"]
+
+    asyncio.run(scenario())
+
+
+def test_the_service_starts_the_bridge_or_takes_the_cockpit_off_the_broker(broker, tmp_path):
+    """What `penguin-panel play` does with its [mqtt] table: nothing without one, the bridge
+    when enabled, the removal of everything the cockpit left on the broker when not."""
+    async def scenario():
+        with Store(tmp_path / "c1.db") as store:
+            cockpit = Cockpit(store, sim=True)
+            await cockpit.start()
+            try:
+                assert await bridge_module.start(None, cockpit) is None
+                on = await bridge_module.start(broker.bridge("c1"), cockpit)
+                assert isinstance(on, Bridge)
+                await on.connected.wait()
+                await eventually(lambda: on._state_sent is not None)
+                await on.close()
+                assert len(await retained(broker, "homeassistant/#")) == 7
+                off = await bridge_module.start(BridgeSettings(**{**vars(broker.bridge("c1")), "enabled": False}),
+                                                cockpit)
+                await off.task
+                await off.close()
+                assert await retained(broker, "homeassistant/#") == []
+                assert await retained(broker, "penguin-panel/v1/#") == []
+            finally:
+                await cockpit.close()
 
     asyncio.run(scenario())

@@ -138,3 +138,18 @@ def test_acl_gives_each_party_its_own_topics():
     assert ha_writes == ["topic write homeassistant/status", "topic write penguin-panel/v1/+/command/pause",
                          "topic write penguin-panel/v1/+/command/resume"]
     assert BridgeSettings(cockpit_id="c1").name == "Cockpit c1"
+
+
+def test_broker_config_writes_the_listener_and_the_acl(tmp_path, capsys):
+    from panel.cli import main
+
+    assert main(["broker-config", "cockpit-1", "cockpit-2", "--out", str(tmp_path)]) == 0
+    conf = (tmp_path / "penguin-panel.conf").read_text().splitlines()
+    assert "allow_anonymous false" in conf and f"acl_file {tmp_path / 'penguin-panel.acl'}" in conf
+    assert "listener 1883" in conf
+    assert "user cockpit-2" in (tmp_path / "penguin-panel.acl").read_text()
+    err = capsys.readouterr().err
+    for user in ("cockpit-1", "cockpit-2", "venue", "homeassistant"):
+        assert f"penguin-panel.passwd {user}" in err
+    assert main(["broker-config", "Cockpit One"]) == 2
+    assert "Cockpit One: not a cockpit id" in capsys.readouterr().err

@@ -158,9 +158,14 @@ def test_twenty_cockpits_at_once_every_finished_match_counted_once(broker, tmp_p
 
 # ---------------------------------------------------------------------------- rebuilding
 
+def _bridges_up(fleet) -> bool:
+    return all(b.connected.is_set() for _, b in fleet)
+
+
 def test_the_venue_rebuilds_from_retained_messages_then_from_its_own_store(broker, tmp_path):
     async def scenario():
-        async with cockpits(broker, tmp_path, ["c1", "c2"]) as [(c1, _), (c2, _)]:
+        async with cockpits(broker, tmp_path, ["c1", "c2"]) as cockpits_now:
+            [(c1, _), (c2, _)] = cockpits_now
             await finish(c1)
             await new_match(c2)
             await c2.action("start_turn", {})
@@ -181,6 +186,12 @@ def test_the_venue_rebuilds_from_retained_messages_then_from_its_own_store(broke
                 await venue.connected.wait()
                 await eventually(lambda: venue.counted == 1 and venue.cockpits["c2"]["state"]["phase"] == "finished")
                 assert sorted(venue.store.counted()) == [("c1", c1.record.id), ("c2", c2.record.id)]
+                # The broker restarts under a running venue: it comes back and counts on.
+                broker.restart()
+                await eventually(lambda: venue.connected.is_set() and _bridges_up(cockpits_now))
+                await finish(c1)
+                await eventually(lambda: venue.counted == 2)
+                assert len(venue.store.counted()) == 3
 
     asyncio.run(scenario())
 
