@@ -27,7 +27,7 @@ from typing import Any
 from .. import __version__
 from ..engine import MODES, Phase
 from ..engine.cooperative import TABLE
-from ..events import GAME_EVENT_TYPES
+from ..events import EVENT_TYPES
 from ..service.store import STATUSES
 
 VERSION = 1
@@ -110,7 +110,7 @@ EVENT_SCHEMA = _obj({
     "at": {"type": "number"},
     # The engine's event as the pages see it; its details depend on its type, but never the card.
     "event": {"type": "object", "required": ["type", "t"],
-              "properties": {"type": {"enum": list(GAME_EVENT_TYPES)}, "t": {"type": "number"}, "card": False}},
+              "properties": {"type": {"enum": list(EVENT_TYPES)}, "t": {"type": "number"}, "card": False}},
 })
 
 TURN_SCHEMA = _obj({
