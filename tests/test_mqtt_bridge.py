@@ -189,6 +189,8 @@ def test_commands_go_through_the_game_masters_checks_and_the_log(broker, tmp_pat
 
             assert (await command(client, venue, "start"))["error"] == \
                 await refusal(cockpit.action("start_turn", {}))  # a turn runs: the game master's answer
+            state = p.state_payload("c1", "Cockpit c1", cockpit.public_state(), dropped=0)
+            assert state["commands"] == ["pause", "end"]  # what the engine allows in a running turn
             assert (await command(client, venue, "pause"))["ok"]
             assert snapshot(cockpit)["phase"] == "paused"
             assert cockpit.store.entries(cockpit.record.id)[-1].data["name"] == "pause"  # in the log, as the page's

@@ -32,6 +32,7 @@ def test_state_payload_of_an_idle_and_an_abandoned_cockpit():
     idle = p.state_payload("c1", "By the window", idle_state(), dropped=0)
     assert p.validate("state", idle) is idle
     assert idle["phase"] == "idle" and idle["match"] is None and idle["scores"] == {}
+    assert idle["commands"] == ["start"]  # the START button sets up a walk-up match
     abandoned = {**idle_state(), "phase": "in_turn", "match_id": 4, "status": "abandoned", "mode": "competitive",
                  "team": "Gulls", "time_left": 12.2, "scores": {"Gulls": 3}}
     out = p.validate("state", p.state_payload("c1", "By the window", abandoned, dropped=2))

@@ -34,7 +34,7 @@ from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from ..service.cockpit import Refused
 from ..service.replay import replay
-from .protocol import (BACKOFF, COMMANDS, OFFLINE, ONLINE, OUTBOX_EVENTS, RESULT_STATUSES,
+from .protocol import (BACKOFF, COMMAND_ACTIONS, COMMANDS, OFFLINE, ONLINE, OUTBOX_EVENTS, RESULT_STATUSES,
                        RESULTS_BACKLOG, PayloadError, discovery, encode, event_payload, parse_command,
                        parse_topic, reply_payload, result_payload, state_payload, topic)
 from .settings import BridgeSettings, BrokerSettings
@@ -372,10 +372,8 @@ class Bridge:
         """The command through the cockpit's own doors: the game master's actions, and for
         `start` with no match in play the START button (a walk-up match, as at the panel)."""
         cockpit = self.cockpit
-        if action != "start":
-            await cockpit.action(action, {})
-        elif cockpit.active and not cockpit.match.finished:
-            await cockpit.action("start_turn", {})
+        if action != "start" or cockpit.active and not cockpit.match.finished:
+            await cockpit.action(COMMAND_ACTIONS[action], {})
         else:
             layout = cockpit.any_layout()
             button = next((c for c in layout.cockpit if layout.cockpit_role(c) == "start"), None)

@@ -35,6 +35,8 @@ DEFAULT_PREFIX = "penguin-panel"
 DEFAULT_DISCOVERY_PREFIX = "homeassistant"  # Home Assistant's default discovery prefix
 ONLINE, OFFLINE = "online", "offline"  # the status topic; also Home Assistant's defaults
 COMMANDS = ("start", "pause", "resume", "end")  # what the venue may ask of a cockpit
+# The game master's action each command is (start: also the START button with no match in play).
+COMMAND_ACTIONS = {"start": "start_turn", "pause": "pause", "resume": "resume", "end": "end"}
 HA_BUTTONS = ("pause", "resume")  # the commands Home Assistant gets buttons (and an ACL) for
 OUTBOX_EVENTS = 1000  # game events kept while the broker is away (~300 kB); older ones dropped
 RESULTS_BACKLOG = 50  # finished matches re-sent at most after an outage (each one is kept in the store)
@@ -99,6 +101,7 @@ STATE_SCHEMA = _obj({
     "tier": _nullable({"enum": list(TIERS)}),
     "paused_for": {"type": "array", "items": _STR},
     "link": _obj({"connected": {"type": "boolean"}, "firmware": _nullable(_STR)}),
+    "commands": {"type": "array", "items": {"enum": list(COMMANDS)}},  # the ones the cockpit takes now
     "dropped_events": _COUNT,
 })
 
@@ -350,8 +353,17 @@ def state_payload(cockpit: str, name: str, state: dict[str, Any], *, dropped: in
         "tier": state.get("tier") if in_play else None,
         "paused_for": list(state.get("paused_for") or []) if in_play else [],
         "link": {"connected": bool(link.get("connected")), "firmware": link.get("firmware")},
+        "commands": commands_now(state, in_play),
         "dropped_events": dropped,
     }
+
+
+def commands_now(state: dict[str, Any], in_play: bool) -> list[str]:
+    """The commands the cockpit takes now: the engine's allowed actions (`actions` in the
+    public state); `start` also whenever no match is in play (the START button)."""
+    allowed = state.get("actions") or {}
+    return [c for c in COMMANDS if COMMAND_ACTIONS[c] in allowed
+            or c == "start" and (not in_play or state.get("phase") == "finished")]
 
 
 def event_payload(cockpit: str, seq: int, match_id: int | None, event: dict[str, Any], at: float) -> dict[str, Any]:

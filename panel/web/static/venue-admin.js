@@ -47,7 +47,9 @@ function render() {
     if (!sections.has(c.id)) sections.set(c.id, section(c));
     const node = sections.get(c.id);
     node.querySelector(".what").textContent = describe(c);
-    for (const b of node.querySelectorAll("button")) b.disabled = !c.online;
+    // Enabled exactly when the cockpit says it takes that command now.
+    const takes = (c.state && c.state.commands) || [];
+    for (const b of node.querySelectorAll("button")) b.disabled = !c.online || !takes.includes(b.dataset.action);
   }
   $("#cockpits").replaceChildren(...list.map((c) => sections.get(c.id)));
 }
