@@ -58,6 +58,8 @@ CREATE TABLE IF NOT EXISTS turns (
     seconds REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS turns_result ON turns(result_id);
+CREATE INDEX IF NOT EXISTS turns_points ON turns(points DESC, seconds);
+CREATE INDEX IF NOT EXISTS turns_five ON turns(ended_by, seconds);
 CREATE TABLE IF NOT EXISTS cockpits (
     id TEXT PRIMARY KEY,
     status TEXT,

@@ -31,6 +31,7 @@ from .store import PERIODS, VenueStore
 log = logging.getLogger("penguin-panel")
 
 REPLY_SECONDS = 10.0  # how long the admin page waits for a cockpit's answer to a command
+PUSH_EVERY = 0.1  # seconds: the leaderboard goes to the boards at once, then at most this often
 FOLLOWED = ("status", "state", "event", "result", "reply")
 
 
@@ -61,7 +62,8 @@ class Venue:
         self._pending: dict[str, asyncio.Future] = {}
         self._said: set[tuple[str, str]] = set()
         self._new: list[dict[str, Any]] = []
-        self._push_due = False
+        self._push: asyncio.TimerHandle | None = None
+        self._pushed = float("-inf")  # loop time of the last leaderboard push
         self._backoff = Backoff(*backoff)
         self._task: asyncio.Task | None = None
         for cockpit, status, state, seen in store.cockpits():  # the last word, until the broker speaks
@@ -218,9 +220,10 @@ class Venue:
                 self.counted += 1
                 self._new.append({"cockpit": cockpit, "match_id": payload["match"]["id"], "name": payload["name"],
                                   "mode": payload["mode"], "winner": payload["winner"], "tier": payload["tier"]})
-                if not self._push_due:  # one push for a burst of results (they are handled in one go)
-                    self._push_due = True
-                    asyncio.get_running_loop().call_soon(self._push_leaderboard)
+                if self._push is None:  # a burst of results (100 cockpits at once) makes a few pushes
+                    loop = asyncio.get_running_loop()
+                    self._push = loop.call_later(max(0.0, self._pushed + PUSH_EVERY - loop.time()),
+                                                 self._push_leaderboard)
         elif key == "reply":
             future = self._pending.get(payload.get("id") or "")
             if future is not None and not future.done():
@@ -242,7 +245,8 @@ class Venue:
             self._send_all({"type": "forget", "cockpit": cockpit})
 
     def _push_leaderboard(self) -> None:
-        self._push_due = False
+        self._push = None
+        self._pushed = asyncio.get_running_loop().time()
         new, self._new = self._new, []
         self._send_all({"type": "leaderboard", "leaderboard": self.leaderboard(), "new": new})
 
