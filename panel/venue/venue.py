@@ -31,7 +31,7 @@ from .store import PERIODS, VenueStore
 log = logging.getLogger("penguin-panel")
 
 REPLY_SECONDS = 10.0  # how long the admin page waits for a cockpit's answer to a command
-PUSH_EVERY = 0.1  # seconds: the leaderboard goes to the boards at once, then at most this often
+PUSH_EVERY = 0.1  # seconds: a leaderboard waiting behind a stream of messages goes out at least this often
 FOLLOWED = ("status", "state", "event", "result", "reply")
 
 
@@ -62,8 +62,7 @@ class Venue:
         self._pending: dict[str, asyncio.Future] = {}
         self._said: set[tuple[str, str]] = set()
         self._new: list[dict[str, Any]] = []
-        self._push: asyncio.TimerHandle | None = None
-        self._pushed = float("-inf")  # loop time of the last leaderboard push
+        self._pushed = 0.0  # loop time of the last leaderboard push
         self._backoff = Backoff(*backoff)
         self._task: asyncio.Task | None = None
         for cockpit, status, state, seen in store.cockpits():  # the last word, until the broker speaks
@@ -159,8 +158,13 @@ class Venue:
                     self.connected.set()
                     self._send_all({"type": "broker", "connected": True})
                     log.info("venue: following the cockpits on %s (%s/v%d/+/...)", s.where, s.topic_prefix, VERSION)
+                    loop = asyncio.get_running_loop()
                     async for message in client.messages:
                         self._guard(message)
+                        # The new leaderboard once the messages that came together are handled
+                        # (a hundred results at once make one push, not a hundred).
+                        if self._new and (not len(client.messages) or loop.time() - self._pushed >= PUSH_EVERY):
+                            self._push_leaderboard()
             except asyncio.CancelledError:
                 raise
             except aiomqtt.MqttError as e:
@@ -220,10 +224,6 @@ class Venue:
                 self.counted += 1
                 self._new.append({"cockpit": cockpit, "match_id": payload["match"]["id"], "name": payload["name"],
                                   "mode": payload["mode"], "winner": payload["winner"], "tier": payload["tier"]})
-                if self._push is None:  # a burst of results (100 cockpits at once) makes a few pushes
-                    loop = asyncio.get_running_loop()
-                    self._push = loop.call_later(max(0.0, self._pushed + PUSH_EVERY - loop.time()),
-                                                 self._push_leaderboard)
         elif key == "reply":
             future = self._pending.get(payload.get("id") or "")
             if future is not None and not future.done():
@@ -245,7 +245,6 @@ class Venue:
             self._send_all({"type": "forget", "cockpit": cockpit})
 
     def _push_leaderboard(self) -> None:
-        self._push = None
         self._pushed = asyncio.get_running_loop().time()
         new, self._new = self._new, []
         self._send_all({"type": "leaderboard", "leaderboard": self.leaderboard(), "new": new})
