@@ -20,6 +20,7 @@ for a walk-up match), so the engine checks and logs them like the game master's 
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import json
 import logging
@@ -56,9 +57,16 @@ def client_for(settings: BrokerSettings, *, identifier: str, will: aiomqtt.Will 
                             password=settings.password, identifier=identifier, will=will,
                             protocol=aiomqtt.ProtocolVersion.V5 if v5 else aiomqtt.ProtocolVersion.V311,
                             clean_session=None if v5 else clean_session, keepalive=KEEPALIVE,
-                            tls_context=settings.ssl_context(), timeout=10)
+                            tls_context=_tls(settings), timeout=10)
     client.pending_calls_threshold = WINDOW + 16  # our window in flight is no reason for a warning
     return client
+
+
+@functools.lru_cache(maxsize=4)
+def _tls(settings: BrokerSettings):
+    """The TLS context, made once (reading the certificates at every reconnection attempt
+    would cost a cockpit in an outage for nothing)."""
+    return settings.ssl_context()
 
 
 def why(e: BaseException) -> str:
