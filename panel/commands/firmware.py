@@ -17,10 +17,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from .. import firmware
 from ..errors import ConfigError, Problem
 from ..firmware import config as fwconfig
 
-FIRMWARE_DIR = Path(__file__).resolve().parent.parent / "firmware"
+# Where the board's files are: the repository's firmware/ folder in a checkout, the
+# package's panel/firmware/ in a wheel (pyproject.toml maps the one onto the other).
+FIRMWARE_DIR = Path(firmware.__file__).resolve().parent
 # What goes on the board: every firmware module except the CPython package marker.
 BOARD_FILES = ("protocol.py", "config.py", "matrix.py", "analog.py", "encoder.py", "app.py", "main.py")
 

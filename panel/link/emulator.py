@@ -1,4 +1,4 @@
-"""An emulated co-processor: the real firmware loop (panel/firmware/app.py) on a fake
+"""An emulated co-processor: the real firmware loop (firmware/app.py) on a fake
 `machine`, speaking over a real pseudo-terminal, so the real pyserial link can be tested
 end to end and a maker can try the Pi side without a board.
 

@@ -1,5 +1,5 @@
 """A small stand-in for MicroPython's `machine` module and `time` ticks, so the real
-firmware (panel/firmware/) runs under CPython in the tests and in the emulator.
+firmware (firmware/) runs under CPython in the tests and in the emulator.
 
 Nothing real can run the Pico's `machine` module on a PC, so this is the one hand-made
 fake of the link; it is kept to what the firmware uses: Pin (IN, OPEN_DRAIN, PULL_UP,
