@@ -1,9 +1,13 @@
 # The serial protocol between the Pico and the Pi: ONE module, imported by the firmware
 # on the board and by the Pi's link (panel.link), so the two ends cannot drift apart.
+# It holds both layers: the frame (sequence number, kind, checksum) and the message
+# codec (what each kind carries, field by field, with its bounds), declared once in
+# BOARD_TO_PI and PI_TO_BOARD below. Nothing else encodes or decodes a frame's arguments.
 #
 # Written in the subset MicroPython and CPython share: no f-strings with format specs,
-# no typing, no dataclasses, no bytes.hex(); CI compiles it with mpy-cross.
-# The frame format is documented in firmware/PROTOCOL.md.
+# no typing, no dataclasses, no bytes.hex(), no str.isprintable()/bytes.isascii(); CI
+# compiles it with mpy-cross and runs it under a real MicroPython.
+# The format is documented in firmware/PROTOCOL.md, which a test checks against this module.
 #
 #   @<seq> <KIND> <arg> <arg> ... #<CRC>\n
 #
@@ -11,9 +15,252 @@
 # without spaces; CRC is CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF) of every byte
 # before the '#', as 4 upper-case hex digits. A line may end in \r\n or \n.
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAX_LINE = 1024  # longest frame accepted, '\n' excluded; a longer line is garbage
 SEQ_MOD = 65536
+# Every number on the wire is at most 10 digits: 0..2**30 - 1 (signed: the same either
+# side of 0). The board's clock and counters wrap there, which also keeps them in
+# MicroPython's small integers (no allocation in the scan loop).
+T_MOD = 1 << 30
+MAX_N = T_MOD - 1
+
+# -- messages ---------------------------------------------------------------------------
+#
+# Each kind lists its fields in the order they are sent: "name:type" is positional,
+# "name=type" is sent as name=value; a trailing "?" makes the field optional (absent,
+# or None when packing). Field types:
+#   n      whole number 0..MAX_N          i      whole number -MAX_N..MAX_N
+#   ms     board time in ms, 0..MAX_N, wraps to 0 after MAX_N
+#   hex4   4 upper-case hex digits (a CRC-16), carried as an int
+#   id     1-16 upper-case hex digits (the board's unique id, a boot id), a str
+#   token  printable ASCII without spaces (a version, a command's name, compact JSON)
+#   keys   row.col pairs joined by "," or "-" for none: a list of (row, col)
+#   ns, is lists of n or i joined by ",", or "-" for none
+#   words  the rest of the frame: words for people, one space apart (last field only)
+
+BOARD_TO_PI = {
+    "HELLO": ("fw=token", "proto=n", "uid=id", "boot=id", "rows=n", "cols=n", "adc=n", "enc=n",
+              "cfg=hex4", "t=ms"),
+    "SNAP": ("t=ms", "keys=keys", "adc=ns", "enc=is"),
+    "DOWN": ("row:n", "col:n", "t=ms"),
+    "UP": ("row:n", "col:n", "t=ms"),
+    "ADC": ("ch:n", "value:n", "t=ms"),
+    "ENC": ("enc:n", "position:i", "t=ms"),
+    "BEAT": ("t=ms", "rate=n", "rej=n", "drop=n"),
+    "PONG": ("n:n", "t=ms"),
+    "ACK": ("command:token", "cfg=hex4?"),
+    "ERR": ("text:words",),
+}
+
+PI_TO_BOARD = {
+    "HELLO": ("proto=n?", "host=token?"),  # optional: a person may type "hello"
+    "SNAP": (),
+    "PING": ("n:n?",),
+    "CFG": ("config:token",),
+    "MAINT": (),
+    "RESET": (),
+}
+
+# The fields of a HELLO that keep their place in every protocol version, so that both
+# ends can always tell which version the other speaks.
+VERSION_FIELDS = ("fw", "proto", "uid")
+
+_fields_cache = {}
+
+
+def fields(table, kind):
+    """A kind's fields as (name, type, keyword, optional) tuples, in wire order."""
+    key = (id(table), kind)
+    got = _fields_cache.get(key)
+    if got is None:
+        spec = table.get(kind)
+        if spec is None:
+            raise ProtocolError("unknown message " + kind)
+        got = []
+        for f in spec:
+            opt = f[-1:] == "?"
+            if opt:
+                f = f[:-1]
+            i = f.find("=")
+            kw = i > 0
+            if not kw:
+                i = f.find(":")
+            got.append((f[:i], f[i + 1:], kw, opt))
+        got = tuple(got)
+        _fields_cache[key] = got
+    return got
+
+
+def _check_n(name, v, lo):
+    if not isinstance(v, int) or isinstance(v, bool) or v < lo or v > MAX_N:
+        raise ProtocolError(name + ": " + repr(v) + " out of range")
+    return str(v)
+
+
+def _join(name, items, one):
+    if not items:
+        return "-"
+    return ",".join([one(name, x) for x in items])
+
+
+def _write_key(name, k):
+    return _check_n(name, k[0], 0) + "." + _check_n(name, k[1], 0)
+
+
+def _write_n(name, v):
+    return _check_n(name, v, 0)
+
+
+def _write_i(name, v):
+    return _check_n(name, v, -MAX_N)
+
+
+def _pack_value(name, typ, v):
+    if typ == "n" or typ == "ms":
+        return _check_n(name, v, 0)
+    if typ == "i":
+        return _check_n(name, v, -MAX_N)
+    if typ == "hex4":
+        if not isinstance(v, int) or v < 0 or v > 0xFFFF:
+            raise ProtocolError(name + ": " + repr(v) + " is not a CRC-16")
+        return "%04X" % v
+    if typ == "keys":
+        return _join(name, v, _write_key)
+    if typ == "ns":
+        return _join(name, v, _write_n)
+    if typ == "is":
+        return _join(name, v, _write_i)
+    s = str(v)
+    if typ == "id":
+        _unpack_value(name, typ, s)
+    return s
+
+
+def pack(table, kind, values=()):
+    """The arguments of a `kind` message, from `values` in the order of its fields
+    (None for an optional field left out). Raises ProtocolError naming the field."""
+    fs = fields(table, kind)
+    if len(values) > len(fs):
+        raise ProtocolError(kind + ": " + str(len(values)) + " values for " + str(len(fs)) + " fields")
+    args = []
+    for k in range(len(fs)):
+        name, typ, kw, opt = fs[k]
+        v = values[k] if k < len(values) else None
+        if v is None:
+            if opt:
+                continue
+            raise ProtocolError(kind + " " + name + ": missing")
+        if typ == "words":
+            args.extend(str(v).split())
+            continue
+        s = _pack_value(name, typ, v)
+        args.append(name + "=" + s if kw else s)
+    return args
+
+
+def _num(name, s, lo):
+    neg = lo < 0 and s[:1] == "-"
+    d = s[1:] if neg else s
+    if not d or len(d) > 10 or not d.isdigit():
+        raise ProtocolError(name + ": " + repr(s[:12]) + " is not a whole number")
+    v = int(d)
+    if v > MAX_N:
+        raise ProtocolError(name + ": " + s + " is out of range")
+    return -v if neg else v
+
+
+def _list(name, s, one):
+    if s == "-":
+        return []
+    return [one(name, x) for x in s.split(",")]
+
+
+def _read_key(name, s):
+    i = s.find(".")
+    if i < 0:
+        raise ProtocolError(name + ": " + repr(s[:12]) + " is not row.col")
+    return (_num(name, s[:i], 0), _num(name, s[i + 1:], 0))
+
+
+def _read_n(name, s):
+    return _num(name, s, 0)
+
+
+def _read_i(name, s):
+    return _num(name, s, -MAX_N)
+
+
+def _unpack_value(name, typ, s):
+    if typ == "n" or typ == "ms":
+        return _num(name, s, 0)
+    if typ == "i":
+        return _num(name, s, -MAX_N)
+    if typ == "hex4":
+        if len(s) != 4:
+            raise ProtocolError(name + ": " + repr(s[:12]) + " is not 4 hex digits")
+        v = 0
+        for b in s.encode():
+            d = _unhex(b)
+            if d < 0:
+                raise ProtocolError(name + ": " + repr(s) + " is not 4 hex digits")
+            v = (v << 4) | d
+        return v
+    if typ == "id":
+        if not s or len(s) > 16:
+            raise ProtocolError(name + ": " + repr(s[:20]) + " is not an id")
+        for b in s.encode():
+            if _unhex(b) < 0:
+                raise ProtocolError(name + ": " + repr(s[:20]) + " is not an id")
+        return s
+    if typ == "keys":
+        return _list(name, s, _read_key)
+    if typ == "ns":
+        return _list(name, s, _read_n)
+    if typ == "is":
+        return _list(name, s, _read_i)
+    return s  # token
+
+
+def unpack(table, kind, args, only=None):
+    """{field: value} from a frame's arguments, every field checked against its type and
+    bounds (an optional field left out is None; keyword fields the kind does not have are
+    ignored, so a newer sender can add some). `only`: read just these fields (a HELLO's
+    VERSION_FIELDS from a board of any version). Raises ProtocolError naming the field."""
+    fs = fields(table, kind)
+    pos = []
+    kws = {}
+    for a in args:
+        i = a.find("=")
+        if i > 0:
+            kws[a[:i]] = a[i + 1:]
+        else:
+            pos.append(a)
+    out = {}
+    p = 0
+    for name, typ, kw, opt in fs:
+        if typ == "words":
+            out[name] = " ".join(pos[p:])
+            p = len(pos)
+            continue
+        if kw:
+            s = kws.get(name)
+        else:
+            s = pos[p] if p < len(pos) else None
+            p += 1
+        if only is not None and name not in only:
+            continue
+        if s is None:
+            if opt:
+                out[name] = None
+                continue
+            raise ProtocolError(kind + " " + name + ": missing")
+        out[name] = _unpack_value(name, typ, s)
+    if p < len(pos) and only is None:
+        raise ProtocolError(kind + ": " + str(len(pos) - p) + " unexpected arguments")
+    return out
+
+
+# -- frames -----------------------------------------------------------------------------
 
 # Why a table: a bit-by-bit CRC costs 8 loop turns per byte; on the RP2040 and on a
 # Pi Zero the table (256 small ints, ~1 KB) is several times faster.
@@ -38,6 +285,8 @@ except ImportError:
 
 def crc16(data, crc=0xFFFF):
     """CRC-16/CCITT-FALSE of a bytes-like object (check value of b"123456789": 0x29B1)."""
+    if _fast_crc is not None:
+        return _fast_crc(data, crc)
     t = _TABLE
     for b in data:
         crc = ((crc << 8) & 0xFFFF) ^ t[(crc >> 8) ^ b]
@@ -45,7 +294,8 @@ def crc16(data, crc=0xFFFF):
 
 
 class ProtocolError(ValueError):
-    """A line that is not a valid frame; the message says why (one short phrase)."""
+    """A line that is not a valid frame, or a frame whose arguments do not fit its kind;
+    the message says why (one short phrase)."""
 
 
 def _hex4(n):
@@ -53,7 +303,8 @@ def _hex4(n):
 
 
 def encode(seq, kind, args=()):
-    """One frame as bytes, '\n' included. args: str or int each, no spaces."""
+    """One frame as bytes, '\n' included. args: str or int each, no spaces (use pack()
+    to make them from a message's values)."""
     parts = ["@" + str(seq % SEQ_MOD), kind]
     for a in args:
         a = str(a)
@@ -61,9 +312,8 @@ def encode(seq, kind, args=()):
             raise ProtocolError("bad argument " + repr(a))
         parts.append(a)
     body = (" ".join(parts) + " ").encode()
-    for b in body:
-        if b < 32 or b > 126:
-            raise ProtocolError("argument not printable ASCII")
+    if min(body) < 32 or max(body) > 126:
+        raise ProtocolError("argument not printable ASCII")
     if len(body) + 5 > MAX_LINE:
         raise ProtocolError("frame too long")
     return body + b"#" + _hex4(crc16(body)) + b"\n"
@@ -96,19 +346,10 @@ def decode(line):
             raise ProtocolError("bad checksum digits")
         want = (want << 4) | v
     body = line[:n - 5]
-    if _fast_crc is not None:
-        crc = _fast_crc(body, 0xFFFF)
-        if crc == want and not (body.isascii() and body.decode().isprintable()):
-            raise ProtocolError("not printable ASCII")
-    else:
-        # One pass checks the characters and computes the CRC: the board's hot loop.
-        t = _TABLE
-        crc = 0xFFFF
-        for b in body:
-            if b < 32 or b > 126:
-                raise ProtocolError("not printable ASCII")
-            crc = ((crc << 8) & 0xFFFF) ^ t[(crc >> 8) ^ b]
-    if crc != want:
+    # min/max run in C on both interpreters: the one printable-ASCII test both have.
+    if min(body) < 32 or max(body) > 126:
+        raise ProtocolError("not printable ASCII")
+    if crc16(body) != want:
         raise ProtocolError("checksum mismatch")
     parts = body[1:n - 6].decode().split(" ")
     if len(parts) < 2:
@@ -127,19 +368,6 @@ def decode(line):
         if not a:
             raise ProtocolError("empty argument")
     return seq, kind, args
-
-
-def options(args):
-    """Split args into (positional list, {key: value}) at the first '=' of each."""
-    pos = []
-    kw = {}
-    for a in args:
-        i = a.find("=")
-        if i > 0:
-            kw[a[:i]] = a[i + 1:]
-        else:
-            pos.append(a)
-    return pos, kw
 
 
 class Parser:
@@ -200,15 +428,19 @@ class Parser:
         try:
             f = decode(line)
         except ProtocolError as e:
-            self.rejected += 1
-            self.last_error = str(e)
+            self.reject(str(e))
             return
         except Exception:  # e.g. a decode() of odd bytes on a port; still just garbage
-            self.rejected += 1
-            self.last_error = "garbage"
+            self.reject("garbage")
             return
         self.frames += 1
         out.append(f)
+
+    def reject(self, why):
+        """Count a frame as bad: a broken line, or (called by a receiver) a well-formed
+        frame whose message made no sense."""
+        self.rejected += 1
+        self.last_error = why
 
     def reset(self):
         """Forget a partial line (a new connection starts clean); counters stay."""
