@@ -296,9 +296,108 @@ def test_the_default_finder_follows_the_by_id_link_to_whichever_tty_the_board_go
         assert link.status()["port"] == str(link_path)
 
 
+def test_the_board_clock_wraps_and_the_pi_keeps_counting():
+    from panel.link.serial_link import _BoardClock
+
+    c = _BoardClock()
+    near = protocol.T_MOD - 3                                  # 12.4 days after the board's boot
+    times = [c.map(ms, 100.0 + i * 0.002) for i, ms in enumerate([near, near + 2, 0, 1, 3])]
+    assert times == sorted(times) and times[-1] - times[0] == pytest.approx(0.006, abs=1e-5)
+
+
 def test_close_is_idempotent_and_works_with_no_board():
     link = SerialLink(KEYS, finder=lambda: [])
     with link:
         assert link.status()["state"] == "disconnected"
     link.close()
     link.close()
+
+
+# -- what a broken or hostile board sends cannot silence the panel (issue 11) --------------
+
+@pytest.mark.parametrize("kind, args", [
+    ("BEAT", ["t=" + "9" * 330, "rate=1000", "rej=0", "drop=0"]),   # OverflowError in the clock mapping, once
+    ("DOWN", ["1", "2", "t=" + "7" * 400]),
+    ("ADC", ["0", "9" * 50, "t=5"]),
+    ("ENC", ["0", "-" + "9" * 20, "t=5"]),
+    ("SNAP", ["t=5", "keys=1.2," + "3" * 30 + ".1", "adc=-", "enc=-"]),
+])
+def test_a_frame_with_huge_numbers_is_counted_and_the_link_keeps_reading(emu, kind, args):
+    inbox = Inbox()
+    with make_link(emu, inbox) as link:
+        inbox.status("connected")
+        before = link.status()["frames_rejected"]
+        emu.send_raw(protocol.encode(60000, kind, args))
+        assert link.sync()                                     # read past the bad frame ...
+        st = link.status()
+        assert st["frames_rejected"] == before + 1
+        assert any(w in link.parser.last_error for w in ("out of range", "not a whole number"))
+        assert st["state"] == "connected"
+        press(emu, inbox, (1, 2), "cross.ok")                  # ... and still alive
+
+
+def test_a_handler_that_fails_in_any_way_costs_one_frame_not_the_link(emu, monkeypatch):
+    inbox = Inbox()
+    with make_link(emu, inbox) as link:
+        inbox.status("connected")
+        beats = link.status()["heartbeats"]
+
+        def broken(msg, now):
+            raise ZeroDivisionError("a bug in a handler")
+
+        monkeypatch.setattr(link, "_on_beat", broken)
+        wait_until(lambda: link.status()["frames_rejected"] >= 2)   # two heartbeats failed
+        assert "ZeroDivisionError: a bug in a handler" in link.parser.last_error
+        assert link.status()["state"] == "connected"
+        press(emu, inbox, (1, 2), "cross.ok")
+        monkeypatch.undo()
+        wait_until(lambda: link.status()["heartbeats"] > beats)
+
+
+def test_if_the_reader_fails_the_link_says_disconnected_then_starts_over(emu, monkeypatch):
+    inbox = Inbox()
+    with make_link(emu, inbox) as link:
+        c = inbox.status("connected")
+        press(emu, inbox, (1, 2), "cross.ok")                  # held through the failure
+        feed = link.parser.feed
+        failed = []
+
+        def once(data):
+            if not failed:
+                failed.append(1)
+                raise MemoryError("the reader's own failure")
+            return feed(data)
+
+        monkeypatch.setattr(link.parser, "feed", once)
+        d = inbox.status("disconnected", "link error", start=c)    # the service pauses the turn
+        assert "MemoryError" in inbox.items[d]["message"]
+        emu.release(1, 2)
+        inbox.status("connected", start=d)                         # and resumes: resynchronised
+        assert inbox.keys(d) == [("cross.ok", False)]
+        assert link.status()["link_errors"] == 1
+
+
+def test_a_board_that_sends_only_garbage_goes_silent(emu):
+    inbox = Inbox()
+    stop = threading.Event()
+
+    def noise():  # a crashed board printing away: bytes, lines, even well-formed nonsense
+        k = 0
+        while not stop.is_set():
+            k += 1
+            emu.send_raw(b"Traceback (most recent call last):\r\n" + os.urandom(20).replace(b"\n", b"")
+                         + b"\n" + protocol.encode(k, "NOISE", [str(k)]))
+            stop.wait(0.01)
+
+    with make_link(emu, inbox) as link:
+        c = inbox.status("connected")
+        emu.hang()
+        t = threading.Thread(target=noise, daemon=True)
+        t.start()
+        try:
+            s = inbox.status("disconnected", "silent", start=c, timeout=30)
+        finally:
+            stop.set()
+            t.join()
+        assert "no valid frame for 1 s" in inbox.items[s]["message"]
+        assert link.status()["frames_rejected"] > 10
