@@ -85,6 +85,8 @@ def fields(table, kind):
             kw = i > 0
             if not kw:
                 i = f.find(":")
+            if got and got[-1][2] and not kw:
+                raise ProtocolError(kind + ": positional field after a name=value one")
             got.append((f[:i], f[i + 1:], kw, opt))
         got = tuple(got)
         _fields_cache[key] = got
@@ -223,40 +225,46 @@ def _unpack_value(name, typ, s):
 
 def unpack(table, kind, args, only=None):
     """{field: value} from a frame's arguments, every field checked against its type and
-    bounds (an optional field left out is None; keyword fields the kind does not have are
-    ignored, so a newer sender can add some). `only`: read just these fields (a HELLO's
-    VERSION_FIELDS from a board of any version). Raises ProtocolError naming the field."""
+    bounds. The positional fields come first, in order (their text may hold '='); the
+    rest are name=value, in any order, and names the kind does not have are ignored, so
+    a newer sender can add some. An optional field left out is None. `only`: read just
+    these fields (a HELLO's VERSION_FIELDS, from a board of any version).
+    Raises ProtocolError naming the field."""
     fs = fields(table, kind)
-    pos = []
-    kws = {}
-    for a in args:
-        i = a.find("=")
-        if i > 0:
-            kws[a[:i]] = a[i + 1:]
-        else:
-            pos.append(a)
     out = {}
     p = 0
+    n = len(args)
     for name, typ, kw, opt in fs:
-        if typ == "words":
-            out[name] = " ".join(pos[p:])
-            p = len(pos)
-            continue
         if kw:
-            s = kws.get(name)
+            break
+        if typ == "words":
+            s = " ".join(args[p:]) if p < n else None
+            p = n
         else:
-            s = pos[p] if p < len(pos) else None
+            s = args[p] if p < n else None
             p += 1
-        if only is not None and name not in only:
+        if only is None or name in only:
+            out[name] = None if s is None else _unpack_value(name, typ, s)
+            if s is None and not opt:
+                raise ProtocolError(kind + " " + name + ": missing")
+    kws = {}
+    for a in args[p:]:
+        i = a.find("=")
+        if i <= 0:
+            if only is None:
+                raise ProtocolError(kind + ": unexpected argument " + repr(a[:20]))
             continue
+        kws[a[:i]] = a[i + 1:]
+    for name, typ, kw, opt in fs:
+        if not kw or (only is not None and name not in only):
+            continue
+        s = kws.get(name)
         if s is None:
-            if opt:
-                out[name] = None
-                continue
-            raise ProtocolError(kind + " " + name + ": missing")
-        out[name] = _unpack_value(name, typ, s)
-    if p < len(pos) and only is None:
-        raise ProtocolError(kind + ": " + str(len(pos) - p) + " unexpected arguments")
+            if not opt:
+                raise ProtocolError(kind + " " + name + ": missing")
+            out[name] = None
+        else:
+            out[name] = _unpack_value(name, typ, s)
     return out
 
 

@@ -178,3 +178,110 @@ def test_canonical_json_is_sorted_and_parses_back():
     text = fwconfig.canonical({"b": [1, True], "a": {"z": "q\"", "y": None}})
     assert text == '{"a":{"y":null,"z":"q\\""},"b":[1,true]}'
     assert json.loads(text) == {"b": [1, True], "a": {"z": 'q"', "y": None}}
+
+
+class SlowPort(Port):
+    """A host that reads `take` bytes a call, or none at all (take=0: the port is full)."""
+
+    def __init__(self, take):
+        super().__init__()
+        self.take = take
+
+    def write(self, data):
+        n = min(self.take, len(data))
+        self.out += data[:n]
+        return n
+
+
+def test_a_host_that_does_not_read_never_holds_up_the_scan_and_the_loss_is_counted():
+    from panel.firmware.app import OUTBOX_BYTES
+
+    rig = Rig()
+    rig.port = rig.board.port = rig.board.out.port = SlowPort(0)
+    rig.m.press(2, 10)
+    for k in range(200):                       # a key pressed and let go while nobody reads
+        rig.run_ms(6)
+        rig.m.press(2, 10, k % 2 == 1)
+    assert rig.board.scans >= 1200 and not rig.m.watchdog_expired()   # the loop kept its pace
+    assert rig.board.out.size <= OUTBOX_BYTES and rig.board.out.dropped > 50
+    rig.port.take = 10**6                      # the host reads again
+    rig.run_ms(300)
+    got = rig.parser.feed(rig.port.out)
+    assert rig.parser.rejected == 0            # nothing torn: whole frames were dropped
+    seqs = [s for s, _, _ in got]
+    beats = [unpack(BOARD_TO_PI, k, a) for _, k, a in got if k == "BEAT"]
+    assert beats[-1]["drop"] == rig.board.out.dropped == (seqs[-1] + 1) - len(seqs) - 2   # 2: HELLO, SNAP at boot
+
+
+def test_a_port_that_takes_a_few_bytes_at_a_time_gets_every_frame_whole_and_in_order():
+    rig = Rig()
+    rig.frames()
+    rig.port = rig.board.port = rig.board.out.port = SlowPort(5)
+    for k in range(10):
+        rig.m.press(3, 11 + k % 3)
+        rig.run_ms(10)
+        rig.m.press(3, 11 + k % 3, False)
+        rig.run_ms(10)
+    rig.run_ms(500)
+    got = rig.parser.feed(rig.port.out)
+    assert rig.parser.rejected == 0 and [s for s, _, _ in got] == list(range(2, 2 + len(got)))
+    assert [k for _, k, _ in got if k in ("DOWN", "UP")] == ["DOWN", "UP"] * 10 and rig.board.out.dropped == 0
+
+
+def test_the_boards_usb_port_writes_only_while_usb_says_there_is_room():
+    """StdioPort with stand-ins for MicroPython's sys and select: a byte goes out only
+    after poll reports room (a USB write with no room waits up to 500 ms on the Pico),
+    at most WRITE_STEP bytes a step, and polling uses the allocation-free ipoll."""
+    from panel.firmware.app import StdioPort
+
+    class Stream:
+        def __init__(self):
+            self.writes = []
+            self.data = b"ping\n"
+
+        def write(self, b):
+            self.writes.append(bytes(b))
+
+        def read(self, n):
+            b, self.data = self.data[:n], self.data[n:]
+            return b
+
+    class Poll:
+        def __init__(self, sel):
+            self.sel, self.events = sel, 0
+
+        def register(self, stream, events):
+            self.stream, self.events = stream, events
+
+        def ipoll(self, timeout):
+            assert timeout == 0
+            if self.events == Select.POLLOUT:
+                if self.sel.room <= 0:
+                    return iter(())
+                self.sel.room -= 1
+            elif not self.stream.data:
+                return iter(())
+            return iter([(self.stream, self.events)])
+
+    class Select:
+        POLLIN, POLLOUT = 1, 4
+
+        def __init__(self):
+            self.room = 0
+
+        def poll(self):
+            return Poll(self)
+
+    class Sys:
+        stdin, stdout = Stream(), Stream()
+
+    sel, sys_ = Select(), Sys()
+    port = StdioPort(sys_, sel)
+    assert port.read() == b"ping\n" and port.read() == b""
+    frame = b"@1 DOWN 1 2 t=5 #0000\n" * 4
+    assert port.write(frame) == 0 and sys_.stdout.writes == []       # no room: nothing, at once
+    sel.room = 10
+    assert port.write(frame) == 10 and b"".join(sys_.stdout.writes) == frame[:10]
+    assert all(len(w) == 1 for w in sys_.stdout.writes)              # each byte after a poll said room
+    sel.room = 10**6
+    assert port.write(frame) == StdioPort.WRITE_STEP                  # the per-step bound
