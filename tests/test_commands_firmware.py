@@ -72,7 +72,6 @@ def test_install_needs_a_config_or_an_explicit_keep(capsys):
 
 def test_maintenance_handshake_reboots_the_running_firmware_without_its_app():
     with FirmwareEmulator(CFG) as emu:
-        time.sleep(0.05)
         assert enter_maintenance(emu.port, timeout=2) is True
         end = time.monotonic() + 5
         while not emu.in_maintenance and time.monotonic() < end:

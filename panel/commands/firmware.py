@@ -224,6 +224,9 @@ def cmd_emulator(args) -> int:
             except (ValueError, IndexError):
                 print(f"usage: {words[0]} {usage}".rstrip() + " (whole numbers, within the config)", flush=True)
                 continue
+            except TimeoutError as e:  # the machine is too busy for the emulated board to keep up
+                print(f"{words[0]}: {e}", flush=True)
+                continue
             if words[0] == "replug":
                 print(f"emulated board on {result}", flush=True)
             print("ok", flush=True)
