@@ -100,13 +100,16 @@ def test_the_emulator_command_is_a_board_a_terminal_can_talk_to(tmp_path):
             line = ser.readline()
             while b" SNAP " not in line:
                 line = ser.readline()
-            assert protocol.decode(line.rstrip(b"\n"))[2][1] == "keys=-"
+            _, kind, args = protocol.decode(line.rstrip(b"\n"))
+            assert protocol.unpack(protocol.BOARD_TO_PI, kind, args)["keys"] == []
             proc.stdin.write("press 1 0\n")
             assert proc.stdout.readline().strip() == "ok"
             line = ser.readline()
             while b" DOWN " not in line:
                 line = ser.readline()
-            assert protocol.decode(line.rstrip(b"\n"))[2][:2] == ["1", "0"]
+            _, kind, args = protocol.decode(line.rstrip(b"\n"))
+            m = protocol.unpack(protocol.BOARD_TO_PI, kind, args)
+            assert (m["row"], m["col"]) == (1, 0)
         proc.stdin.write("fly away\n")
         assert "unknown command 'fly'" in proc.stdout.readline()
         proc.stdin.write("press 9 9\n")

@@ -127,14 +127,20 @@ def enter_maintenance(port: str, timeout: float = 8.0) -> bool:
 
     from ..firmware import protocol
 
+    def acked(kind: str, args: list[str]) -> bool:
+        try:
+            return kind == "ACK" and protocol.unpack(protocol.BOARD_TO_PI, kind, args)["command"] == "MAINT"
+        except protocol.ProtocolError:
+            return False  # another firmware's frame: not our answer
+
     parser = protocol.Parser()
     try:
         with serial.Serial(port, 115200, timeout=0.1) as ser:
-            ser.write(protocol.encode(0, "MAINT"))
+            ser.write(protocol.encode(0, "MAINT", protocol.pack(protocol.PI_TO_BOARD, "MAINT")))
             end = time.monotonic() + 1.0
             while time.monotonic() < end:
                 for _, kind, args in parser.feed(ser.read(256)):
-                    if kind == "ACK" and args[:1] == ["MAINT"]:
+                    if acked(kind, args):
                         break
                 else:
                     continue
