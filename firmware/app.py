@@ -27,9 +27,10 @@ FIRMWARE_VERSION = "0.2.0"
 CONFIG_FILE = "config.json"
 MAINT_FILE = "maint"
 # Output to the Pi never holds up the scan loop: frames wait in an outbox of this many
-# bytes (two of the longest frames), written as far as the port takes without waiting;
-# when the Pi stops reading and the outbox is full, the oldest frames are dropped and
-# counted (BEAT drop=). The Pi sees the gap in sequence numbers and asks for a SNAP.
+# bytes (two of the longest frames); each scan step makes one write of what the port
+# takes without waiting (on the board at most StdioPort.WRITE_STEP bytes); when the Pi
+# stops reading and the outbox is full, the oldest frames are dropped and counted (BEAT
+# drop=). The Pi sees the gap in sequence numbers and asks for a SNAP.
 OUTBOX_BYTES = 2 * protocol.MAX_LINE
 _MASK = protocol.MAX_N  # counters and the board clock wrap here (small integers)
 
@@ -55,20 +56,21 @@ class Outbox:
             self.size -= len(self.frames.pop(first))
             self.dropped = (self.dropped + 1) & _MASK
 
-    def flush(self):
-        """Write what the port takes now; never waits."""
+    def flush(self, writes=1):
+        """Hand the port what it takes now, in at most `writes` calls (one a scan step:
+        the bound on the time a step spends on output); never waits."""
         frames = self.frames
-        while frames:
+        while frames and writes > 0:
+            writes -= 1
             head = frames[0]
             n = self.port.write(head if not self.sent else head[self.sent:])
             if not n:
                 return
             self.sent += n
-            if self.sent < len(head):
-                return
-            frames.pop(0)
-            self.size -= len(head)
-            self.sent = 0
+            if self.sent >= len(head):
+                frames.pop(0)
+                self.size -= len(head)
+                self.sent = 0
 
 
 def _hex(data):
@@ -173,7 +175,7 @@ class Board:
         self.configure(cfg)
         self.hello()
         self.snapshot()
-        self.out.flush()
+        self.out.flush(len(self.out.frames))  # at boot there is no scan to hold up
 
     # -- setup ---------------------------------------------------------------
 
@@ -312,13 +314,13 @@ class Board:
             self.set_config(m["config"])
         elif kind == "MAINT":
             self.send("ACK", ("MAINT",))
-            self.out.flush()  # the reset below ends the loop: say it now
+            self.out.flush(64)  # the reset below ends the loop: say it now
             if self.store is not None:
                 self.store.set_maint()
             self.machine.reset()
         elif kind == "RESET":
             self.send("ACK", ("RESET",))
-            self.out.flush()
+            self.out.flush(64)
             self.machine.reset()
 
     def set_config(self, text):
@@ -349,11 +351,11 @@ class StdioPort:
     the scan). Writing is where a board can hang: MicroPython's USB CDC write waits up
     to 500 ms for room when the host holds the port open without reading. So a byte is
     written only after poll says the USB buffer has room for one (it says so only when
-    it does), at most WRITE_STEP bytes a step: the scan never waits for the host, and
-    the Outbox holds or drops what it could not send. ipoll() reuses its result, so an
-    idle step allocates nothing here either."""
+    it does), at most WRITE_STEP bytes a call (the Outbox makes one call a step): the
+    scan never waits for the host, and the Outbox holds or drops what it could not send.
+    ipoll() reuses its result, so an idle step allocates nothing here either."""
 
-    WRITE_STEP = 64  # bytes per scan step: 64 kB/s at 1 kHz, more than USB full speed serial needs
+    WRITE_STEP = 64  # bytes per scan step: 64 kB/s at 1 kHz, far more than the panel says
 
     def __init__(self, sys, select):
         self.stdin = sys.stdin.buffer if hasattr(sys.stdin, "buffer") else sys.stdin

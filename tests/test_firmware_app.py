@@ -91,7 +91,7 @@ def test_commands_snapshot_ping_and_typed_lines():
     rig.send("SNAP")
     rig.send("PING", [42])
     rig.port.inp += b"snap\r\n"                # typed by a person in a terminal
-    rig.run_ms(1)
+    rig.run_ms(3)                              # one frame out per scan step
     got = rig.frames()
     assert [k for k, _ in got] == ["SNAP", "PONG", "SNAP"]
     assert got[0][1]["keys"] == [(0, 0)] and got[1][1]["n"] == 42
@@ -101,7 +101,7 @@ def test_a_host_speaking_another_protocol_gets_a_clear_error_and_the_hello():
     rig = Rig()
     rig.frames()
     rig.send("HELLO", [3, "9.9"])
-    rig.run_ms(1)
+    rig.run_ms(3)
     err, hello = rig.frames()[:2]
     assert err == ("ERR", {"text": "version board speaks protocol 2, host speaks protocol 3"})
     assert hello[0] == "HELLO"
@@ -112,14 +112,14 @@ def test_set_config_rewires_the_board_and_stores_it():
     rig.frames()
     new = {"rows": [5, 6], "cols": [7, 8, 9], "adc": [], "heartbeat_ms": 100}
     rig.send("CFG", [fwconfig.canonical(new)])
-    rig.run_ms(1)
+    rig.run_ms(3)
     kinds = rig.frames()
     assert [k for k, _ in kinds] == ["ACK", "HELLO", "SNAP"]
     assert kinds[1][1]["rows"] == 2 and kinds[1][1]["cfg"] == kinds[0][1]["cfg"]
     assert json.loads(rig.store.text)["heartbeat_ms"] == 100
     rig.m.press(6, 9)
     rig.run_ms(1)
-    assert rig.frames()[0] == ("DOWN", {"row": 1, "col": 2, "t": 1})
+    assert rig.frames()[0] == ("DOWN", {"row": 1, "col": 2, "t": 3})
 
 
 def test_a_bad_config_is_refused_with_one_line_per_problem_and_the_old_wiring_stays():
@@ -127,7 +127,7 @@ def test_a_bad_config_is_refused_with_one_line_per_problem_and_the_old_wiring_st
     rig.frames()
     rig.send("CFG", ['{"rows":[2,2],"cols":[40],"adc":[5],"speed":3}'])
     rig.port.inp += encode(1, "CFG", ["{nope"])
-    rig.run_ms(1)
+    rig.run_ms(10)
     errs = [m["text"] for k, m in rig.frames() if k == "ERR"]
     assert "config speed: unknown setting" in errs
     assert "config rows: GP2 is already used by rows" in errs
