@@ -99,6 +99,8 @@ class Cockpit:
         # The next match's join code, made ahead and kept: the board shows it while no match
         # runs, so the tower's phone is ready before START sets the match up.
         self.next_code = store.get_setting("next_code") or self._new_next_code()
+        # Why the last START with no match in play set nothing up (the board says it), or None.
+        self.walk_up_problem: str | None = None
         self._task: asyncio.Task | None = None
         self._next_tick = 0.0
         self.started = False
@@ -217,6 +219,7 @@ class Cockpit:
             state["positions"] = dict(self.positions) if not self.active else state["positions"]
         state["match_id"] = self.record.id if self.record else None
         state["status"] = self.record.status if self.record else None
+        state["walk_up_problem"] = self.walk_up_problem
         state["link"] = self.link_status()
         return state
 
@@ -407,6 +410,8 @@ class Cockpit:
             self._create_match(body)
         except Refused as e:  # e.g. default teams a settings file got wrong: said, not raised
             log.warning("START pressed but no match could be set up: %s", e)
+            self.walk_up_problem = (f"START could not set up a match ({e}): set it up on the game master's page, "
+                                    "or name the teams and players in the settings file")
             return False
         return True
 
@@ -458,6 +463,7 @@ class Cockpit:
         self._offset = self.clock()
         self._t = 0.0
         self._last_card = None
+        self.walk_up_problem = None
         for sub in list(self.subscribers):  # the old join code is void; towers that joined ahead stay
             if getattr(sub, "view", None) == "tower" and getattr(sub, "code", None) != code:
                 sub.revoke()

@@ -214,7 +214,7 @@ function showResult(s) {
     $("#resulttitle").textContent = w.length > 1 ? `Shared win: ${w.join(" & ")}` : w.length ? `Winner: ${w[0]}` : "Game over";
     $("#resulttext").textContent = Object.entries(s.scores || {}).map(([team, p]) => `${team}: ${p}`).join(" · ");
   }
-  $("#resultend").textContent = matchEndText(s) || "";
+  $("#resultend").textContent = [matchEndText(s), s.walk_up_problem].filter(Boolean).join(" ");
 }
 
 function render() {
@@ -229,11 +229,14 @@ function render() {
   main.dataset.phase = noMatch ? "idle" : s.finished ? "ended" : s.phase;
   main.dataset.moment = moment ? moment.stage : "";
   showMoment();
+  // START pressed with no match in play, and nothing could be set up: said, not silent.
+  const problem = (noMatch || s.finished) && s.walk_up_problem;
   if (noMatch) {
     $("#team").textContent = t("Press START to play");
     $("#round").textContent = t("No match yet");
     $("#roles").textContent = t("Named teams and other rules: the game master's page (/admin).");
-    $("#banner").classList.add("hidden");
+    $("#banner").textContent = problem || "";
+    $("#banner").className = `banner over${problem ? "" : " hidden"}`;
     $("#result").classList.add("hidden");
     showDoneCards(s); // none: no match
     $("#target").textContent = "";
