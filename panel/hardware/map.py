@@ -550,7 +550,7 @@ def _parse(raw: dict, file: str) -> tuple[HardwareMap, list[Problem]]:
         r.add("buses", "must be an array of bus names")
         declared = []
     for i, b in enumerate(declared):
-        if b not in BUS_PINS:
+        if not isinstance(b, str) or b not in BUS_PINS:
             r.add(f"buses[{i}]", f"{b!r} is not a bus ({', '.join(BUS_PINS)})")
         else:
             buses[b] = "buses = [...]"
