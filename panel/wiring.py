@@ -24,6 +24,7 @@ import re
 from pathlib import Path
 
 from .hardware.map import (
+    MAPS_DIR,
     PICO_ADC_GP,
     AdcSource,
     EncoderSource,
@@ -228,6 +229,8 @@ def matrix_md(hmap: HardwareMap) -> str:
 def _src(hmap: HardwareMap) -> str:
     # The map's folder and name only: the files come out the same from any working directory.
     p = Path(hmap.source)
+    if p.parent == MAPS_DIR:
+        return f"panel/maps/{p.name}"
     return f"{p.parent.name}/{p.name}" if p.parent.name else p.name
 
 

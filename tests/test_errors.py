@@ -12,7 +12,7 @@ from panel.cli import main
 from panel.errors import ConfigError, read_toml
 
 ROOT = Path(__file__).resolve().parent.parent
-SMALL = ROOT / "hardware" / "small.toml"
+SMALL = ROOT / "panel" / "maps" / "small.toml"
 
 DEEP = "[" * 3000 + "]" * 3000
 LONG = "9" * 5000

@@ -10,7 +10,7 @@ from panel.service.hardware_io import HardwareIO
 from panel.service.store import Store
 from pin_tools import factory, level
 
-SMALL = Path(__file__).resolve().parent.parent / "hardware" / "small.toml"
+SMALL = Path(__file__).resolve().parent.parent / "panel" / "maps" / "small.toml"
 START_PIN = 6
 TEAMS = [{"name": "Gulls", "players": ["Ana", "Bo"]}, {"name": "Puffins", "players": ["Cy", "Di"]}]
 

@@ -8,13 +8,13 @@ import pytest
 
 from panel.cli import main
 from panel.errors import ConfigError
-from panel.hardware.map import (AdcSource, EncoderSource, GpioSource, MatrixSource, PinPairSource,
-                                check_map, load_map)
+from panel.hardware.map import (MAPS_DIR, AdcSource, EncoderSource, GpioSource, MatrixSource, PinPairSource,
+                                check_map, load_map, shipped_maps)
 from panel.layout import load_layout
 
 ROOT = Path(__file__).resolve().parent.parent
-REFERENCE = ROOT / "hardware" / "reference.toml"
-SMALL = ROOT / "hardware" / "small.toml"
+REFERENCE = ROOT / "panel" / "maps" / "reference.toml"
+SMALL = ROOT / "panel" / "maps" / "small.toml"
 
 SMALL_TEXT = """
 name = "t"
@@ -231,3 +231,16 @@ def test_cli_bad_layout_file_is_named(tmp_path, capsys):
     bad.write_text("name = 1\n")
     assert main(["hardware", "check", str(SMALL), "--layout", str(bad)]) == 2
     assert "layout.toml" in capsys.readouterr().err
+
+
+def test_shipped_maps_are_found_by_name_from_any_folder(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert shipped_maps() == ["reference", "small"]
+    assert load_map("reference").source == str(MAPS_DIR / "reference.toml")
+    assert main(["hardware", "check", "reference", "--strict"]) == 0
+    assert main(["hardware", "check", "nosuch"]) == 2
+    assert capsys.readouterr().err == "error: nosuch: no such file, nor a shipped map (reference, small)\n"
+    # A file of the same name in the current folder is the maker's own: it wins.
+    (tmp_path / "small.toml").write_text("bogus = 1\n")
+    assert main(["hardware", "check", "small.toml"]) == 2
+    assert "small.toml: bogus: unknown key" in capsys.readouterr().err

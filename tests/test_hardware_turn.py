@@ -18,9 +18,9 @@ from panel.hardware.runner import PanelRunner
 from panel.layout import load_layout
 from pin_tools import Rig, chatter
 
-SMALL = Path(__file__).resolve().parent.parent / "hardware" / "small.toml"
+SMALL = Path(__file__).resolve().parent.parent / "panel" / "maps" / "small.toml"
 PENGUINS = TEAM_COLOURS[0]
-# the small build's pins (hardware/small.toml)
+# the small build's pins (panel/maps/small.toml)
 FLIP, START, UP, DOWN, LEFT, RED_BTN, SWITCH = 5, 6, 17, 27, 22, 24, 4
 # its pixels
 RING = range(0, 16)

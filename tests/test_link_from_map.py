@@ -10,7 +10,7 @@ from panel.hardware.map import load_map
 from panel.link.emulator import FirmwareEmulator
 from panel.link.from_map import link_for_map, link_settings
 
-REFERENCE = Path(__file__).resolve().parent.parent / "hardware" / "reference.toml"
+REFERENCE = Path(__file__).resolve().parent.parent / "panel" / "maps" / "reference.toml"
 
 
 def test_the_reference_map_gives_a_valid_firmware_config_and_consistent_maps():

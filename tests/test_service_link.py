@@ -13,7 +13,7 @@ from panel.service.cockpit import Cockpit, Refused
 from panel.service.link_io import LinkIO
 from panel.service.store import Store
 
-REFERENCE = Path(__file__).resolve().parent.parent / "hardware" / "reference.toml"
+REFERENCE = Path(__file__).resolve().parent.parent / "panel" / "maps" / "reference.toml"
 TEAMS = [{"name": "Gulls", "players": ["Ana", "Bo"]}, {"name": "Puffins", "players": ["Cy", "Di"]}]
 
 

@@ -1,7 +1,7 @@
 """`penguin-panel calibrate`: each slider's two ends, a check of every position, the knob's home.
 
-    penguin-panel calibrate hardware/reference.toml           # at the panel, guided
-    penguin-panel calibrate hardware/reference.toml --sim     # a simulated maker
+    penguin-panel calibrate reference                         # at the panel, guided
+    penguin-panel calibrate my-build.toml --sim               # a simulated maker
     penguin-panel calibrate --only slider.red                 # redo one control
 
 The result goes to the calibration file (see panel/calibration.py) that the service reads
@@ -22,7 +22,7 @@ TRUE_ENDS = (0.035, 0.955)   # the simulated sliders' real ends: not the map's d
 
 def register(sub) -> None:
     p = sub.add_parser("calibrate", help="calibrate the sliders' ends and the knob's home")
-    p.add_argument("map", metavar="HARDWARE_MAP", nargs="?", help="hardware map TOML (default: hardware/reference.toml)")
+    p.add_argument("map", metavar="HARDWARE_MAP", nargs="?", help="hardware map TOML, or a shipped map's name (default: reference)")
     p.add_argument("--layout", metavar="FILE", help="layout TOML (default: the Penguin Airlines panel)")
     p.add_argument("--file", metavar="FILE", help="calibration file (default: $PENGUIN_PANEL_CALIBRATION, "
                                                   "else ~/.local/state/penguin-panel/calibration.toml)")

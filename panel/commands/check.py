@@ -1,8 +1,8 @@
 """`penguin-panel check`: the self-test of a built panel.
 
-    penguin-panel check hardware/reference.toml            # at the panel: guided, step by step
-    penguin-panel check hardware/reference.toml --sim      # a simulated maker on mock pins
-    penguin-panel check --sim --report                     # the same as JSON, for scripts
+    penguin-panel check reference            # at the panel: guided, step by step
+    penguin-panel check my-build.toml --sim  # a simulated maker on mock pins
+    penguin-panel check --sim --report       # the shipped reference map, as JSON for scripts
 
 It lights each pixel in turn and sounds each buzzer tone, then asks for every control of
 the layout the map wires, one at a time, and ends with a table: each control seen, never
@@ -16,15 +16,14 @@ import asyncio
 import json
 import sys
 import time
-from pathlib import Path
 
-DEFAULT_MAP = Path("hardware") / "reference.toml"
+from ..hardware.map import DEFAULT_MAP
 
 
 def register(sub) -> None:
     p = sub.add_parser("check", help="self-test the built panel: every light, tone and control")
     p.add_argument("map", metavar="HARDWARE_MAP", nargs="?",
-                   help=f"hardware map TOML (default: {DEFAULT_MAP})")
+                   help=f"hardware map TOML, or a shipped map's name (default: {DEFAULT_MAP})")
     p.add_argument("--layout", metavar="FILE", help="layout TOML (default: the Penguin Airlines panel)")
     p.add_argument("--sim", action="store_true",
                    help="simulated pins; a scripted maker presses and moves every control in order")
@@ -34,16 +33,6 @@ def register(sub) -> None:
     p.set_defaults(func=check_command)
 
 
-def _map_path(arg: str | None) -> Path:
-    if arg is not None:
-        return Path(arg)
-    here = DEFAULT_MAP
-    if here.is_file():
-        return here
-    # Installed elsewhere: the map shipped beside the package's source tree.
-    return Path(__file__).resolve().parents[2] / DEFAULT_MAP
-
-
 def checked_map(map_arg, layout_arg):
     """The hardware map and its layout, refused (one line per error) when they disagree:
     what `check` and `calibrate` both start from."""
@@ -51,7 +40,7 @@ def checked_map(map_arg, layout_arg):
     from ..hardware.map import load_map
     from ..layout import load_layout
 
-    hmap = load_map(_map_path(map_arg))
+    hmap = load_map(map_arg or DEFAULT_MAP)
     layout = load_layout(layout_arg, expansion=hmap.expansion)
     errors, _ = hmap.check(layout)
     if errors:
@@ -68,7 +57,7 @@ def check_command(args) -> int:
     from ..calibration import status_at_start
 
     try:
-        _, warning = status_at_start(hmap, map_arg=args.map or str(_map_path(None)))
+        _, warning = status_at_start(hmap, map_arg=args.map or DEFAULT_MAP)
     except ConfigError as e:
         warning = "; ".join(str(p) for p in e.problems)
     if warning:
@@ -163,7 +152,7 @@ async def _run_live(hmap, layout, progress, talk, timeout: float):
                 untested = []
             else:
                 cop = board.status()
-                hint = " (is the Pico plugged in and flashed? see hardware/BUILD.md)"
+                hint = " (is the Pico plugged in and flashed? see kit/BUILD.md)"
                 cop["detail"] = (cop.get("detail") or "") + hint
         await asyncio.sleep(0.3)
         run.hub.poll(time.monotonic())

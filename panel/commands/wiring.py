@@ -1,8 +1,8 @@
 """`penguin-panel wiring MAP --out DIR`: pinout and matrix tables, harness and schematic
 drawings, all generated from a hardware map (see panel/wiring.py).
 
-    penguin-panel wiring hardware/reference.toml --out wiring/reference
-    penguin-panel wiring hardware/reference.toml --out wiring/reference --check   # stale?
+    penguin-panel wiring reference --out kit/wiring/reference
+    penguin-panel wiring reference --out kit/wiring/reference --check   # stale?
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from ..layout import SIDES
 
 def register(sub) -> None:
     p = sub.add_parser("wiring", help="generate the wiring tables and diagrams of a hardware map")
-    p.add_argument("map", metavar="HARDWARE_MAP", help="hardware map TOML (e.g. hardware/reference.toml)")
+    p.add_argument("map", metavar="HARDWARE_MAP", help="hardware map TOML, or a shipped map's name (reference, small)")
     p.add_argument("--out", metavar="DIR", required=True, help="folder to write the files into")
     p.add_argument("--layout", metavar="FILE", help="layout TOML (default: the Penguin Airlines panel)")
     p.add_argument("--side", choices=SIDES, default="blue", help="printed side of the module cards")

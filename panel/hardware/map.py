@@ -15,7 +15,8 @@ A map is one TOML file per build. It binds every control id of the layout
 and places the outputs: the NeoPixel chain (pin, driver, count, the pixels of each role)
 and the buzzer. The map knows nothing of the game; the layout knows nothing of pins.
 
-`load_map` reads and checks the file's own structure; `HardwareMap.check(layout)` checks
+The shipped maps live in panel/maps/ and are found by name ("reference", "small") as
+well as by file. `load_map` reads and checks the file's own structure; `HardwareMap.check(layout)` checks
 it against a layout and returns (errors, warnings), each a `Problem` naming file and key.
 """
 
@@ -691,12 +692,39 @@ def _check_pins(r: _Reader, hm: HardwareMap, buses: dict[str, str]) -> None:
                 adc[k] = cid
 
 
+# The maps shipped with the package (panel/maps/*.toml), found by name from anywhere.
+MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
+DEFAULT_MAP = "reference"
+
+
+def shipped_maps() -> list[str]:
+    """Names of the hardware maps shipped with the package."""
+    return sorted(p.stem for p in MAPS_DIR.glob("*.toml"))
+
+
+def map_path(arg: str | Path) -> Path:
+    """A map given on the command line: a file, or the name of a shipped map ("reference",
+    "small"). A file of that name in the current folder wins over a shipped map."""
+    p = Path(arg)
+    if p.exists() or len(p.parts) != 1:
+        return p
+    shipped = MAPS_DIR / (p.name if p.suffix == ".toml" else f"{p.name}.toml")
+    return shipped if shipped.is_file() else p
+
+
+def _read(arg: str | Path) -> tuple[Path, dict]:
+    file = map_path(arg)
+    if not file.exists() and len(file.parts) == 1:
+        raise ConfigError(Problem(file, None, f"no such file, nor a shipped map ({', '.join(shipped_maps())})"))
+    return file, read_toml(file)
+
+
 def load_map(path: str | Path) -> HardwareMap:
-    """Read a hardware map and check its own structure (pins, buses, pixels).
+    """Read a hardware map (a file, or a shipped map's name) and check its own structure
+    (pins, buses, pixels).
 
     Raises ConfigError listing every problem. Checks against a layout are `check()`'s."""
-    file = Path(path)
-    raw = read_toml(file)
+    file, raw = _read(path)
     hm, problems = _parse(raw, str(file))
     if problems:
         raise ConfigError(problems)
@@ -710,9 +738,8 @@ def check_map(path: str | Path, layout: Layout | None = None, *, strict: bool = 
     Never raises for a bad map or layout; the problems are returned."""
     from ..layout import load_layout
 
-    file = Path(path)
     try:
-        raw = read_toml(file)
+        file, raw = _read(path)
     except ConfigError as e:
         return e.problems, []
     hm, errors = _parse(raw, str(file))
