@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import sys
-import time
 from pathlib import Path
 
 SAMPLES = 15          # readings per end or position
@@ -35,9 +34,9 @@ def calibrate_command(args) -> int:
     from .. import calibration as calmod
     from ..errors import ConfigError, Problem
     from ..hardware.map import AdcSource, EncoderSource
-    from .check import checked_map
+    from ..hardware.map import DEFAULT_MAP, checked_map
 
-    hmap, layout = checked_map(args.map, args.layout)
+    hmap, layout, _ = checked_map(args.map or DEFAULT_MAP, args.layout)
     path = Path(args.file) if args.file else calmod.default_path()
     targets = [cid for cid, s in hmap.controls.items() if isinstance(s, (AdcSource, EncoderSource))]
     if args.only:
@@ -128,7 +127,7 @@ async def _calibrate(hmap, layout, targets, path, *, sim: bool):
                 cal.sliders[cid] = sc
             elif isinstance(s, EncoderSource):
                 home = c.start
-                if s.on != "pi":
+                if s.on_board:
                     problems.append(f"{cid}: homing a knob on the co-processor is not supported yet")
                     continue
                 knob = readers.knob(cid, path.parent)
@@ -139,53 +138,43 @@ async def _calibrate(hmap, layout, targets, path, *, sim: bool):
 
 
 class _Readers:
-    """Raw slider readings (0..1 of full scale): MCP3008 channels on the Pi, the
-    co-processor's ADC through the serial link; in --sim, the simulated panel's."""
+    """Raw slider readings (0..1 of full scale) through the map's own devices: MCP3008
+    channels on the Pi, the co-processor's ADC through the link; in --sim, the simulated
+    panel's. And the knob, as the service makes it."""
 
     def __init__(self, hmap, layout, stack, factory, panel):
         self.hmap, self.layout, self.stack, self.factory, self.panel = hmap, layout, stack, factory, panel
-        self.devices = {}
-        self.latest: dict[str, float] = {}
+        self.hub = None
+        self.inputs: dict = {}
+        self.board = None
         self.emu = None
-        self.link = None
 
     async def start(self, sliders) -> None:
-        from ..hardware.map import AdcSource
+        from ..hardware.devices import make_input
+        from ..hardware.inputs import InputHub
+        from ..service.link_io import LinkIO
 
-        pico = [c for c in sliders if self.hmap.controls[c].on == "pico"]
+        queue: asyncio.Queue = asyncio.Queue()  # positions are not wanted here: the raw readings are
+        self.hub = InputHub(asyncio.get_running_loop(), queue)
         for cid in sliders:
-            s: AdcSource = self.hmap.controls[cid]
-            if s.on == "mcp3008":
-                if self.panel is not None:
-                    self.devices[cid] = self.panel.adc[cid]
-                else:
-                    from gpiozero import MCP3008
-
-                    sel = self.hmap.mcp3008.select_pin if self.hmap.mcp3008 else 8
-                    dev = MCP3008(s.channel, clock_pin=11, mosi_pin=10, miso_pin=9, select_pin=sel,
-                                  pin_factory=self.factory)
-                    self.stack.callback(dev.close)
-                    self.devices[cid] = dev
-        if pico:
-            from ..link.from_map import link_for_map
-            from ..selftest_runner import board_config
-
-            config, adc_index, _ = board_config(self.hmap)
-            self.adc_index = adc_index
+            if not self.hmap.controls[cid].on_board:
+                inp = make_input(self.hmap, cid, self.layout.control(cid), hub=self.hub, pin_factory=self.factory,
+                                 adc_device=self.panel.adc[cid] if self.panel is not None else None)
+                self.stack.callback(inp.close)
+                self.inputs[cid] = inp
+        if any(self.hmap.controls[c].on_board for c in sliders):
             port = None  # the map's port first, then any Pico by its USB id
             if self.panel is not None:
                 from ..link.emulator import FirmwareEmulator
 
-                self.emu = self.stack.enter_context(FirmwareEmulator(config))
+                self.emu = self.stack.enter_context(FirmwareEmulator(self.hmap.board().firmware_config))
                 port = self.emu.port
-            self.link = self.stack.enter_context(link_for_map(
-                self.hmap, port=port, on_analog=lambda r: self.latest.__setitem__(r.control, r.raw / 4095)))
-            end = time.monotonic() + 5
-            while not self.link.connected and time.monotonic() < end:
-                await asyncio.sleep(0.02)
-            if not self.link.connected:
+            self.board = LinkIO(self.hmap, self.layout, port=port)
+            self.stack.callback(self.board.close)
+            await self.board.start(queue)
+            if not await self.board.wait_connected(5.0):
                 raise RuntimeError(f"the co-processor did not answer on {port or 'any port'}: "
-                                   f"{self.link.status().get('message') or 'is it plugged in?'}")
+                                   f"{self.board.status().get('message') or 'is it plugged in?'}")
 
     def setter(self, cid: str, frac: float):
         """--sim: the scripted maker's hand, moving the slider to `frac` of its travel."""
@@ -193,38 +182,33 @@ class _Readers:
             return None
         lo, hi = TRUE_ENDS
         value = lo + (hi - lo) * frac
-        s = self.hmap.controls[cid]
 
         def act():
-            if s.on == "mcp3008":
-                self.devices[cid].value = value
+            if cid in self.inputs:
+                self.panel.adc[cid].value = value
             else:
-                self.emu.set_adc(self.adc_index[cid], int(value * 65535))
+                channel = next(i for i, c in self.hmap.board().adc.items() if c == cid)
+                self.emu.set_adc(channel, int(value * 65535))
         return act
 
     async def samples(self, cid: str) -> list[float]:
-        s = self.hmap.controls[cid]
         out = []
-        if s.on == "mcp3008":
+        if cid in self.inputs:
             for _ in range(SAMPLES):
-                out.append(float(self.devices[cid].value))
+                out.append(self.inputs[cid].raw)
                 if self.panel is None:
                     await asyncio.sleep(0.02)
             return out
         # The board reports a channel when it changes by more than its deadband: wait for
         # the new value to arrive, then take it.
         await asyncio.sleep(0.15)
-        v = self.latest.get(cid)
+        v = self.board.devices[cid].raw
         return [v] if v is not None else []
 
     def knob(self, cid: str, state_dir: Path):
-        from ..hardware.encoder import KnobInput
-        from ..hardware.inputs import InputHub
+        from ..hardware.devices import make_input
 
-        s = self.hmap.controls[cid]
-        hub = InputHub(asyncio.get_running_loop(), asyncio.Queue())
-        knob = KnobInput(cid, s.pins, hub=hub, positions=tuple(self.layout.control(cid).positions),
-                         steps_per_position=s.steps_per_position, wrap=s.wrap,
-                         state_file=Path(state_dir) / f"{cid}.json", pin_factory=self.factory)
+        knob = make_input(self.hmap, cid, self.layout.control(cid), hub=self.hub, pin_factory=self.factory,
+                          state_dir=state_dir)
         self.stack.callback(knob.close)
         return knob

@@ -17,7 +17,7 @@ import json
 import sys
 import time
 
-from ..hardware.map import DEFAULT_MAP
+from ..hardware.map import DEFAULT_MAP, checked_map
 
 
 def register(sub) -> None:
@@ -33,26 +33,11 @@ def register(sub) -> None:
     p.set_defaults(func=check_command)
 
 
-def checked_map(map_arg, layout_arg):
-    """The hardware map and its layout, refused (one line per error) when they disagree:
-    what `check` and `calibrate` both start from."""
-    from ..errors import ConfigError
-    from ..hardware.map import load_map
-    from ..layout import load_layout
-
-    hmap = load_map(map_arg or DEFAULT_MAP)
-    layout = load_layout(layout_arg, expansion=hmap.expansion)
-    errors, _ = hmap.check(layout)
-    if errors:
-        raise ConfigError(errors)
-    return hmap, layout
-
-
 def check_command(args) -> int:
     from ..errors import ConfigError
     from ..selftest import table
 
-    hmap, layout = checked_map(args.map, args.layout)
+    hmap, layout, _ = checked_map(args.map or DEFAULT_MAP, args.layout)
     talk = sys.stderr if args.report else sys.stdout
     from ..calibration import status_at_start
 
@@ -129,7 +114,7 @@ async def _run_live(hmap, layout, progress, talk, timeout: float):
 
     from ..hardware.pins import pin_factory
     from ..selftest import Observed, plan, verdicts
-    from ..selftest_runner import (CoprocessorInputs, OutputResult, Report, SelfTestRunner, _held,
+    from ..selftest_runner import (OutputResult, Report, SelfTestRunner, _held, coprocessor_report,
                                    coprocessor_status, unwired)
 
     factory = pin_factory(sim=False)  # off a Pi: a RuntimeError, told as one line
@@ -145,13 +130,17 @@ async def _run_live(hmap, layout, progress, talk, timeout: float):
         cop, untested = coprocessor_status(hmap, layout)
         board = None
         if untested:
-            port = hmap.coprocessor.port if hmap.coprocessor else None
-            board = stack.enter_context(CoprocessorInputs(hmap, layout, post=run.hub.post, port=port))
+            from ..service.link_io import LinkIO
+
+            # The map's port first, then any Pico found by its USB id, as the service does.
+            board = LinkIO(hmap, layout)
+            stack.callback(board.close)
+            await board.start(run.queue)
             print("waiting for the co-processor ...", file=talk)
-            if await board.connected(5.0):
+            if await board.wait_connected(5.0):
                 untested = []
             else:
-                cop = board.status()
+                cop = coprocessor_report(board.status())
                 hint = " (is the Pico plugged in and flashed? see kit/BUILD.md)"
                 cop["detail"] = (cop.get("detail") or "") + hint
         await asyncio.sleep(0.3)
@@ -172,7 +161,7 @@ async def _run_live(hmap, layout, progress, talk, timeout: float):
             events = await run.collect(step, timeout=timeout, settle=0.8)
             observed.append(Observed(step, events))
         if board is not None and not untested:
-            cop = board.status()
+            cop = coprocessor_report(board.status())
         return Report(hmap.name, f"{layout.name} ({layout.side})",
                       verdicts(observed, stuck=stuck, untested=untested, unwired=unwired(hmap, layout)),
                       outputs, cop)
@@ -190,12 +179,10 @@ def _ask(prompt: str, *, yes: bool = False) -> bool:
 
 def _real_strip(hmap):
     """The NeoPixel chain through the hardware layer's driver."""
-    if hmap.neopixel is None:
-        return None
-    from ..hardware.leds import open_strip
+    from ..hardware.devices import make_strip
 
     try:
-        return open_strip(hmap.neopixel)
+        return make_strip(hmap)
     except (ImportError, RuntimeError, OSError, ValueError) as e:
         print(f"warning: the NeoPixels cannot be driven here ({e}): the pixel step is skipped", file=sys.stderr)
         return None

@@ -24,16 +24,10 @@ def register(sub) -> None:
 
 
 def wiring_command(args) -> int:
-    from ..errors import ConfigError
-    from ..hardware.map import load_map
-    from ..layout import load_layout
+    from ..hardware.map import checked_map
     from ..wiring import stale_files, wiring_files, write_wiring
 
-    hmap = load_map(args.map)
-    layout = load_layout(args.layout, side=args.side, expansion=hmap.expansion)
-    errors, _ = hmap.check(layout)
-    if errors:
-        raise ConfigError(errors)
+    hmap, layout, _ = checked_map(args.map, args.layout, side=args.side)
     files = wiring_files(hmap, layout)
     if args.check:
         stale = stale_files(files, args.out)
