@@ -75,7 +75,7 @@ class SliderQuantiser:
             n = len(self.positions)
             self._candidate = min(int(x * n), n - 1)
             self._since = t
-        if t - self._since >= self.settle:
+        if t >= self._since + self.settle:  # as `deadline` computes it
             self.index, self._candidate = self._candidate, None
             return self.positions[self.index]
         return None

@@ -34,6 +34,10 @@ from .store import Entry, MatchRecord, Store
 log = logging.getLogger("penguin-panel")
 
 TICK = 0.25  # seconds between state pushes while a turn runs
+# A timer woken at its deadline may read the clock a hair before it (float rounding of
+# deadline - now, the clock's resolution): within this it is due, or the loop would spin
+# until the clock passes it.
+SLACK = 1e-6
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud across a café
 CODE_LENGTH = 6
 GM_ACTIONS = ("start_turn", "flip", "pause", "resume", "challenge", "rule", "end", "abandon")
@@ -288,20 +292,21 @@ class Cockpit:
         if self.active:
             t = self._stamp(self.clock())
             due = self.match.next_deadline()
-            if due is not None and due <= t:
+            if due is not None and due <= t + SLACK:
+                t = self._t = max(t, due)
                 # Logged before it runs, like any input: a replay advances at the same moment.
                 self.store.append(self.record.id, t, "advance", {})
                 self._publish(self.match.advance(t))
-            elif self.match.phase.value == "in_turn" and self.clock() >= self._next_tick:
+            elif self.match.phase.value == "in_turn" and self.clock() + SLACK >= self._next_tick:
                 self._publish([])  # the timer drains on the pages
         now = self.now()
         full = None
         for effect in self.effects:  # LED frames and buzzer notes between game events
             d = getattr(effect, "deadline", None)
-            if d is not None and d <= now:
+            if d is not None and d <= now + SLACK:
                 full = full or self.full_snapshot() or {"phase": "idle"}
                 try:
-                    effect.update(full, now)
+                    effect.update(full, max(now, d))
                 except Exception:
                     log.exception("an effect failed")
 
