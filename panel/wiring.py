@@ -126,7 +126,6 @@ def describe_source(s) -> str:
 
 def pinout_md(hmap: HardwareMap, layout: Layout) -> str:
     pi = pi_usage(hmap, layout)
-    phys = {BCM_TO_PHYS[b]: (b, what) for b, what in pi.items()}
     pull = {}
     for pin, user, _ in hmap.pi_claims():
         s = hmap.controls.get(user)

@@ -13,6 +13,8 @@ from panel.hardware.map import load_map
 from panel.layout import load_layout
 from panel.wiring import normalise_svg, stale_files, wiring_files
 
+pytestmark = pytest.mark.kit
+
 ROOT = Path(__file__).resolve().parent.parent
 MAPS = {"reference": ROOT / "panel" / "maps" / "reference.toml", "small": ROOT / "panel" / "maps" / "small.toml"}
 

@@ -148,6 +148,7 @@ class _Readers:
         self.inputs: dict = {}
         self.board = None
         self.emu = None
+        self._set: dict[str, float] = {}   # --sim: where the scripted hand put each slider
 
     async def start(self, sliders) -> None:
         from ..hardware.devices import make_input
@@ -184,6 +185,7 @@ class _Readers:
         value = lo + (hi - lo) * frac
 
         def act():
+            self._set[cid] = value
             if cid in self.inputs:
                 self.panel.adc[cid].value = value
             else:
@@ -199,11 +201,21 @@ class _Readers:
                 if self.panel is None:
                     await asyncio.sleep(0.02)
             return out
-        # The board reports a channel when it changes by more than its deadband: wait for
-        # the new value to arrive, then take it.
-        await asyncio.sleep(0.15)
-        v = self.board.devices[cid].raw
-        return [v] if v is not None else []
+        # The board reports a channel when it has moved by more than its deadband.
+        device = self.board.devices[cid]
+        if cid in self._set:
+            # --sim: the hand's value is known; wait until the board has reported it.
+            from ..firmware import config as fwconfig
+
+            deadband = fwconfig.complete(self.hmap.board().firmware_config)["adc_deadband"]
+            near = (deadband + 1) / device.source.full_scale
+            for _ in range(1000):   # a bound (the board scans at 1 kHz), not a measure
+                if device.raw is not None and abs(device.raw - self._set[cid]) <= near:
+                    break
+                await asyncio.sleep(0.01)
+        else:
+            await asyncio.sleep(0.15)  # at the panel: the person holds it there meanwhile
+        return [device.raw] if device.raw is not None else []
 
     def knob(self, cid: str, state_dir: Path):
         from ..hardware.devices import make_input
