@@ -14,7 +14,6 @@ chatters), which is how the self-test's diagnoses are themselves tested.
 from __future__ import annotations
 
 import asyncio
-import time
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -130,7 +129,8 @@ class SimPanel:
         return next(i for i, c in channels.items() if c == wired)
 
     def power_up_board(self, emu) -> None:
-        """The board's side: stuck keys held down, sliders where they stand."""
+        """The board's side: stuck keys held down, sliders where they stand (before the
+        board starts, so its first snapshot has them all)."""
         self.emu = emu
         adc = self.hmap.board().adc
         for cid in self.hmap.controls:
@@ -159,6 +159,8 @@ class SimPanel:
         elif isinstance(src, AdcSource):
             v = self._adc_value(src, self.layout.control(cid).positions, step.target)
             self.emu.set_adc(self._board_index(cid, self.hmap.board().adc), int(v * 65535))
+            # Counted in the board's own scans: its filter has followed, every ADC frame sent.
+            await asyncio.to_thread(self.emu.wait_analog)
         elif isinstance(src, EncoderSource):
             c = self.layout.control(cid)
             detents = (c.positions.index(step.target) - c.positions.index(self.positions[cid])) * src.steps_per_position
@@ -449,15 +451,19 @@ async def run_sim(hmap: HardwareMap, layout: Layout, *, faults: Faults | None = 
             from .link.emulator import FirmwareEmulator
             from .service.link_io import LinkIO
 
-            emu = stack.enter_context(FirmwareEmulator(hmap.board().firmware_config))
+            emu = FirmwareEmulator(hmap.board().firmware_config)
             panel.power_up_board(emu)
-            board = LinkIO(hmap, layout, port=emu.port)
+            stack.enter_context(emu)
+            # The emulated board shares the machine with everything else: a busy machine
+            # must not pass for a silent board (the link's 1 s) and drop the link mid-test.
+            board = LinkIO(hmap, layout, port=emu.port,
+                           link_options={"silence_timeout": 60.0, "handshake_timeout": 30.0})
             stack.callback(board.close)
             await board.start(run.queue)
-            if await board.wait_connected(5.0):
+            if await board.wait_connected(60.0):
                 untested = []
-            await _quiet(run, 0.2)
-            await board.settled()
+                await board.sync()
+                await board.settled()
         panel.clock.t += 0.5
         run.flush(t0, panel.clock.t)
         stuck = run.stuck() + _held(run.drain())
@@ -473,8 +479,8 @@ async def run_sim(hmap: HardwareMap, layout: Layout, *, faults: Faults | None = 
                 progress(k, len(steps), step)
             if board is not None and (panel.on_board(step.control) or step.control in hmap.coprocessor_adc().values()):
                 await panel.act_board(step)
-                await _quiet(run, 0.05)
-                await board.settled()  # a slider's reading settles into its position
+                await board.sync()  # not "quiet for a while": everything the board said is in
+                await board.settled()  # and a slider's reading has settled into its position
                 observed.append(Observed(step, run.drain()))
                 continue
             t0 = panel.clock.t
@@ -492,20 +498,6 @@ async def run_sim(hmap: HardwareMap, layout: Layout, *, faults: Faults | None = 
 
 def unwired(hmap: HardwareMap, layout: Layout) -> list[str]:
     return [c.id for c in layout.controls() if c.id not in hmap.controls]
-
-
-async def _quiet(run: SelfTestRunner, quiet: float, limit: float = 1.0) -> None:
-    """Real time: wait until the link has been quiet for `quiet` seconds (at most `limit`)."""
-    end = time.monotonic() + limit
-    last = run.queue.qsize()
-    since = time.monotonic()
-    while time.monotonic() < end:
-        await asyncio.sleep(0.01)
-        n = run.queue.qsize()
-        if n != last:
-            last, since = n, time.monotonic()
-        elif time.monotonic() - since >= quiet:
-            return
 
 
 def _held(events: list[InputEvent]) -> list[str]:

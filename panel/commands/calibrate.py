@@ -15,6 +15,8 @@ import asyncio
 import sys
 from pathlib import Path
 
+from ..i18n import _, ngettext
+
 SAMPLES = 15          # readings per end or position
 TRUE_ENDS = (0.035, 0.955)   # the simulated sliders' real ends: not the map's defaults
 
@@ -46,7 +48,7 @@ def calibrate_command(args) -> int:
                                                       f"{hmap.source} ({', '.join(targets)})"))
         targets = [c for c in targets if c in args.only]
     if not targets:
-        print(f"{hmap.source}: no sliders or knob to calibrate")
+        print(_("{map}: no sliders or knob to calibrate").format(map=hmap.source))
         return 0
     old = calmod.load(path) if path.is_file() else None
     try:
@@ -59,8 +61,9 @@ def calibrate_command(args) -> int:
     for line in calmod.describe(cal, targets):
         print("  " + line)
     for line in problems:
-        print(f"problem: {line}")
-    print(f"{path}: saved" + (" (with problems: see above, then run it again)" if problems else ""))
+        print(_("problem: {problem}").format(problem=line))
+    print((_("{file}: saved (with problems: see above, then run it again)") if problems else
+           _("{file}: saved")).format(file=path))
     return 1 if problems else 0
 
 
@@ -79,9 +82,9 @@ class _Maker:
                 action()
             return
         try:
-            input(f"  {self.n:>2}. {text}, then press Enter ")
+            input(f"  {self.n:>2}. " + _("{instruction}, then press Enter").format(instruction=text) + " ")
         except EOFError:
-            raise RuntimeError("calibration needs a person at the panel (no input): use --sim to try it") from None
+            raise RuntimeError(_("calibration needs a person at the panel (no input): use --sim to try it")) from None
 
 
 async def _calibrate(hmap, layout, targets, path, *, sim: bool):
@@ -107,10 +110,13 @@ async def _calibrate(hmap, layout, targets, path, *, sim: bool):
             s = hmap.controls[cid]
             c = layout.control(cid)
             if isinstance(s, AdcSource):
-                print(f"{cid}: {len(c.positions)} positions, {', '.join(c.positions)}")
-                maker.ask(f"slide {cid} all the way to its {c.positions[0]} end", readers.setter(cid, 0.0))
+                n = len(c.positions)
+                print(ngettext("{control}: {n} position, {positions}", "{control}: {n} positions, {positions}", n)
+                      .format(control=cid, n=n, positions=", ".join(c.positions)))
+                slide = _("slide {control} all the way to its {position} end")
+                maker.ask(slide.format(control=cid, position=c.positions[0]), readers.setter(cid, 0.0))
                 lo = await readers.samples(cid)
-                maker.ask(f"slide {cid} all the way to its {c.positions[-1]} end", readers.setter(cid, 1.0))
+                maker.ask(slide.format(control=cid, position=c.positions[-1]), readers.setter(cid, 1.0))
                 hi = await readers.samples(cid)
                 try:
                     sc = calmod.fit(lo, hi)
@@ -119,19 +125,23 @@ async def _calibrate(hmap, layout, targets, path, *, sim: bool):
                     continue
                 readings = {}
                 for i, p in enumerate(c.positions):
-                    maker.ask(f"set {cid} to {p}", readers.setter(cid, (i + 0.5) / len(c.positions)))
+                    maker.ask(_("set {control} to {position}").format(control=cid, position=p),
+                              readers.setter(cid, (i + 0.5) / len(c.positions)))
                     readings[p] = await readers.samples(cid)
                 bad = calmod.check_positions(sc, c.positions, readings)
-                sc.checked = tuple(p for p in c.positions if not any(b.startswith(f"set to {p},") for b in bad))
-                problems += [f"{cid}: {b}" for b in bad]
+                sc.checked = tuple(p for p in c.positions if p not in bad)
+                problems += [_("{control}: set to {position}, it reads as {read}").format(control=cid, position=p,
+                                                                                        read=got)
+                             for p, got in bad.items()]
                 cal.sliders[cid] = sc
             elif isinstance(s, EncoderSource):
                 home = c.start
                 if s.on_board:
-                    problems.append(f"{cid}: homing a knob on the co-processor is not supported yet")
+                    problems.append(_("{control}: homing a knob on the co-processor is not supported yet")
+                                    .format(control=cid))
                     continue
                 knob = readers.knob(cid, path.parent)
-                maker.ask(f"turn {cid} to {home} (its start position)")
+                maker.ask(_("turn {control} to {position} (its start position)").format(control=cid, position=home))
                 knob.home(home)
                 cal.knobs[cid] = home
     return cal, problems
@@ -148,7 +158,6 @@ class _Readers:
         self.inputs: dict = {}
         self.board = None
         self.emu = None
-        self._set: dict[str, float] = {}   # --sim: where the scripted hand put each slider
 
     async def start(self, sliders) -> None:
         from ..hardware.devices import make_input
@@ -165,17 +174,20 @@ class _Readers:
                 self.inputs[cid] = inp
         if any(self.hmap.controls[c].on_board for c in sliders):
             port = None  # the map's port first, then any Pico by its USB id
+            patience = {}
             if self.panel is not None:
                 from ..link.emulator import FirmwareEmulator
 
                 self.emu = self.stack.enter_context(FirmwareEmulator(self.hmap.board().firmware_config))
                 port = self.emu.port
-            self.board = LinkIO(self.hmap, self.layout, port=port)
+                # The emulated board shares the machine: a busy machine is not a silent board.
+                patience = {"silence_timeout": 60.0, "handshake_timeout": 30.0}
+            self.board = LinkIO(self.hmap, self.layout, port=port, link_options=patience)
             self.stack.callback(self.board.close)
             await self.board.start(queue)
-            if not await self.board.wait_connected(5.0):
-                raise RuntimeError(f"the co-processor did not answer on {port or 'any port'}: "
-                                   f"{self.board.status().get('message') or 'is it plugged in?'}")
+            if not await self.board.wait_connected(60.0 if self.emu is not None else 5.0):
+                raise RuntimeError(_("the co-processor did not answer on {port}: {why}").format(
+                    port=port or _("any port"), why=self.board.status().get("message") or _("is it plugged in?")))
 
     def setter(self, cid: str, frac: float):
         """--sim: the scripted maker's hand, moving the slider to `frac` of its travel."""
@@ -185,7 +197,6 @@ class _Readers:
         value = lo + (hi - lo) * frac
 
         def act():
-            self._set[cid] = value
             if cid in self.inputs:
                 self.panel.adc[cid].value = value
             else:
@@ -196,26 +207,21 @@ class _Readers:
     async def samples(self, cid: str) -> list[float]:
         out = []
         if cid in self.inputs:
-            for _ in range(SAMPLES):
+            for _sample in range(SAMPLES):
                 out.append(self.inputs[cid].raw)
                 if self.panel is None:
                     await asyncio.sleep(0.02)
             return out
-        # The board reports a channel when it has moved by more than its deadband.
-        device = self.board.devices[cid]
-        if cid in self._set:
-            # --sim: the hand's value is known; wait until the board has reported it.
-            from ..firmware import config as fwconfig
-
-            deadband = fwconfig.complete(self.hmap.board().firmware_config)["adc_deadband"]
-            near = (deadband + 1) / device.source.full_scale
-            for _ in range(1000):   # a bound (the board scans at 1 kHz), not a measure
-                if device.raw is not None and abs(device.raw - self._set[cid]) <= near:
-                    break
-                await asyncio.sleep(0.01)
+        # The board reports a channel when it changes by more than its deadband: wait for
+        # its filter to follow the slider, then for the link to have read what it sent
+        # (the PING/PONG barrier), then take the latest value.
+        if self.emu is not None:
+            await asyncio.to_thread(self.emu.wait_analog)  # counted in the emulated board's scans
         else:
-            await asyncio.sleep(0.15)  # at the panel: the person holds it there meanwhile
-        return [device.raw] if device.raw is not None else []
+            await asyncio.sleep(0.15)  # a real board's filter: FOLLOW_SAMPLES scans per channel
+        await self.board.sync(30.0 if self.emu is not None else 2.0)
+        raw = self.board.devices[cid].raw
+        return [raw] if raw is not None else []
 
     def knob(self, cid: str, state_dir: Path):
         from ..hardware.devices import make_input

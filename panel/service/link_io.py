@@ -30,16 +30,17 @@ class LinkIO:
     """A source for the cockpit: `start(queue)`, `close()`, `positions()`, `status()`.
 
     port: the board's port (else the map's, then any Pico found); state_dir: where a knob
-    on the board keeps its absolute count."""
+    on the board keeps its absolute count; link_options: for the SerialLink (timeouts)."""
 
     def __init__(self, hmap: HardwareMap, layout: Layout, *, link_factory: Callable[..., Any] | None = None,
                  port: str | None = None, state_dir: str | Path | None = None,
-                 clock: Callable[[], float] = time.monotonic):
+                 link_options: dict[str, Any] | None = None, clock: Callable[[], float] = time.monotonic):
         self.map = hmap
         self.layout = layout
         self.clock = clock
         self.port = port
         self.state_dir = state_dir
+        self.link_options = dict(link_options or {})
         self._link_factory = link_factory
         self.devices: dict[str, Any] = {}
         self.hub = None
@@ -60,7 +61,7 @@ class LinkIO:
         self.hub = InputHub(self._loop, queue, clock=self.clock)
         self.devices = make_inputs(self.map, self.layout, hub=self.hub, on_board=True, state_dir=self.state_dir)
         factory = self._link_factory or link_for_map
-        kw = {} if self.port is None else {"port": self.port}
+        kw = dict(self.link_options, **({} if self.port is None else {"port": self.port}))
         self.link = factory(self.map, on_event=self._from_thread(self._on_key),
                             on_analog=self._from_thread(self._on_reading),
                             on_status=self._from_thread(self._on_status), clock=self.clock, **kw)
@@ -115,6 +116,12 @@ class LinkIO:
         except TimeoutError:
             return False
         return True
+
+    async def sync(self, timeout: float = 30.0) -> bool:
+        """The PING/PONG barrier (SerialLink.sync): once this returns True, every frame the
+        board sent before now has been handed to its device (the hand-overs were queued on
+        the loop before the answer that wakes this coroutine)."""
+        return await asyncio.to_thread(self.link.sync, timeout)
 
     async def settled(self) -> None:
         """Returns once no reading of the board's waits to settle into a position."""

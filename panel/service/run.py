@@ -21,7 +21,9 @@ from typing import Any
 
 from aiohttp import web
 
+from ..engine import MatchSettings
 from ..errors import ConfigError, Problem, read_toml
+from ..i18n import languages, system_language
 from .app import build_app
 from .cockpit import Cockpit
 from .sdnotify import Notifier, watchdog_interval
@@ -30,9 +32,8 @@ from .store import Store, StoreError
 
 log = logging.getLogger("penguin-panel")
 
+DEFAULT_PORT = 8080
 SERVICE_KEYS = ("host", "port", "db", "pin", "allow_hosts", "layout", "hardware")
-MATCH_KEYS = ("mode", "turn_seconds", "time_counters", "target_points", "settle_ms", "side", "expansion",
-              "touch_sensors")
 
 
 def default_db() -> Path:
@@ -88,9 +89,6 @@ def read_settings(path: str | None) -> dict[str, Any]:
     for k in service:
         if k not in SERVICE_KEYS:
             problems.append(Problem(path, f"service.{k}", f"unknown key (expected one of: {', '.join(SERVICE_KEYS)})"))
-    for k in match:
-        if k not in MATCH_KEYS:
-            problems.append(Problem(path, f"match.{k}", f"unknown key (expected one of: {', '.join(MATCH_KEYS)})"))
     for k in ("host", "db", "layout", "hardware"):
         if k in service and not isinstance(service[k], str):
             problems.append(Problem(path, f"service.{k}", "must be a string"))
@@ -105,16 +103,10 @@ def read_settings(path: str | None) -> dict[str, Any]:
             check_pin_format(service["pin"])
         except PinError as e:
             problems.append(Problem(path, "service.pin", str(e)))
-    if "touch_sensors" in match and not isinstance(match["touch_sensors"], bool):
-        problems.append(Problem(path, "match.touch_sensors", "must be true or false"))
-    if any(k in match for k in MATCH_KEYS if k != "touch_sensors"):
-        from ..engine import MatchSettings
-
-        probe = {k: v for k, v in match.items() if k != "touch_sensors"}
-        try:
-            MatchSettings.from_dict({"teams": [{"name": "A", "players": ["a", "b"]}], **probe}, file=path)
-        except ConfigError as e:
-            problems += e.problems
+    try:  # the [match] table: defaults for new matches and the build's touch sensors
+        MatchSettings.check_defaults(match, "file", file=path, key="match")
+    except ConfigError as e:
+        problems += e.problems
     if problems:
         raise ConfigError(problems)
     return {"service": service, "match": match}
@@ -126,7 +118,7 @@ def resolve(opts: Options) -> Resolved:
     service = settings.get("service", {})
     match = dict(settings.get("match", {}))
     host = opts.host or service.get("host") or ("127.0.0.1" if opts.sim else "0.0.0.0")
-    port = opts.port if opts.port is not None else service.get("port", 8080)
+    port = opts.port if opts.port is not None else service.get("port", DEFAULT_PORT)
     if not 0 <= port <= 65535:
         raise ConfigError(Problem(None, "--port", f"must be 0-65535, not {port}"))
     db = Path(opts.db or service.get("db") or default_db()).expanduser()
@@ -215,9 +207,13 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None) -> None:
         stored = store.get_setting("match_defaults")
         if stored:
             defaults.update(json.loads(stored))
+        # The pages' language: the game master's choice, else the system locale's.
+        language = store.get_setting("language")
+        if language not in languages():
+            language = system_language()
         sources, effects = ([], []) if r.sim else hardware_io(r)
         cockpit = Cockpit(store, layout_path=r.layout, sim=r.sim, sources=sources, effects=effects,
-                          defaults=defaults, touch_sensors=r.touch_sensors)
+                          defaults=defaults, touch_sensors=r.touch_sensors, language=language)
         await cockpit.start()
         app = build_app(cockpit, security, sim=r.sim,
                         lan_host=lan_address() if r.host in ("0.0.0.0", "::") else "")
