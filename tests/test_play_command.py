@@ -98,3 +98,19 @@ def test_sigterm_closes_open_pages_and_stops(tmp_path):
         if p.poll() is None:
             p.kill()
             p.wait()
+
+
+def test_the_maps_warnings_are_logged_at_start(caplog):
+    """A control left unwired is no error: the start goes on and says so in the log."""
+    import logging
+
+    from panel.service.run import Options, hardware_io, resolve
+
+    r = resolve(Options(hardware="small"))
+    assert r.hardware_map.name == "Small build"
+    with caplog.at_level(logging.WARNING, logger="penguin-panel"):
+        sources, effects = hardware_io(r)
+    unmapped = [rec.getMessage() for rec in caplog.records if "not wired (unmapped)" in rec.getMessage()]
+    assert len(unmapped) == len(r.map_warnings) > 0
+    assert unmapped[0].startswith(f"warning: {r.hardware_map.source}: controls.")
+    assert [type(s).__name__ for s in sources] == ["HardwareIO"] and effects == sources

@@ -38,7 +38,7 @@ def calibrate_command(args) -> int:
     from ..hardware.map import AdcSource, EncoderSource
     from ..hardware.map import DEFAULT_MAP, checked_map
 
-    hmap, layout, _ = checked_map(args.map or DEFAULT_MAP, args.layout)
+    hmap, layout, _warnings = checked_map(args.map or DEFAULT_MAP, args.layout)
     path = Path(args.file) if args.file else calmod.default_path()
     targets = [cid for cid, s in hmap.controls.items() if isinstance(s, (AdcSource, EncoderSource))]
     if args.only:

@@ -37,7 +37,7 @@ def check_command(args) -> int:
     from ..errors import ConfigError
     from ..selftest import table
 
-    hmap, layout, _ = checked_map(args.map or DEFAULT_MAP, args.layout)
+    hmap, layout, _warnings = checked_map(args.map or DEFAULT_MAP, args.layout)
     talk = sys.stderr if args.report else sys.stdout
     from ..calibration import status_at_start
 

@@ -27,7 +27,7 @@ def wiring_command(args) -> int:
     from ..hardware.map import checked_map
     from ..wiring import stale_files, wiring_files, write_wiring
 
-    hmap, layout, _ = checked_map(args.map, args.layout, side=args.side)
+    hmap, layout, _warnings = checked_map(args.map, args.layout, side=args.side)
     files = wiring_files(hmap, layout)
     if args.check:
         stale = stale_files(files, args.out)

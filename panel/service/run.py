@@ -135,7 +135,7 @@ def resolve(opts: Options) -> Resolved:
         # the start with the checker's own lines.
         from ..hardware.map import checked_map
 
-        hmap, _, warnings = checked_map(hardware, layout)
+        hmap, _layout, warnings = checked_map(hardware, layout)
     return Resolved(sim=opts.sim, host=host, port=port, db=db, layout=layout,
                     hardware=hardware, allow_hosts=list(service.get("allow_hosts", [])) + list(opts.allow_hosts),
                     pin=str(service["pin"]) if "pin" in service else None, match_defaults=match,
