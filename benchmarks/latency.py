@@ -26,10 +26,11 @@ Stages, per press:
   socket message   the state message from the cockpit's fan-out to the page's WebSocket client
   whole            the edge until the page has the message
 
-Floors, measured in the same run: a bare gpiozero input device handing its edge to the
-loop (pi) / the same key read raw from a second emulated board by a bare pyserial reader
-(board); a bare SQLite insert + commit with the same pragmas in the same folder; a bare
-aiohttp WebSocket message of the same size on the same machine. The engine and the
+Floors, measured in the same run (those of the Pi's path right after each press, so the
+machine's load is the same for both): a bare gpiozero input device handing its edge to
+the loop (pi) / the same key read raw from a second emulated board by a bare pyserial
+reader (board, after the presses); a bare SQLite insert + commit with the same pragmas in
+the same folder; a bare aiohttp WebSocket message of the same size on the same machine. The engine and the
 effects are pure Python with nothing beneath them: no floor. The whole path's floor is
 the sum of the others.
 
@@ -73,6 +74,7 @@ from panel.service.store import Store  # noqa: E402
 STAGES = ("edge -> queue", "log write", "engine", "effects frame", "socket message", "whole")
 PI_KEY, PI_PIN = "grid.r1c1", 2    # moved from the matrix to a free GPIO for the benchmark
 BOARD_KEY = "grid.r3c4"
+FLOOR_PIN = 14                     # another free GPIO, for the bare device of the floor
 
 
 class Probe:
@@ -236,7 +238,9 @@ async def press(probe: Probe, page: Page, control: str, down, up, t0_from_thread
 async def measure(tmp: Path, presses: int, emu: FirmwareEmulator) -> dict[str, dict[str, list[float]]]:
     probe = Probe()
     hmap, pins, cockpit, page, close = await rig(tmp, probe, emu)
+    floors = Floors(tmp)
     try:
+        await floors.start(max(page.sizes))
         cells = {c: rc for rc, c in hmap.matrix_cells().items()}
         pin = pins.pin(PI_PIN)
 
@@ -263,12 +267,15 @@ async def measure(tmp: Path, presses: int, emu: FirmwareEmulator) -> dict[str, d
                     continue
                 for s in STAGES:
                     samples[s].append(sample[s])
+                await floors.once()
             snap = cockpit.match.snapshot(cockpit.now())
             assert snap["phase"] == "in_turn" and snap["mistakes"] == 1, (snap["phase"], snap["mistakes"])
             out[name] = samples
         out["message bytes"] = max(page.sizes[-10:])
+        out["floors"] = floors.samples
         return out
     finally:
+        await floors.close()
         await close()
 
 
@@ -289,31 +296,6 @@ async def turn_off_card(cockpit: Cockpit, control: str) -> None:
 
 
 # ---------------------------------------------------------------------------- floors
-
-def floor_pi_edge(n: int) -> list[float]:
-    """A bare gpiozero input device on a MockPin, its edge handed to a loop."""
-    from gpiozero import DigitalInputDevice
-
-    factory = mock_factory()
-    dev = DigitalInputDevice(PI_PIN, pull_up=True, bounce_time=None, pin_factory=factory)
-    pin = factory.pin(PI_PIN)
-    loop = asyncio.new_event_loop()
-    got: asyncio.Queue = asyncio.Queue()
-    dev.when_activated = lambda: loop.call_soon_threadsafe(got.put_nowait, time.perf_counter())
-    out = []
-
-    async def run():
-        for _ in range(n):
-            t0 = await asyncio.to_thread(lambda: (time.perf_counter(), pin.drive_low())[0])
-            await got.get()
-            out.append(time.perf_counter() - t0)
-            pin.drive_high()
-
-    loop.run_until_complete(run())
-    loop.close()
-    dev.close()
-    return out
-
 
 def floor_board_edge(n: int, config: dict, row_col: tuple[int, int]) -> list[float]:
     """The same key on a second emulated board, read raw by a bare pyserial reader."""
@@ -342,50 +324,69 @@ def _read_until(port, kind: bytes) -> None:
         buf += port.read(port.in_waiting or 1)
 
 
-def floor_sqlite(tmp: Path, n: int) -> list[float]:
-    db = sqlite3.connect(str(tmp / "floor.db"), isolation_level=None)
-    db.execute("PRAGMA journal_mode=WAL")
-    db.execute("PRAGMA synchronous=FULL")
-    db.execute("CREATE TABLE t (seq INTEGER PRIMARY KEY, json TEXT)")
-    out = []
-    row = json.dumps({"control": PI_KEY, "value": True})
-    for i in range(n):
+class Floors:
+    """The floors of the Pi's path, each measured once right after each press (so the
+    machine's load is the same for the stage and its floor): a bare gpiozero input device
+    handing its edge to the loop, a bare SQLite insert + commit with the store's pragmas
+    in the same folder, a bare aiohttp WebSocket message of the page's message size."""
+
+    def __init__(self, tmp: Path):
+        self.samples: dict[str, list[float]] = {"edge -> queue": [], "log write": [], "socket message": []}
+        self.tmp = tmp
+
+    async def start(self, size: int) -> None:
+        from gpiozero import DigitalInputDevice
+
+        loop = asyncio.get_running_loop()
+        self.factory = mock_factory()
+        self.device = DigitalInputDevice(FLOOR_PIN, pull_up=True, bounce_time=None, pin_factory=self.factory)
+        self.pin = self.factory.pin(FLOOR_PIN)
+        self.edges: asyncio.Queue = asyncio.Queue()
+        # stamped when the loop runs the hand-over, as the press's "queued" mark is
+        self.device.when_activated = lambda: loop.call_soon_threadsafe(
+            lambda: self.edges.put_nowait(time.perf_counter()))
+        self.db = sqlite3.connect(str(self.tmp / "floor.db"), isolation_level=None)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute("CREATE TABLE t (seq INTEGER PRIMARY KEY, json TEXT)")
+        self.row = json.dumps({"control": PI_KEY, "value": True})
+        self.outbox: asyncio.Queue = asyncio.Queue()
+
+        async def handler(request):
+            ws = web.WebSocketResponse()
+            await ws.prepare(request)
+            while True:
+                await ws.send_str(await self.outbox.get())
+
+        app = web.Application()
+        app.router.add_get("/ws", handler)
+        self.runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]
+        self.session = aiohttp.ClientSession()
+        self.ws = await self.session.ws_connect(f"http://127.0.0.1:{port}/ws")
+        self.text = json.dumps({"type": "state", "pad": "x" * max(0, size - 30)})
+
+    async def once(self) -> None:
+        t0 = await asyncio.to_thread(lambda: (time.perf_counter(), self.pin.drive_low())[0])
+        self.samples["edge -> queue"].append(await self.edges.get() - t0)
+        self.pin.drive_high()
         t0 = time.perf_counter()
-        db.execute("INSERT INTO t VALUES (?, ?)", (i, row))
-        out.append(time.perf_counter() - t0)
-    db.close()
-    return out
+        self.db.execute("INSERT INTO t(json) VALUES (?)", (self.row,))
+        self.samples["log write"].append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        self.outbox.put_nowait(self.text)
+        await self.ws.receive()
+        self.samples["socket message"].append(time.perf_counter() - t0)
 
-
-async def floor_socket(n: int, size: int) -> list[float]:
-    """A bare aiohttp WebSocket: a message of the same size from a server to a client."""
-    outbox: asyncio.Queue = asyncio.Queue()
-
-    async def handler(request):
-        ws = web.WebSocketResponse()
-        await ws.prepare(request)
-        while True:
-            text = await outbox.get()
-            await ws.send_str(text)
-
-    app = web.Application()
-    app.router.add_get("/ws", handler)
-    runner = web.AppRunner(app, access_log=None, handle_signals=False)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]
-    text = json.dumps({"type": "state", "pad": "x" * max(0, size - 30)})
-    out = []
-    async with aiohttp.ClientSession() as session:
-        async with session.ws_connect(f"http://127.0.0.1:{port}/ws") as ws:
-            for _ in range(n):
-                t0 = time.perf_counter()
-                outbox.put_nowait(text)
-                await ws.receive()
-                out.append(time.perf_counter() - t0)
-    await runner.cleanup()
-    return out
+    async def close(self) -> None:
+        await self.ws.close()
+        await self.session.close()
+        await self.runner.cleanup()
+        self.db.close()
+        self.device.close()
 
 
 # ---------------------------------------------------------------------------- report
@@ -419,14 +420,13 @@ def main(argv=None) -> int:
         with FirmwareEmulator(config) as emu:
             got = asyncio.run(measure(tmp, n, emu))
         size = got.pop("message bytes")
+        floors = got.pop("floors")
         key_cell = {c: rc for rc, c in hmap.matrix_cells().items()}[BOARD_KEY]
-        fl_sql = floor_sqlite(tmp, n)
-        fl_sock = asyncio.run(floor_socket(n, size))
-        fl_pi = floor_pi_edge(n)
         fl_board = floor_board_edge(n, config, key_cell)
     print(f"press latency through the real Cockpit, {n} presses each way (SQLite WAL, synchronous=FULL, "
           f"in {Path(d).parent}; the board page's state message {size} bytes)")
-    for name, edge_floor, what in (("pi", fl_pi, "MockPin edge from another thread (gpiozero's callback)"),
+    fl_sql, fl_sock = floors["log write"], floors["socket message"]
+    for name, edge_floor, what in (("pi", floors["edge -> queue"], "MockPin edge from another thread (gpiozero's callback)"),
                                    ("board", fl_board, "emulated board key (1 kHz scan, pty, SerialLink)")):
         whole = [a + b + c for a, b, c in zip(edge_floor, fl_sql, fl_sock)]
         report(f"{name}: {what}", got[name], {"edge -> queue": edge_floor, "log write": fl_sql,
