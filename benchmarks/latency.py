@@ -180,8 +180,9 @@ async def rig(tmp: Path, probe: Probe, emu: FirmwareEmulator):
     pins = mock_factory()
     store = Store(tmp / "panel.db")
     io = HardwareIO(hmap, pin_factory=pins, strip=FakeStrip(hmap.neopixel.count, keep=1))
-    link = LinkIO(hmap, load_layout(expansion=True), link_factory=lambda m, **kw: link_for_map(
-        m, finder=lambda: [emu.port], **kw))
+    # (the emulated board shares the machine: a busy moment must not pass for a silent board)
+    link = LinkIO(hmap, load_layout(expansion=True), link_options={"silence_timeout": 60.0},
+                  link_factory=lambda m, **kw: link_for_map(m, finder=lambda: [emu.port], **kw))
     cockpit = Cockpit(store, sources=[io, link], effects=[io])
     await cockpit.start()
     instrument(cockpit, io, probe)

@@ -53,7 +53,10 @@ async def tap(emu, cell) -> None:
 async def play_turn(tmp_path, emu, hmap):
     layout = load_layout(expansion=True)
     cells = {control: cell for cell, control in hmap.matrix_cells().items()}
-    io = LinkIO(hmap, layout, link_factory=lambda m, **kw: link_for_map(m, finder=lambda: [emu.port] if emu.port else [], **kw))
+    # The emulated board shares a busy machine: it must not pass for a silent board (the
+    # pulled cable is noticed at once anyway, by the port's read failing).
+    io = LinkIO(hmap, layout, link_options={"silence_timeout": 60.0, "handshake_timeout": 30.0},
+                link_factory=lambda m, **kw: link_for_map(m, finder=lambda: [emu.port] if emu.port else [], **kw))
     page = Page()
     with Store(tmp_path / "panel.db") as store:
         cockpit = Cockpit(store, sources=[io])
