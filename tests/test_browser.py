@@ -19,6 +19,8 @@ from browser_helpers import ARGS, CHROMIUM, MOMENT_WAIT, PIN, WAIT, expect_or_sh
 from panel.events import ACTIONS
 from panel.layout import load_layout
 
+pytestmark = pytest.mark.browser
+
 LAYOUT = load_layout()  # the blue side, as the matches below are played
 
 

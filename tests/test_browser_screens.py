@@ -18,6 +18,8 @@ from playwright.sync_api import expect, sync_playwright
 
 from browser_helpers import ARGS, CHROMIUM, MOMENT_WAIT, WAIT, GameMaster, check_fits, expect_or_shoot, service
 
+pytestmark = pytest.mark.browser
+
 SCREENS = {"phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
            "tablet": {"viewport": {"width": 1024, "height": 768}, "has_touch": True},
            "tv": {"viewport": {"width": 1920, "height": 1080}},
