@@ -15,6 +15,9 @@ Each input has `t` (seconds from the start of the match) and one of:
 
 `run_scenario` returns the JSON-ready result; a match's input log, written back as
 `[[input]]` entries, replays to the same result because the engine is deterministic.
+
+With `mode = "kaboom"` in [match], the file is a Penguin Kaboom scenario instead: see
+panel/kaboom/scenario.py for its fields, inputs and result.
 """
 
 from __future__ import annotations
@@ -27,9 +30,12 @@ from .engine import Match, MatchSettings
 from .errors import ConfigError, Problem, read_toml
 from .events import Action, GameEvent, InputEvent
 from .layout import Layout, load_layout
+from .scenario_inputs import each_input
 
 SCENARIO_ACTIONS = ("start_turn", "flip", "challenge", "rule", "pause", "resume", "touch", "end")
-_INPUT_VERBS = ("press", "hold", "release", "move", "action")
+# each verb of an [[input]] entry, and the keys it takes besides t and itself
+_INPUT_EXTRAS = {"press": set(), "hold": set(), "release": set(), "move": {"to"},
+                 "action": {"team", "card", "upheld", "control", "reason"}}
 
 
 class Scenario:
@@ -54,6 +60,10 @@ def load_scenario(path: str | Path) -> Scenario:
 
 
 def parse_scenario(raw: dict[str, Any], *, file: str | None = None, base: Path | None = None) -> Scenario:
+    if isinstance(raw.get("match"), dict) and raw["match"].get("mode") == "kaboom":
+        from .kaboom.scenario import parse_kaboom_scenario
+
+        return parse_kaboom_scenario(raw, file=file, base=base)
     problems: list[Problem] = []
     for k in raw:
         if k not in ("match", "cards", "input", "end", "panel"):
@@ -110,37 +120,7 @@ def parse_inputs(raw_inputs: Any, layout: Layout, file: str | None,
                  key: str = "input") -> tuple[list[InputEvent | Action], list[Problem]]:
     problems: list[Problem] = []
     out: list[InputEvent | Action] = []
-    if not isinstance(raw_inputs, list):
-        return [], [Problem(file, key, "must be an array of tables ([[input]])")]
-    last_t = 0.0
-    for i, e in enumerate(raw_inputs):
-        k = f"{key}[{i}]"
-
-        def bad(reason: str, sub: str | None = None) -> None:
-            problems.append(Problem(file, f"{k}.{sub}" if sub else k, reason))
-
-        if not isinstance(e, dict):
-            bad("must be a table")
-            continue
-        t = e.get("t")
-        if not isinstance(t, (int, float)) or isinstance(t, bool) or t < 0:
-            bad("needs a time 't' in seconds (a number >= 0)", "t")
-            continue
-        t = float(t)
-        if t < last_t:
-            bad(f"{t} is before the previous input's {last_t}: inputs go in time order", "t")
-            continue
-        last_t = t
-        verbs = [v for v in _INPUT_VERBS if v in e]
-        if len(verbs) != 1:
-            bad(f"needs exactly one of {', '.join(_INPUT_VERBS)}")
-            continue
-        verb = verbs[0]
-        allowed = {"t", verb} | ({"to"} if verb == "move" else set()) | (
-            {"team", "card", "upheld", "control", "reason"} if verb == "action" else set())
-        for extra in e:
-            if extra not in allowed:
-                bad(f"unknown key for a '{verb}' input", extra)
+    for e, t, verb, bad in each_input(raw_inputs, file, key, _INPUT_EXTRAS, problems):
         target = e[verb]
         if verb in ("press", "hold", "release"):
             if not isinstance(target, str) or (target not in layout.buttons and target not in layout.cockpit):
@@ -251,6 +231,8 @@ def result(match: Match, events: list[GameEvent]) -> dict[str, Any]:
 
 
 def run_scenario(scenario: Scenario) -> dict[str, Any]:
+    if getattr(scenario, "mode", None) == "kaboom":
+        return scenario.run()
     match = scenario.new_match()
     events = play(match, scenario.inputs, scenario.end)
     return result(match, events)

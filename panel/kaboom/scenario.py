@@ -1,0 +1,189 @@
+"""Kaboom scenarios: the scripting contract with `mode = "kaboom"` in [match].
+
+    [match]
+    mode = "kaboom"
+    players = ["red", "blue"]          # or [{ colour = "red", name = "Alis" }, ...]
+    difficulty = "medium"              # easy | medium | advanced
+    mission = 1                        # 1 to 15, or "custom" with:
+    custom = { time_per_player = 60, alert_seconds = 20, recharge_seconds = 25, recharge_above_start = false }
+    seed = 7                           # who plays first and every tie after it
+    layout = "my-panel.toml"           # optional: a layout with a [kaboom] table
+    missions = "my-missions.toml"      # optional: a café's own mission numbers
+
+    [[input]]
+    t = 0.0
+    action = "start"                   # or press = "cockpit.start"
+
+Each input has `t` (seconds from the start) and one of:
+    press = "id" / hold = "id" / release = "id"   a button Kaboom uses (a player's colour,
+                                                   recharge, mission, alert buttons, START)
+    move = "lever.big", to = "down"                the mission button's protection
+    action = "start" | "recharge" | "lift_cover" | "lower_cover" | "confirm"
+           | "alert_flipped" | "alert_deactivated" | "abandon"
+    action = "pass", colour = "red"
+    action = "pause" | "resume", reason = "..."    (reason optional)
+
+The result (`penguin-panel replay --json`): the events; `refused`, each input the rules
+refused at its moment (it changed nothing) with the action it asked for and the reason;
+each player's `time_left`; `finished`; `outcome` (success, failed or abandoned) and, when
+it failed, `reason` (clock_out, with `failed_colour`, or last_alert).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..engine.kaboom import ACTIONS, KaboomMatch
+from ..engine.kaboom_settings import KaboomSettings
+from ..errors import ConfigError, Problem
+from ..events import Action, GameEvent, InputEvent
+from ..scenario_inputs import each_input
+from .mapping import BUTTON_ROLES, KaboomMapping, load_mapping
+from .missions import load_missions
+
+# each verb of an [[input]] entry, and the keys it takes besides t and itself
+_EXTRAS = {"press": set(), "hold": set(), "release": set(), "move": {"to"}, "action": {"colour", "reason"}}
+
+
+class KaboomScenario:
+    mode = "kaboom"
+
+    def __init__(self, settings: KaboomSettings, mapping: KaboomMapping, inputs: list[InputEvent | Action],
+                 end: float | None):
+        self.settings = settings
+        self.mapping = mapping
+        self.inputs = inputs
+        self.end = end
+
+    def new_match(self) -> KaboomMatch:
+        return KaboomMatch(self.settings, self.mapping)
+
+    def run(self) -> dict[str, Any]:
+        match = self.new_match()
+        events: list[GameEvent] = []
+        refused: list[dict[str, Any]] = []
+        for event in self.inputs:
+            events += match.advance(event.t)  # asked at its moment: a clock may have run out
+            asked = event if isinstance(event, Action) else match.asks(event)
+            why = match.refusal(asked) if asked is not None else None
+            if why is not None:
+                pressed = {"control": event.control} if isinstance(event, InputEvent) else {}
+                refused.append({"t": event.t, "action": asked.name, **asked.params, **pressed, "reason": why})
+            events += match.handle(event)
+        if self.end is not None:
+            events += match.advance(self.end)
+        return result(match, events, refused)
+
+
+def result(match: KaboomMatch, events: list[GameEvent], refused: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "game": "kaboom",
+        "events": [e.as_dict() for e in events],
+        "refused": refused,
+        "time_left": {c: match.time_left(c) for c in match.colours},
+        "finished": match.finished,
+        "outcome": match.outcome,
+        "reason": match.reason,
+        "failed_colour": match.failed_colour,
+    }
+
+
+def _path(base: Path | None, p: str | None) -> Path | None:
+    if p is None:
+        return None
+    path = Path(p)
+    return base / path if base is not None and not path.is_absolute() else path
+
+
+def parse_kaboom_scenario(raw: dict[str, Any], *, file: str | None = None, base: Path | None = None) -> KaboomScenario:
+    problems: list[Problem] = []
+    for k in raw:
+        if k not in ("match", "input", "end"):
+            problems.append(Problem(file, k, "unknown key for a Kaboom scenario (expected match, input, end)"))
+    raw_match = raw.get("match")
+    missions_path = raw_match.get("missions") if isinstance(raw_match, dict) else None
+    presets = load_missions(_path(base, missions_path) if isinstance(missions_path, str) else None)
+    settings = KaboomSettings.from_dict(raw_match, presets, file=file)
+    mapping = load_mapping(_path(base, settings.layout))
+    missing = [c for c in settings.colours if c not in mapping.players]
+    if missing:
+        problems.append(Problem(file, "match.players", f"the panel has no button for the {', '.join(missing)} "
+                                                       f"penguin (it has {', '.join(mapping.players)})"))
+    inputs, input_problems = parse_inputs(raw.get("input", []), mapping, file)
+    problems += input_problems
+    end = raw.get("end")
+    if end is not None and (not isinstance(end, (int, float)) or isinstance(end, bool) or end < 0):
+        problems.append(Problem(file, "end", "must be a time in seconds (a number >= 0)"))
+        end = None
+    if problems:
+        raise ConfigError(problems)
+    return KaboomScenario(settings, mapping, inputs, float(end) if end is not None else None)
+
+
+def parse_inputs(raw_inputs: Any, mapping: KaboomMapping, file: str | None,
+                 key: str = "input") -> tuple[list[InputEvent | Action], list[Problem]]:
+    problems: list[Problem] = []
+    out: list[InputEvent | Action] = []
+    buttons = list(mapping.players.values()) + [b for b in (getattr(mapping, r) for r in BUTTON_ROLES) if b]
+    for e, t, verb, bad in each_input(raw_inputs, file, key, _EXTRAS, problems):
+        target = e[verb]
+        if verb in ("press", "hold", "release"):
+            if target not in buttons:
+                bad(f"{target!r} is not a button Kaboom uses on this panel ({', '.join(buttons)})", verb)
+                continue
+            if verb in ("press", "hold"):
+                out.append(InputEvent(target, True, t))
+            if verb in ("press", "release"):
+                out.append(InputEvent(target, False, t))
+        elif verb == "move":
+            if target != mapping.cover:
+                bad(f"{target!r} is not the mission button's protection ({mapping.cover})", "move")
+                continue
+            to = e.get("to")
+            if to not in mapping.cover_positions:
+                bad(f"{to!r} is not a position of {target} ({', '.join(mapping.cover_positions)})", "to")
+                continue
+            out.append(InputEvent(target, to, t))
+        else:
+            if target not in ACTIONS:
+                bad(f"{target!r} is not a Kaboom action ({', '.join(ACTIONS)})", "action")
+                continue
+            params: dict[str, Any] = {}
+            if target == "pass":
+                if not isinstance(e.get("colour"), str):
+                    bad("a pass needs the colour of the player passing", "colour")
+                    continue
+                params["colour"] = e["colour"]
+            elif "colour" in e:
+                bad(f"only a pass has a colour, not '{target}'", "colour")
+            if "reason" in e:
+                if target not in ("pause", "resume"):
+                    bad(f"only pause and resume have a reason, not '{target}'", "reason")
+                params["reason"] = str(e["reason"])
+            out.append(Action(target, t, params))
+    return out, problems
+
+
+def print_log(out: dict[str, Any]) -> None:
+    """A Kaboom result as a log a person reads; a refused input is a `refused` line at its
+    moment, with the reason."""
+    lines = []
+    for e in out["events"]:
+        details = ", ".join(f"{k}={v}" for k, v in e.items() if k not in ("t", "type"))
+        lines.append((e["t"], f"{e['t']:8.2f}s  {e['type']:<20} {details}"))
+    for r in out["refused"]:
+        asked = ", ".join(f"{k}={v}" for k, v in r.items() if k not in ("t", "action", "reason"))
+        lines.append((r["t"], f"{r['t']:8.2f}s  {'refused':<20} {r['action']} ({asked}): {r['reason']}"
+                      if asked else f"{r['t']:8.2f}s  {'refused':<20} {r['action']}: {r['reason']}"))
+    for _, line in sorted(lines, key=lambda tl: tl[0]):  # stable: a refusal after that moment's events
+        print(line)
+    print("time left: " + ", ".join(f"{c} {s:.1f} s" for c, s in out["time_left"].items()))
+    if not out["finished"]:
+        print("mission not finished")
+    elif out["outcome"] == "failed":
+        why = (f"the {out['failed_colour']} clock reached zero" if out["reason"] == "clock_out"
+               else "the last alert card is face up")
+        print(f"mission failed: {why}")
+    else:
+        print(f"mission {'accomplished' if out['outcome'] == 'success' else out['outcome']}")
