@@ -229,6 +229,7 @@ class KaboomMatch:
             "outcome": self.outcome,
             "reason": self.reason,
             "failed_colour": self.failed_colour,
+            "panel": self.mapping.as_dict() if self.mapping is not None else None,  # which control is which
         }
 
     # ------------------------------------------------------------------ actions
