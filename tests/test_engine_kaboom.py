@@ -28,12 +28,33 @@ def running(m: KaboomMatch) -> list[str]:
 def test_nothing_runs_before_start_and_one_clock_runs_after():
     m = match()
     assert m.next_deadline() is None and running(m) == []
-    assert refused(m, "red", 1.0).startswith("the mission has not started")
+    assert refused_act(m, "pass", 1.0, colour="red").startswith("the mission has not started")
     assert m.advance(500.0) == []
     first = only(press(m, MAPPING.start, 500.0), "mission_started").details["first"]
     assert running(m) == [first] and m.active == first
     assert m.time_left(first, 510.0) == 50.0
     assert all(m.time_left(c, 510.0) == 60.0 for c in m.colours if c != first)
+
+
+def test_before_the_start_a_colour_pressed_joins_and_pressed_again_leaves():
+    m = match(())  # a walk-up mission: no one yet
+    assert refused(m, MAPPING.start, 0.0) == "no player yet: each player presses their colour to join"
+    assert [e.details for e in press(m, "yellow", 1.0)] == [{"colour": "yellow", "players": ["yellow"]}]
+    assert types(press(m, "black", 2.0)) == ["player_joined"]
+    assert types(press(m, "yellow", 3.0)) == ["player_left"]
+    press(m, "red", 4.0)
+    assert m.colours == ("black", "red")
+    assert [p["name"] for p in m.snapshot()["players"]] == ["Black penguin", "Red penguin"]
+    e = only(press(m, MAPPING.start, 5.0), "mission_started").details
+    assert e["players"] == ["black", "red"] and e["first"] in ("black", "red")
+    assert refused_act(m, "join", 6.0, colour="white") == "the mission has already started"
+    assert only(press(m, e["first"], 7.0), "turn_passed").details["from"] == e["first"]  # now a pass
+
+
+def test_only_penguins_the_panel_has_can_join():
+    m = match(())
+    assert refused_act(m, "join", 0.0, colour="pink").startswith("'pink' is not a penguin colour")
+    assert refused_act(m, "leave", 0.0, colour="red") == "the red penguin has not joined"
 
 
 # ---------------------------------------------------------------------- rule 2: pass to most time
@@ -333,9 +354,8 @@ def test_refusal_and_handling_agree(phase, name):
     """What `refusal` allows is carried out; what it refuses changes nothing and says the
     same reason (the service and the replay rely on this)."""
     m = in_phase(phase)
-    params = {"colour": m.active or "red"}
-    if name != "pass":
-        params = {}
+    params = {"pass": {"colour": m.active or "red"}, "join": {"colour": "green"},
+              "leave": {"colour": "red"}}.get(name, {})
     why = m.refusal(Action(name, m.now, params))
     before = m.snapshot()
     events = act(m, name, m.now, **params)
@@ -349,7 +369,8 @@ def test_refusal_and_handling_agree(phase, name):
 def test_every_event_type_is_declared():
     m = match(("red", "blue"), time_per_player=600, alert_seconds=10, alerts=2)
     seen = set()
-    for step in (lambda: act(m, "confirm", 0), lambda: act(m, "start", 0), lambda: press(m, m.active, 1),
+    for step in (lambda: act(m, "join", 0, colour="green"), lambda: act(m, "leave", 0, colour="green"),
+                 lambda: act(m, "confirm", 0), lambda: act(m, "start", 0), lambda: press(m, m.active, 1),
                  lambda: act(m, "recharge", 2), lambda: m.advance(10), lambda: act(m, "alert_flipped", 11),
                  lambda: act(m, "alert_deactivated", 11), lambda: act(m, "pause", 12), lambda: act(m, "resume", 13),
                  lambda: act(m, "lift_cover", 14), lambda: act(m, "lower_cover", 14), lambda: act(m, "abandon", 15)):
@@ -389,5 +410,5 @@ def test_a_panel_without_a_players_colour_is_refused():
 
 def test_an_unknown_action_is_refused_with_the_list():
     m = match()
-    assert "one of: start, pass" in m.refusal(Action("fly", 0.0))
+    assert "one of: join, leave, start, pass" in m.refusal(Action("fly", 0.0))
     assert act(m, "fly", 0.0) == []

@@ -29,7 +29,10 @@ def test_before_the_start_each_player_has_a_dim_share_of_the_ring_and_start_is_g
     frame = ring(m.snapshot(0.0), 0.0, N, [])
     assert frame == [scale(PLAYER_COLOURS["red"], DIM)] * 12 + [scale(PLAYER_COLOURS["blue"], DIM)] * 12
     got = lights(m, 0.0)
-    assert got[MAPPING.start] == GREEN and got[MAPPING.players["yellow"]] == OFF  # yellow does not play
+    assert got[MAPPING.start] == GREEN and got[MAPPING.players["red"]] == PLAYER_COLOURS["red"]
+    assert got[MAPPING.players["yellow"]] == scale(PLAYER_COLOURS["yellow"], DIM)  # may still join
+    act(m, "start", 1.0)
+    assert lights(m, 1.0)[MAPPING.players["yellow"]] == OFF  # does not play
     assert got[MAPPING.recharge] == OFF
 
 

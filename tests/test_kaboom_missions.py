@@ -111,7 +111,7 @@ def test_the_custom_mission_takes_its_four_parameters_and_defaults_the_rest():
 
 
 @pytest.mark.parametrize("raw, expected", [
-    ({"players": []}, "s.toml: match.players: needs 1 to 6 players"),
+    ({"players": "red"}, "s.toml: match.players: must list up to 6 players"),
     ({"players": ["red", "pink"]}, "s.toml: match.players[1].colour: 'pink' is not a penguin colour"),
     ({"players": ["red", "red"]}, "s.toml: match.players[1].colour: two players have the red penguin"),
     ({"players": ["red"] * 7}, "s.toml: match.players: 7 players: at most 6"),

@@ -122,8 +122,8 @@ def test_a_logged_mission_round_trips_through_input_entries():
     ([{"t": 1, "move": "slider.red", "to": "2"}], "input[0].move: 'slider.red' is not the mission button's protection"),
     ([{"t": 1, "move": "lever.big", "to": "sideways"}], "input[0].to: 'sideways' is not a position of lever.big"),
     ([{"t": 1, "action": "flip"}], "input[0].action: 'flip' is not a Kaboom action"),
-    ([{"t": 1, "action": "pass"}], "input[0].colour: a pass needs the colour"),
-    ([{"t": 1, "action": "recharge", "colour": "red"}], "input[0].colour: only a pass has a colour"),
+    ([{"t": 1, "action": "pass"}], "input[0].colour: a pass needs the player's colour"),
+    ([{"t": 1, "action": "recharge", "colour": "red"}], "input[0].colour: only pass, join, leave take a colour"),
     ([{"t": 2, "action": "start"}, {"t": 1, "action": "recharge"}], "input[1].t: 1.0 is before"),
 ])
 def test_bad_kaboom_inputs_name_the_key(inputs, expected):

@@ -22,7 +22,7 @@ from typing import Any
 from ..events import Action, GameEvent, InputEvent
 from ..kaboom.mapping import KaboomMapping
 from .clock import Countdown, at
-from .kaboom_settings import KaboomSettings
+from .kaboom_settings import COLOURS, KaboomSettings, default_name
 
 
 class Phase(enum.Enum):
@@ -34,10 +34,10 @@ class Phase(enum.Enum):
 
 
 # Everything a person, a button or a script can ask of a Kaboom mission.
-ACTIONS = ("start", "pass", "recharge", "lift_cover", "lower_cover", "confirm", "alert_flipped",
+ACTIONS = ("join", "leave", "start", "pass", "recharge", "lift_cover", "lower_cover", "confirm", "alert_flipped",
            "alert_deactivated", "pause", "resume", "abandon")
 # Everything the engine can say.
-EVENT_TYPES = ("mission_started", "turn_passed", "recharge", "alert", "alert_flipped", "alert_deactivated",
+EVENT_TYPES = ("player_joined", "player_left", "mission_started", "turn_passed", "recharge", "alert", "alert_flipped", "alert_deactivated",
                "cover_lifted", "cover_lowered", "mission_confirmed", "mission_accomplished", "mission_failed",
                "mission_abandoned", "paused", "resumed")
 OUTCOMES = ("success", "failed", "abandoned")
@@ -63,8 +63,9 @@ class KaboomMatch:
         self.settings = settings
         self.rules = settings.rules
         self.mapping = mapping
-        self.colours = settings.colours
-        self.clocks = {c: Countdown(self.rules.time_per_player) for c in self.colours}
+        # Who plays: the set-up's players, and before the start whoever joins by pressing their colour.
+        self.players: dict[str, str] = {p.colour: p.name for p in settings.players}
+        self.clocks = {c: Countdown(self.rules.time_per_player) for c in self.players}
         self.alert_clock = Countdown(self.rules.alert_seconds)
         self._rng = random.Random(settings.seed)
         self.phase = Phase.SETUP
@@ -146,6 +147,8 @@ class KaboomMatch:
             return None
         kind, colour = role
         if kind == "colour":
+            if self.phase is Phase.SETUP:  # rule 1: a penguin joins, or leaves, before the start
+                return Action("leave" if colour in self.players else "join", event.t, {"colour": colour})
             return None if self.phase is Phase.CLOSING else Action("pass", event.t, {"colour": colour})
         if kind == "cover":
             return None
@@ -162,8 +165,19 @@ class KaboomMatch:
             return "the mission is over"
         if name == "abandon":
             return None
-        if name == "start":
-            return None if phase is Phase.SETUP else "the mission has already started"
+        if name in ("join", "leave", "start"):
+            if phase is not Phase.SETUP:
+                return "the mission has already started"
+            colour = params.get("colour")
+            if name == "start":
+                return None if self.players else "no player yet: each player presses their colour to join"
+            if colour not in COLOURS:
+                return f"{colour!r} is not a penguin colour ({', '.join(COLOURS)})"
+            if self.mapping is not None and colour not in self.mapping.players:
+                return f"this panel has no button for the {colour} penguin"
+            if name == "join":
+                return f"the {colour} penguin has already joined" if colour in self.players else None
+            return None if colour in self.players else f"the {colour} penguin has not joined"
         if name in ("lift_cover", "lower_cover"):
             if self.cover_open == (name == "lift_cover"):
                 return "the mission button's cover is already " + ("lifted" if self.cover_open else "down")
@@ -191,7 +205,7 @@ class KaboomMatch:
             return "the mission is being closed: every player puts a finger on their colour"
         if name == "pass":
             colour = params.get("colour")
-            if colour not in self.colours:
+            if colour not in self.players:
                 return f"no player has the {colour} penguin" if isinstance(colour, str) else "whose pass is it?"
             if colour != self.active:
                 return f"it is the {self.active} penguin's turn"
@@ -200,10 +214,23 @@ class KaboomMatch:
             return "lift the mission button's cover first"  # rule 9
         return None
 
+    @property
+    def colours(self) -> tuple[str, ...]:
+        """The players' colours, in the order they were set up or joined."""
+        return tuple(self.players)
+
     def allowed(self) -> list[str]:
-        """The actions `refusal` allows now (a pass: the active player's)."""
-        return [a for a in ACTIONS
-                if self.refusal(Action(a, self.now, {"colour": self.active} if a == "pass" else {})) is None]
+        """The actions `refusal` allows now: a pass, the active player's; joining and
+        leaving, when any penguin could."""
+        out = []
+        for a in ACTIONS:
+            if a in ("join", "leave"):
+                ok = any(self.refusal(Action(a, self.now, {"colour": c})) is None for c in COLOURS)
+            else:
+                ok = self.refusal(Action(a, self.now, {"colour": self.active} if a == "pass" else {})) is None
+            if ok:
+                out.append(a)
+        return out
 
     def snapshot(self, now: float | None = None) -> dict[str, Any]:
         """The whole visible state, JSON-ready, for pages and lights."""
@@ -214,9 +241,9 @@ class KaboomMatch:
             "phase": self.phase.value,
             "mission": {"number": self.settings.mission, "name": rules.name, "difficulty": self.settings.difficulty,
                         **rules.as_dict()},
-            "players": [{"colour": p.colour, "name": p.name, "time_left": self.clocks[p.colour].left(now),
-                         "running": self.clocks[p.colour].running, "held": p.colour in self.held}
-                        for p in self.settings.players],
+            "players": [{"colour": c, "name": name, "time_left": self.clocks[c].left(now),
+                         "running": self.clocks[c].running, "held": c in self.held}
+                        for c, name in self.players.items()],
             "active": self.active,
             "start_seconds": rules.time_per_player,
             "alerts": {"total": rules.alerts, "face_up": self.face_up, "remaining": rules.alerts - self.face_up,
@@ -238,7 +265,16 @@ class KaboomMatch:
         if self.refusal(action) is not None:
             return  # rule 13: refused, it changes nothing
         name, params = action.name, action.params
-        if name == "start":
+        if name == "join":
+            colour = params["colour"]
+            self.players[colour] = default_name(colour)
+            self.clocks[colour] = Countdown(self.rules.time_per_player)
+            out.append(GameEvent(t, "player_joined", {"colour": colour, "players": list(self.players)}))
+        elif name == "leave":
+            colour = params["colour"]
+            del self.players[colour], self.clocks[colour]
+            out.append(GameEvent(t, "player_left", {"colour": colour, "players": list(self.players)}))
+        elif name == "start":
             self._start(t, out)
         elif name == "pass":
             self._pass(t, out)
@@ -274,6 +310,7 @@ class KaboomMatch:
         self.clocks[first].start(t)
         self.alert_clock.start(t)
         out.append(GameEvent(t, "mission_started", {"first": first, "players": list(self.colours),
+                                                    "names": dict(self.players),
                                                     "seconds": self.rules.time_per_player,
                                                     **self._alert_counts()}))
 

@@ -122,7 +122,7 @@ class KaboomSettings:
     """One Kaboom mission's set-up. `rules` are the numbers it is played with, resolved from
     the presets (or the custom parameters) when the settings are read."""
 
-    players: tuple[Player, ...]
+    players: tuple[Player, ...]  # may be empty: players then join on the panel before the start
     rules: MissionRules
     difficulty: str = "medium"
     mission: int | str = 1  # 1 to 15, or "custom"
@@ -165,10 +165,10 @@ class KaboomSettings:
             bad("mode", "must be \"kaboom\"")
 
         players: list[Player] = []
-        raw_players = raw.get("players")
-        if not isinstance(raw_players, list) or not raw_players:
-            bad("players", f"needs 1 to {MAX_PLAYERS} players: colours like [\"red\", \"blue\"] or tables "
-                           "[{ colour = \"red\", name = \"Alis\" }]")
+        raw_players = raw.get("players", [])
+        if not isinstance(raw_players, list):
+            bad("players", f"must list up to {MAX_PLAYERS} players: colours like [\"red\", \"blue\"] or tables "
+                           "[{ colour = \"red\", name = \"Alis\" }] (none: they join on the panel)")
             raw_players = []
         elif len(raw_players) > MAX_PLAYERS:
             bad("players", f"{len(raw_players)} players: at most {MAX_PLAYERS}, one per colour")

@@ -12,13 +12,15 @@ snapshot and the time to a frame (the Airlines game's are in patterns.py).
   flashes red. The alert's siren sounds again every few seconds while the ring flashes.
 * the "counters" pixels: one amber pixel per alert card still face down; the last one
   blinks red.
-* button lights: each player's button in their colour, bright for the player whose clock
-  runs, dim for the others, blinking red while a waiting player has under 10 s left, and
-  while closing bright once held, blinking until; at the end all lit after a success, only
-  the button of the player whose clock ran out, red, after a failure; the recharge button green when a
-  recharge is taken; the mission button dim blue in play and blinking bright blue once its
-  protection is off; the alert button flashing red while an alert waits; the deactivate
-  button dim white while a card is face up; START green before the start.
+* button lights: before the start, each colour button lit once its penguin has joined
+  and dim until then; in play, each player's button in their colour, bright for the
+  player whose clock runs, dim for the others, blinking red while a waiting player has
+  under 10 s left; while closing, bright once held and blinking until; at the end all lit
+  after a success, and after a failure only the button of the player whose clock ran
+  out, red. The recharge button is green when a recharge is taken, the mission button dim
+  blue in play and blinking bright blue once its protection is off, the alert button
+  flashing red while an alert waits, the deactivate button dim white while a card is face
+  up, START green when the mission can start.
 
 A pixel cannot show black: the black penguin is violet on the lights.
 """
@@ -151,7 +153,9 @@ def button_lights(snapshot: dict[str, Any], now: float) -> dict[str, Colour]:
     for colour, control in (panel.get("players") or {}).items():
         p = playing.get(colour)
         c = player_colour(colour)
-        if p is None:
+        if phase == "setup":  # joined: lit; the others dim, inviting a press to join
+            light = c if p is not None else scale(c, DIM)
+        elif p is None:
             light = OFF
         elif phase == "closing":
             light = c if p.get("held") or blink(now, 0.0, 2) else OFF

@@ -18,8 +18,8 @@ _ENDS = ("mission_confirmed", "mission_accomplished", "mission_failed", "mission
 
 
 def debrief(events: list[dict[str, Any]], names: dict[str, str] | None = None) -> dict[str, list[dict[str, Any]]]:
-    """Two tables: one row per player (by colour; `names` gives their names), one per alert."""
-    names = names or {}
+    """Two tables: one row per player, one per alert. `names` (colour -> name) replaces
+    the names the mission started with."""
     rows: dict[str, dict[str, Any]] = {}
     active: str | None = None
     since: float | None = None  # when the active clock last started running
@@ -40,7 +40,8 @@ def debrief(events: list[dict[str, Any]], names: dict[str, str] | None = None) -
         kind, t = e["type"], e["t"]
         if kind == "mission_started":
             for c in e["players"]:
-                rows[c] = {"colour": c, "name": names.get(c, c), "turns": 0, "seconds_played": 0.0, "passes": 0,
+                name = (names or {}).get(c) or e.get("names", {}).get(c, c)
+                rows[c] = {"colour": c, "name": name, "turns": 0, "seconds_played": 0.0, "passes": 0,
                            "recharges": 0, "seconds_recharged": 0.0, "closest_to_zero": float(e["seconds"]),
                            "time_left": float(e["seconds"])}
             active, since = e["first"], t

@@ -2,7 +2,7 @@
 
     [match]
     mode = "kaboom"
-    players = ["red", "blue"]          # or [{ colour = "red", name = "Alis" }, ...]
+    players = ["red", "blue"]          # or [{ colour = "red", name = "Alis" }, ...]; [] to join on the panel
     difficulty = "medium"              # easy | medium | advanced
     mission = 1                        # 1 to 15, or "custom" with:
     custom = { time_per_player = 60, alert_seconds = 20, recharge_seconds = 25, recharge_above_start = false }
@@ -20,7 +20,7 @@ Each input has `t` (seconds from the start) and one of:
     move = "lever.big", to = "down"                the mission button's protection
     action = "start" | "recharge" | "lift_cover" | "lower_cover" | "confirm"
            | "alert_flipped" | "alert_deactivated" | "abandon"
-    action = "pass", colour = "red"
+    action = "pass" | "join" | "leave", colour = "red"
     action = "pause" | "resume", reason = "..."    (reason optional)
 
 The result (`penguin-panel replay --json`): the events; `refused`, each input the rules
@@ -43,6 +43,7 @@ from .mapping import BUTTON_ROLES, KaboomMapping, load_mapping
 from .missions import load_missions
 
 # each verb of an [[input]] entry, and the keys it takes besides t and itself
+_WITH_COLOUR = ("pass", "join", "leave")
 _EXTRAS = {"press": set(), "hold": set(), "release": set(), "move": {"to"}, "action": {"colour", "reason"}}
 
 
@@ -150,13 +151,13 @@ def parse_inputs(raw_inputs: Any, mapping: KaboomMapping, file: str | None,
                 bad(f"{target!r} is not a Kaboom action ({', '.join(ACTIONS)})", "action")
                 continue
             params: dict[str, Any] = {}
-            if target == "pass":
+            if target in _WITH_COLOUR:
                 if not isinstance(e.get("colour"), str):
-                    bad("a pass needs the colour of the player passing", "colour")
+                    bad(f"a {target} needs the player's colour", "colour")
                     continue
                 params["colour"] = e["colour"]
             elif "colour" in e:
-                bad(f"only a pass has a colour, not '{target}'", "colour")
+                bad(f"only {', '.join(_WITH_COLOUR)} take a colour, not '{target}'", "colour")
             if "reason" in e:
                 if target not in ("pause", "resume"):
                     bad(f"only pause and resume have a reason, not '{target}'", "reason")
