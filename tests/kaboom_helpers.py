@@ -42,7 +42,7 @@ def refused(m: KaboomMatch, colour_or_control: str, t: float) -> str:
     assert why is not None
     before = m.snapshot(t)
     assert press(m, control, t) == [] and m.snapshot(t) == before
-    return why
+    return why.reason
 
 
 def refused_act(m: KaboomMatch, name: str, t: float, **params: Any) -> str:
@@ -52,7 +52,7 @@ def refused_act(m: KaboomMatch, name: str, t: float, **params: Any) -> str:
     assert why is not None
     before = m.snapshot(t)
     assert act(m, name, t, **params) == [] and m.snapshot(t) == before
-    return why
+    return why.reason
 
 
 def hold(m: KaboomMatch, colour: str, t: float, down: bool = True) -> list[GameEvent]:

@@ -470,3 +470,15 @@ def test_debrief_follows_the_log_and_guards_the_csv(svc, gm):
     assert [t["team"] for t in body["tables"]["turns"]] == ["=HYPERLINK(1)"]
     text = _get_raw(gm, "/api/admin/debrief.csv?table=turns")[3]
     assert "\r\n'=HYPERLINK(1),1,Ana," in text
+
+
+def test_a_cooperative_challenge_is_called_by_the_game_master(svc, gm):
+    """Nobody plays against a cooperative crew (rule 19): the game master calls the challenge,
+    naming no team; a team given as null is logged as left out (the log exports as TOML)."""
+    gm.new_match(mode="cooperative", teams=[{"name": "Crew", "players": ["Ana", "Bo", "Cy"]}])
+    gm.act("start_turn")
+    assert gm.state()["actions"]["challenge"]["teams"] == [None, "Crew"]
+    assert gm.act("challenge", team=None, card="current")[0] == 200
+    assert gm.state()["challenge"]["team"] is None
+    logged = svc.on_loop(lambda: [e.data for e in svc.cockpit.store.entries(svc.cockpit.record.id)])
+    assert {"name": "challenge", "params": {"card": "current"}} in logged

@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 import pytest
 
-from panel.engine.kaboom import ACTIONS, EVENT_TYPES, KaboomMatch, Phase
-from panel.events import Action, InputEvent
+from panel.engine.kaboom import ACTIONS, KaboomMatch, Phase
+from panel.events import EVENT_TYPES, Action, InputEvent
 
 from kaboom_helpers import MAPPING, act, hold, match, only, press, refused, refused_act, types
-
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "kaboom.md"
-
 
 def started(m: KaboomMatch, t: float = 0.0) -> str:
     return only(act(m, "start", t), "mission_started").details["first"]
@@ -23,7 +17,7 @@ def running(m: KaboomMatch) -> list[str]:
     return [c for c, clock in m.clocks.items() if clock.running]
 
 
-# ---------------------------------------------------------------------- rule 1: start
+# ---------------------------------------------------------------------- Kaboom rule 1: start
 
 def test_nothing_runs_before_start_and_one_clock_runs_after():
     m = match()
@@ -57,7 +51,7 @@ def test_only_penguins_the_panel_has_can_join():
     assert refused_act(m, "leave", 0.0, colour="red") == "the red penguin has not joined"
 
 
-# ---------------------------------------------------------------------- rule 2: pass to most time
+# ---------------------------------------------------------------------- Kaboom rule 2: pass to most time
 
 def test_a_pass_goes_to_the_other_player_with_the_most_time():
     m = match()
@@ -91,7 +85,7 @@ def test_alone_a_pass_keeps_the_turn():
     assert e["to"] == "yellow" and running(m) == ["yellow"]
 
 
-# ---------------------------------------------------------------------- rule 3: ties drawn by seed
+# ---------------------------------------------------------------------- Kaboom rule 3: ties drawn by seed
 
 def draws(seed: int) -> list[str]:
     m = match(("red", "blue", "white", "black"), seed=seed)
@@ -123,7 +117,7 @@ def test_a_tie_is_drawn_among_the_tied_only():
     assert len(drawn) > 1
 
 
-# ---------------------------------------------------------------------- rule 4: recharge to least time
+# ---------------------------------------------------------------------- Kaboom rule 4: recharge to least time
 
 def test_a_recharge_goes_to_the_player_with_the_least_time():
     m = match(recharge_seconds=25)
@@ -156,7 +150,7 @@ def test_a_recharge_tie_is_drawn_and_only_while_the_clocks_run():
     assert refused_act(m, "recharge", 2.0) == "the game is paused"
 
 
-# ---------------------------------------------------------------------- rule 5: alert period
+# ---------------------------------------------------------------------- Kaboom rule 5: alert period
 
 def test_alerts_sound_every_period_of_play_and_a_pause_stops_the_alert_clock():
     m = match(time_per_player=600, alert_seconds=20)
@@ -180,7 +174,7 @@ def test_a_pass_or_a_recharge_does_not_move_the_alert_clock():
     assert m.next_deadline() == 20.0
 
 
-# ---------------------------------------------------------------------- rules 6-7: the alert cards
+# ---------------------------------------------------------------------- Kaboom rules 6 and 7: the alert cards
 
 def test_flips_and_deactivations_are_counted():
     m = match(time_per_player=600, alert_seconds=10, alerts=5, alerts_face_up=1)
@@ -197,7 +191,7 @@ def test_flips_and_deactivations_are_counted():
     assert refused(m, MAPPING.alert_deactivated, 24.0) == "no alert card is face up"
 
 
-# ---------------------------------------------------------------------- rule 8: failure
+# ---------------------------------------------------------------------- Kaboom rule 8: failure
 
 def test_the_mission_fails_the_moment_the_running_clock_reaches_zero():
     m = match(time_per_player=30, alert_seconds=600)
@@ -208,7 +202,7 @@ def test_the_mission_fails_the_moment_the_running_clock_reaches_zero():
     assert e.t == 32.0 and e.details["reason"] == "clock_out" and e.details["colour"] == a
     assert m.finished and m.outcome == "failed" and m.failed_colour == a and m.time_left(a) == 0.0
     assert running(m) == [] and m.next_deadline() is None
-    assert refused_act(m, "recharge", 33.0) == "the mission is over"
+    assert refused_act(m, "recharge", 33.0) == "the mission is over: set up a new one"
 
 
 def test_a_clock_out_at_the_moment_of_an_alert_fails_without_the_alert():
@@ -232,7 +226,7 @@ def test_the_mission_fails_when_the_last_alert_card_is_flipped():
     assert running(m) == []
 
 
-# ---------------------------------------------------------------------- rule 9: cover before confirm
+# ---------------------------------------------------------------------- Kaboom rule 9: cover before confirm
 
 def test_the_cover_must_be_lifted_before_the_mission_button_confirms():
     m = match()
@@ -251,7 +245,7 @@ def test_the_cover_must_be_lifted_before_the_mission_button_confirms():
     assert m.advance(1000.0) == []
 
 
-# ---------------------------------------------------------------------- rule 10: every finger at once
+# ---------------------------------------------------------------------- Kaboom rule 10: every finger at once
 
 def confirmed(m: KaboomMatch, t: float = 10.0) -> None:
     started(m)
@@ -288,7 +282,7 @@ def test_a_colour_pressed_while_closing_is_a_finger_not_a_pass():
     assert "turn_passed" not in types(m.handle(InputEvent(MAPPING.players["red"], True, 12.0)))
 
 
-# ---------------------------------------------------------------------- rules 11-13
+# ---------------------------------------------------------------------- Kaboom rules 11, 12 and 13
 
 def test_a_pause_stops_every_clock_until_its_last_reason_is_over():
     m = match(time_per_player=60, alert_seconds=30)
@@ -315,7 +309,7 @@ def test_abandon_ends_the_mission_neither_won_nor_lost():
     started(m)
     e = only(act(m, "abandon", 5.0), "mission_abandoned")
     assert m.outcome == "abandoned" and m.finished and e.details["outcome"] == "abandoned"
-    assert refused_act(m, "abandon", 6.0) == "the mission is over"
+    assert refused_act(m, "abandon", 6.0) == "the mission is over: set up a new one"
 
 
 def test_the_protection_is_followed_even_when_nothing_is_judged():
@@ -349,7 +343,7 @@ def in_phase(name: str) -> KaboomMatch:
 
 
 @pytest.mark.parametrize("phase", PHASES)
-@pytest.mark.parametrize("name", ACTIONS)
+@pytest.mark.parametrize("name", [a for a in ACTIONS if a != "new_match"])  # the service's, asked of the match
 def test_refusal_and_handling_agree(phase, name):
     """What `refusal` allows is carried out; what it refuses changes nothing and says the
     same reason (the service and the replay rely on this)."""
@@ -363,7 +357,12 @@ def test_refusal_and_handling_agree(phase, name):
         assert events  # carried out, and told
     else:
         assert events == [] and m.snapshot() == before
-    assert (name in before["allowed"]) == (why is None)
+    assert (name in before["actions"]) == (why is None)
+
+
+KABOOM_EVENTS = ("player_joined", "player_left", "mission_started", "turn_passed", "recharge", "alert",
+                 "alert_flipped", "alert_deactivated", "cover_lifted", "cover_lowered", "mission_confirmed",
+                 "mission_accomplished", "mission_failed", "mission_abandoned", "paused", "resumed")
 
 
 def test_every_event_type_is_declared():
@@ -376,17 +375,7 @@ def test_every_event_type_is_declared():
                  lambda: act(m, "lift_cover", 14), lambda: act(m, "lower_cover", 14), lambda: act(m, "abandon", 15)):
         seen |= set(types(step()))
     assert seen <= set(EVENT_TYPES)
-    assert seen >= set(EVENT_TYPES) - {"mission_confirmed", "mission_accomplished", "mission_failed"}
-
-
-def test_every_rule_the_engine_cites_is_in_the_house_rules():
-    import panel.engine.kaboom as engine
-
-    source = Path(engine.__file__).read_text()
-    cited = {int(n) for n in re.findall(r"[Rr]ule (\d+)", source)}
-    numbered = {int(n) for n in re.findall(r"^(\d+)\. \*\*", DOCS.read_text(), flags=re.M)}
-    assert cited and cited <= numbered
-    assert numbered == set(range(1, max(numbered) + 1))
+    assert seen >= set(KABOOM_EVENTS) - {"mission_confirmed", "mission_accomplished", "mission_failed"}
 
 
 def test_inputs_the_game_does_not_use_change_nothing():
@@ -410,5 +399,6 @@ def test_a_panel_without_a_players_colour_is_refused():
 
 def test_an_unknown_action_is_refused_with_the_list():
     m = match()
-    assert "one of: join, leave, start, pass" in m.refusal(Action("fly", 0.0))
+    why = m.refusal(Action("fly", 0.0))
+    assert why.param == "action" and "one of: join, leave, start, pass" in why.reason
     assert act(m, "fly", 0.0) == []

@@ -122,8 +122,10 @@ def test_a_logged_mission_round_trips_through_input_entries():
     ([{"t": 1, "move": "slider.red", "to": "2"}], "input[0].move: 'slider.red' is not the mission button's protection"),
     ([{"t": 1, "move": "lever.big", "to": "sideways"}], "input[0].to: 'sideways' is not a position of lever.big"),
     ([{"t": 1, "action": "flip"}], "input[0].action: 'flip' is not a Kaboom action"),
-    ([{"t": 1, "action": "pass"}], "input[0].colour: a pass needs the player's colour"),
-    ([{"t": 1, "action": "recharge", "colour": "red"}], "input[0].colour: only pass, join, leave take a colour"),
+    ([{"t": 1, "action": "pass"}], "input[0].colour: None is not a penguin colour"),
+    ([{"t": 1, "action": "recharge", "colour": "red"}], "input[0].colour: recharge takes no parameters"),
+    ([{"t": 1, "action": "pause", "reason": "lunch"}], "input[0].reason: 'lunch' is not a reason to pause"),
+    ([{"t": 1, "action": "new_match"}], "input[0].action: a scenario plays one mission"),
     ([{"t": 2, "action": "start"}, {"t": 1, "action": "recharge"}], "input[1].t: 1.0 is before"),
 ])
 def test_bad_kaboom_inputs_name_the_key(inputs, expected):

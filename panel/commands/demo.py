@@ -6,7 +6,7 @@ import json
 import sys
 
 from ..bot import BotCrew
-from ..engine import Match, MatchSettings, Team
+from ..engine import Match, MatchSettings, Phase, Team
 from ..layout import load_layout
 from ..scenario import input_entry
 
@@ -38,7 +38,7 @@ def demo(args) -> int:
         log += inputs
         t = max(t, match.now)
         # run out the clock of a turn that ended on time
-        if match.phase.value == "in_turn":
+        if match.phase is Phase.IN_TURN:
             match.advance(match.next_deadline() or t)
             t = match.now
     # Replay the log into a fresh match: the printed result is the replayed one,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 
 def at(t: float) -> float:
-    """A computed moment, rounded to the microsecond: a token moved at 30.1 s that settles
+    """A computed moment, rounded to the microsecond (rule 26; Kaboom rule 14): a token moved at 30.1 s that settles
     300 ms later settles at exactly 30.4 s, the moment a timer started at 0.4 s runs out,
     not a float's width after it (30.400000000000002): ties are decided by the rules, not
     by rounding error."""

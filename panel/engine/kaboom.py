@@ -9,8 +9,9 @@ player's finger on their colour. This engine is that app, for the cockpit's pane
 Pure Python like the Airlines engine: time is passed in with every call, nothing here
 reads a clock or touches hardware, and the one random choice (who plays when clocks tie)
 draws from a generator seeded by the settings, so the same inputs always give the same
-events. The house rules it applies are numbered in docs/kaboom.md; "rule N" below points
-there.
+events. The house rules it applies are numbered in docs/kaboom.md; "Kaboom rule N" below
+points there. Whether an action may happen now is `refusal`'s answer, in the same shape as
+the Airlines engine's, so the replay and the service treat both games alike.
 """
 
 from __future__ import annotations
@@ -19,10 +20,12 @@ import enum
 import random
 from typing import Any
 
-from ..events import Action, GameEvent, InputEvent
+from ..events import KABOOM_ACTIONS, Action, GameEvent, InputEvent
 from ..kaboom.mapping import KaboomMapping
+from ..layout import Layout
 from .clock import Countdown, at
 from .kaboom_settings import COLOURS, KaboomSettings, default_name
+from .refusal import Refusal
 
 
 class Phase(enum.Enum):
@@ -33,18 +36,31 @@ class Phase(enum.Enum):
     FINISHED = "finished"
 
 
-# Everything a person, a button or a script can ask of a Kaboom mission.
-ACTIONS = ("join", "leave", "start", "pass", "recharge", "lift_cover", "lower_cover", "confirm", "alert_flipped",
-           "alert_deactivated", "pause", "resume", "abandon")
-# Everything the engine can say.
-EVENT_TYPES = ("player_joined", "player_left", "mission_started", "turn_passed", "recharge", "alert", "alert_flipped", "alert_deactivated",
-               "cover_lifted", "cover_lowered", "mission_confirmed", "mission_accomplished", "mission_failed",
-               "mission_abandoned", "paused", "resumed")
+ACTIONS = KABOOM_ACTIONS  # everything a person, a button or a script can ask (panel.events)
 OUTCOMES = ("success", "failed", "abandoned")
-# Why the pause/resume actions were asked, when no reason is given.
-DEFAULT_PAUSE = "pause"
+# Why the clocks stop (Kaboom rule 11): the game master, a restart of the service, a lost
+# link to the panel; a resume that names no reason lifts the first two.
+PAUSES = ("pause", "restart", "link")
+LIFTED_BY_GAME_MASTER = ("pause", "restart")
 
 _PLAY_PHASES = {Phase.PLAYING, Phase.PAUSED, Phase.CLOSING}
+
+
+def malformed(action: Action) -> Refusal | None:
+    """What is wrong with a Kaboom action whatever the moment: its name, its parameters'
+    names and values. The scenario reader asks this up front; `refusal` asks it first."""
+    name, params = action.name, action.params
+    if not isinstance(name, str) or name not in ACTIONS:
+        return Refusal(f"{name!r} is not a Kaboom action (expected one of: {', '.join(ACTIONS)})", "action")
+    takes = ACTIONS[name]
+    for k in params:
+        if k not in takes:
+            return Refusal(f"{name} takes {'only ' + ', '.join(takes) if takes else 'no parameters'}", k)
+    if "colour" in takes and params.get("colour") not in COLOURS:
+        return Refusal(f"{params.get('colour')!r} is not a penguin colour ({', '.join(COLOURS)})", "colour")
+    if "reason" in params and params["reason"] not in PAUSES:
+        return Refusal(f"{params['reason']!r} is not a reason to pause ({', '.join(PAUSES)})", "reason")
+    return None
 
 
 class KaboomMatch:
@@ -52,10 +68,13 @@ class KaboomMatch:
     order, and call `advance(now)` when `next_deadline()` comes (a clock at zero, an alert).
 
     `mapping` says which panel control is which (the layout's [kaboom] table); without
-    it only Actions are understood. `cover_open` is where the protection stands at set-up.
+    it only Actions are understood. `layout` is the panel (the service keeps the tokens'
+    positions through any match, this one too) and `positions` where its tokens stand at
+    set-up: the protection may already be off.
     """
 
-    def __init__(self, settings: KaboomSettings, mapping: KaboomMapping | None = None, *, cover_open: bool = False):
+    def __init__(self, settings: KaboomSettings, mapping: KaboomMapping | None = None, *,
+                 layout: Layout | None = None, positions: dict[str, str] | None = None):
         if mapping is not None:
             missing = [c for c in settings.colours if c not in mapping.players]
             if missing:
@@ -73,19 +92,29 @@ class KaboomMatch:
         self.face_up = self.rules.alerts_face_up
         self.waiting = 0  # alerts sounded that no one has reported flipped yet
         self.sounded = 0
-        self.cover_open = cover_open
+        self.layout = layout
+        self.positions: dict[str, str] = layout.start_positions() if layout is not None else {}
+        self.positions.update({k: v for k, v in (positions or {}).items() if k in self.positions})
+        self.cover_open = mapping is not None and self.positions.get(mapping.cover) == mapping.cover_open
         self.held: set[str] = set()  # colours whose button is down now
         self.pause_reasons: set[str] = set()
         self.outcome: str | None = None
         self.reason: str | None = None  # why it failed: clock_out or last_alert
         self.failed_colour: str | None = None
+        self.ended_by: str | None = None  # complete or abandoned, once the mission is over
         self.now = 0.0
+        self._allowed: dict[str, dict[str, list]] | None = None  # kept until the next input or advance
 
     # ------------------------------------------------------------------ public API
 
     @property
     def finished(self) -> bool:
         return self.phase is Phase.FINISHED
+
+    @property
+    def clock_running(self) -> bool:
+        """A clock runs: the pages and lights move with time alone."""
+        return self.phase is Phase.PLAYING
 
     def time_left(self, colour: str, now: float | None = None) -> float:
         return self.clocks[colour].left(self.now if now is None else max(now, self.now))
@@ -98,12 +127,13 @@ class KaboomMatch:
     def advance(self, now: float) -> list[GameEvent]:
         """Run the clocks to `now`: the active clock may reach zero, alerts may sound."""
         out: list[GameEvent] = []
+        self._allowed = None
         while self.phase is Phase.PLAYING:
             out_at = self.clocks[self.active].deadline
             alert_at = self.alert_clock.deadline
             if out_at <= now and out_at <= alert_at:
                 # A clock reaching zero at the very moment an alert is due: the mission is
-                # already lost (rule 8), no alert sounds.
+                # already lost (Kaboom rule 8), no alert sounds.
                 self.now = max(self.now, out_at)
                 self._fail("clock_out", out_at, out, colour=self.active)
             elif alert_at <= now:
@@ -116,12 +146,15 @@ class KaboomMatch:
 
     def handle(self, event: InputEvent | Action) -> list[GameEvent]:
         """Judge one input at its time `event.t` (the clocks first run to it). An action
-        `refusal` refuses at that moment changes nothing (rule 13)."""
+        `refusal` refuses at that moment changes nothing (Kaboom rule 13)."""
         out = self.advance(event.t)
         t = self.now
         if isinstance(event, Action):
             self._act(event, t, out)
             return out
+        self._allowed = None
+        if event.control in self.positions and isinstance(event.value, str):
+            self.positions[event.control] = event.value
         role = self.mapping.role(event.control) if self.mapping is not None else None
         if role is None:
             return out
@@ -134,7 +167,7 @@ class KaboomMatch:
         if asked is not None:
             self._act(asked, t, out)
         elif kind == "colour" and event.value is True and self.phase is Phase.CLOSING:
-            self._check_fingers(t, out)  # rule 10
+            self._check_fingers(t, out)  # Kaboom rule 10
         return out
 
     def asks(self, event: InputEvent) -> Action | None:
@@ -147,90 +180,101 @@ class KaboomMatch:
             return None
         kind, colour = role
         if kind == "colour":
-            if self.phase is Phase.SETUP:  # rule 1: a penguin joins, or leaves, before the start
+            if self.phase is Phase.SETUP:  # Kaboom rule 1: a penguin joins, or leaves, before the start
                 return Action("leave" if colour in self.players else "join", event.t, {"colour": colour})
             return None if self.phase is Phase.CLOSING else Action("pass", event.t, {"colour": colour})
         if kind == "cover":
             return None
         return Action("confirm" if kind == "mission" else kind, event.t)
 
-    def refusal(self, action: Action) -> str | None:
-        """Why `action` cannot be carried out now, in words for the players; None if it can.
-        The one place the engine, the replay and the service learn what is allowed."""
+    def refusal(self, action: Action) -> Refusal | None:
+        """May `action` happen now (at `self.now`), and if not, why, in words for the
+        players: the one answer the engine obeys and the replay and the service ask. A
+        request wrong in itself names the parameter at fault."""
+        why = malformed(action)
+        if why is not None:
+            return why
         name, params = action.name, action.params
-        if name not in ACTIONS:
-            return f"{name!r} is not something Kaboom can do (one of: {', '.join(ACTIONS)})"
         phase = self.phase
+        if name == "new_match":
+            return None if self.finished else Refusal("a mission is still being played: abandon it first")
         if phase is Phase.FINISHED:
-            return "the mission is over"
-        if name == "abandon":
+            return Refusal("the mission is over: set up a new one")
+        if name == "abandon":  # Kaboom rule 12
             return None
-        if name in ("join", "leave", "start"):
+        colour = params.get("colour")
+        if name in ("join", "leave", "start"):  # Kaboom rule 1
             if phase is not Phase.SETUP:
-                return "the mission has already started"
-            colour = params.get("colour")
+                return Refusal("the mission has already started")
             if name == "start":
-                return None if self.players else "no player yet: each player presses their colour to join"
-            if colour not in COLOURS:
-                return f"{colour!r} is not a penguin colour ({', '.join(COLOURS)})"
+                return None if self.players else Refusal("no player yet: each player presses their colour to join")
             if self.mapping is not None and colour not in self.mapping.players:
-                return f"this panel has no button for the {colour} penguin"
+                return Refusal(f"this panel has no button for the {colour} penguin", "colour")
             if name == "join":
-                return f"the {colour} penguin has already joined" if colour in self.players else None
-            return None if colour in self.players else f"the {colour} penguin has not joined"
+                return Refusal(f"the {colour} penguin has already joined") if colour in self.players else None
+            return None if colour in self.players else Refusal(f"the {colour} penguin has not joined")
         if name in ("lift_cover", "lower_cover"):
             if self.cover_open == (name == "lift_cover"):
-                return "the mission button's cover is already " + ("lifted" if self.cover_open else "down")
+                return Refusal("the mission button's cover is already " + ("lifted" if self.cover_open else "down"))
             return None
-        if name in ("alert_flipped", "alert_deactivated"):
+        if name in ("alert_flipped", "alert_deactivated"):  # Kaboom rules 6 and 7
             if phase is Phase.SETUP:
-                return "the mission has not started"
+                return Refusal("the mission has not started")
             if name == "alert_flipped":
-                return None if self.waiting else "no alert is waiting to be flipped"
-            return None if self.face_up else "no alert card is face up"
-        if name == "pause":
-            reason = str(params.get("reason", DEFAULT_PAUSE))
+                return None if self.waiting else Refusal("no alert is waiting to be flipped")
+            return None if self.face_up else Refusal("no alert card is face up")
+        if name == "pause":  # Kaboom rule 11
             if phase not in (Phase.PLAYING, Phase.PAUSED):
-                return "no clock is running to pause"
-            return "already paused" if reason in self.pause_reasons else None
+                return Refusal("no clock is running to pause")
+            return Refusal("already paused") if params.get("reason", "pause") in self.pause_reasons else None
         if name == "resume":
-            reason = str(params.get("reason", DEFAULT_PAUSE))
-            return None if reason in self.pause_reasons else "not paused"
+            if not any(r in self.pause_reasons for r in self._lifted_by(params.get("reason"))):
+                if "link" in self.pause_reasons:
+                    return Refusal("the panel's link is lost: the mission resumes by itself when the panel is heard "
+                                   "again (check its USB cable)")
+                return Refusal("not paused")
+            return None
         # pass, recharge, confirm: only while the clocks run
         if phase is Phase.SETUP:
-            return "the mission has not started: press START"
+            return Refusal("the mission has not started: press START")
         if phase is Phase.PAUSED:
-            return "the game is paused"
+            return Refusal("the game is paused")
         if phase is Phase.CLOSING:
-            return "the mission is being closed: every player puts a finger on their colour"
-        if name == "pass":
-            colour = params.get("colour")
+            return Refusal("the mission is being closed: every player puts a finger on their colour")
+        if name == "pass":  # Kaboom rule 2
             if colour not in self.players:
-                return f"no player has the {colour} penguin" if isinstance(colour, str) else "whose pass is it?"
+                return Refusal(f"no player has the {colour} penguin", "colour")
             if colour != self.active:
-                return f"it is the {self.active} penguin's turn"
+                return Refusal(f"it is the {self.active} penguin's turn")
             return None
         if name == "confirm" and not self.cover_open:
-            return "lift the mission button's cover first"  # rule 9
+            return Refusal("lift the mission button's cover first")  # Kaboom rule 9
         return None
+
+    @staticmethod
+    def _lifted_by(reason: Any) -> tuple[str, ...]:
+        return LIFTED_BY_GAME_MASTER if reason is None else (reason,)
 
     @property
     def colours(self) -> tuple[str, ...]:
         """The players' colours, in the order they were set up or joined."""
         return tuple(self.players)
 
-    def allowed(self) -> list[str]:
-        """The actions `refusal` allows now: a pass, the active player's; joining and
-        leaving, when any penguin could."""
-        out = []
-        for a in ACTIONS:
-            if a in ("join", "leave"):
-                ok = any(self.refusal(Action(a, self.now, {"colour": c})) is None for c in COLOURS)
-            else:
-                ok = self.refusal(Action(a, self.now, {"colour": self.active} if a == "pass" else {})) is None
-            if ok:
-                out.append(a)
-        return out
+    def allowed(self) -> dict[str, dict[str, list]]:
+        """The actions `refusal` allows now, with the colours it allows them for (joining,
+        leaving, passing), JSON-ready for the pages like the Airlines engine's answer. Kept
+        until the next input or advance."""
+        if self._allowed is None:
+            out: dict[str, dict[str, list]] = {}
+            for name, takes in ACTIONS.items():
+                if "colour" in takes:
+                    ok = [c for c in COLOURS if self.refusal(Action(name, self.now, {"colour": c})) is None]
+                    if ok:
+                        out[name] = {"colour": ok}
+                elif self.refusal(Action(name, self.now)) is None:
+                    out[name] = {}
+            self._allowed = out
+        return {name: {k: list(v) for k, v in options.items()} for name, options in self._allowed.items()}
 
     def snapshot(self, now: float | None = None) -> dict[str, Any]:
         """The whole visible state, JSON-ready, for pages and lights."""
@@ -251,7 +295,9 @@ class KaboomMatch:
                        "next_in": self.alert_clock.left(now) if self.phase in _PLAY_PHASES else None},
             "cover_open": self.cover_open,
             "paused_for": sorted(self.pause_reasons),
-            "allowed": self.allowed(),
+            "positions": dict(self.positions),
+            "ended_by": self.ended_by,
+            "actions": self.allowed(),
             "finished": self.finished,
             "outcome": self.outcome,
             "reason": self.reason,
@@ -262,8 +308,9 @@ class KaboomMatch:
     # ------------------------------------------------------------------ actions
 
     def _act(self, action: Action, t: float, out: list[GameEvent]) -> None:
+        self._allowed = None
         if self.refusal(action) is not None:
-            return  # rule 13: refused, it changes nothing
+            return  # Kaboom rule 13: refused, it changes nothing
         name, params = action.name, action.params
         if name == "join":
             colour = params["colour"]
@@ -290,20 +337,23 @@ class KaboomMatch:
             self.face_up -= 1
             out.append(GameEvent(t, "alert_deactivated", self._alert_counts()))
         elif name == "pause":
-            self._pause(str(params.get("reason", DEFAULT_PAUSE)), t, out)
+            self._pause(params.get("reason", "pause"), t, out)
         elif name == "resume":
-            self._resume(str(params.get("reason", DEFAULT_PAUSE)), t, out)
+            for reason in self._lifted_by(params.get("reason")):
+                if reason in self.pause_reasons:
+                    self._resume(reason, t, out)
         elif name == "abandon":
             self._stop_clocks(t)
             self._finish("abandoned", None, t, out, "mission_abandoned")
+            self.ended_by = "abandoned"
 
     def _draw(self, candidates: list[str]) -> str:
-        """Rule 3: one of equals, drawn from the seeded generator (the same seed and inputs
+        """Kaboom rule 3: one of equals, drawn from the seeded generator (the same seed and inputs
         always draw the same)."""
         return candidates[0] if len(candidates) == 1 else self._rng.choice(candidates)
 
     def _start(self, t: float, out: list[GameEvent]) -> None:
-        """Rule 1: every clock full; the first player is drawn, as every clock ties."""
+        """Kaboom rule 1: every clock full; the first player is drawn, as every clock ties."""
         first = self._draw(list(self.colours))
         self.phase = Phase.PLAYING
         self.active = first
@@ -315,7 +365,7 @@ class KaboomMatch:
                                                     **self._alert_counts()}))
 
     def _pass(self, t: float, out: list[GameEvent]) -> None:
-        """Rule 2: the turn goes to the other player with the most time left."""
+        """Kaboom rule 2: the turn goes to the other player with the most time left."""
         passer = self.active
         self.clocks[passer].stop(t)
         others = [c for c in self.colours if c != passer] or [passer]
@@ -330,7 +380,7 @@ class KaboomMatch:
                                                 "to_time_left": self.clocks[nxt].left(t)}))
 
     def _recharge(self, t: float, out: list[GameEvent]) -> None:
-        """Rule 4: the player with the least time left gets the mission's recharge,
+        """Kaboom rule 4: the player with the least time left gets the mission's recharge,
         never above the starting time when the mission says so."""
         least = min(self.clocks[c].left(t) for c in self.colours)
         tied = [c for c in self.colours if self.clocks[c].left(t) == least]
@@ -355,8 +405,8 @@ class KaboomMatch:
             out.append(GameEvent(t, "cover_lifted" if lifted else "cover_lowered", {}))
 
     def _confirm(self, t: float, out: list[GameEvent]) -> None:
-        """Rule 9: the mission button, cover lifted, closes the mission: the clocks stop and
-        every player puts a finger on their colour (rule 10)."""
+        """Kaboom rule 9: the mission button, cover lifted, closes the mission: the clocks stop and
+        every player puts a finger on their colour (Kaboom rule 10)."""
         self._stop_clocks(t)
         self.phase = Phase.CLOSING
         out.append(GameEvent(t, "mission_confirmed", {"by": self.active, "time_left": self._times(t)}))
@@ -367,14 +417,14 @@ class KaboomMatch:
             self._finish("success", None, t, out, "mission_accomplished")
 
     def _alert(self, t: float, out: list[GameEvent]) -> None:
-        """Rule 5: an alert every `alert_seconds` of play; the players flip an alert card."""
+        """Kaboom rule 5: an alert every `alert_seconds` of play; the players flip an alert card."""
         self.sounded += 1
         self.waiting += 1
         self.alert_clock.reset(self.rules.alert_seconds, t)
         out.append(GameEvent(t, "alert", {"number": self.sounded, **self._alert_counts()}))
 
     def _alert_flipped(self, t: float, out: list[GameEvent]) -> None:
-        """Rule 7: one alert card more face up; rule 8: the last one face up loses the mission."""
+        """Kaboom rule 7: one alert card more face up; Kaboom rule 8: the last one face up loses the mission."""
         self.waiting -= 1
         self.face_up += 1
         out.append(GameEvent(t, "alert_flipped", self._alert_counts()))
@@ -386,7 +436,7 @@ class KaboomMatch:
         return {"face_up": self.face_up, "remaining": self.rules.alerts - self.face_up, "waiting": self.waiting}
 
     def _pause(self, reason: str, t: float, out: list[GameEvent]) -> None:
-        """Rule 11: every clock stops until the last reason to pause is over."""
+        """Kaboom rule 11: every clock stops until the last reason to pause is over."""
         if not self.pause_reasons:
             self._stop_clocks(t)
             self.phase = Phase.PAUSED
@@ -413,7 +463,7 @@ class KaboomMatch:
         return {c: self.clocks[c].left(t) for c in self.colours}
 
     def _fail(self, reason: str, t: float, out: list[GameEvent], colour: str | None = None) -> None:
-        """Rule 8: a clock at zero, or the last alert card face up."""
+        """Kaboom rule 8: a clock at zero, or the last alert card face up."""
         self._stop_clocks(t)
         self.reason = reason
         self.failed_colour = colour
@@ -423,6 +473,7 @@ class KaboomMatch:
                 **extra: Any) -> None:
         self.phase = Phase.FINISHED
         self.outcome = outcome
+        self.ended_by = "complete"  # won or lost, the mission is over (abandon says otherwise)
         self.pause_reasons.clear()
         details: dict[str, Any] = {"outcome": outcome}
         if reason is not None:

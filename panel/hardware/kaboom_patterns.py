@@ -147,7 +147,7 @@ def button_lights(snapshot: dict[str, Any], now: float) -> dict[str, Colour]:
     """Control id -> colour for every control the mission uses (others stay off)."""
     panel = snapshot.get("panel") or {}
     phase = snapshot.get("phase")
-    allowed = set(snapshot.get("allowed", []))
+    allowed = set(snapshot.get("actions", {}))
     out: dict[str, Colour] = {}
     playing = {p["colour"]: p for p in snapshot.get("players", [])}
     for colour, control in (panel.get("players") or {}).items():

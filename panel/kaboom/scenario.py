@@ -34,7 +34,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..engine.kaboom import ACTIONS, KaboomMatch
+from ..engine.kaboom import ACTIONS, KaboomMatch, malformed
 from ..engine.kaboom_settings import KaboomSettings
 from ..errors import ConfigError, Problem
 from ..events import Action, GameEvent, InputEvent
@@ -43,8 +43,8 @@ from .mapping import BUTTON_ROLES, KaboomMapping, load_mapping
 from .missions import load_missions
 
 # each verb of an [[input]] entry, and the keys it takes besides t and itself
-_WITH_COLOUR = ("pass", "join", "leave")
-_EXTRAS = {"press": set(), "hold": set(), "release": set(), "move": {"to"}, "action": {"colour", "reason"}}
+_ACTION_PARAMS = {p for params in ACTIONS.values() for p in params}
+_EXTRAS = {"press": set(), "hold": set(), "release": set(), "move": {"to"}, "action": _ACTION_PARAMS}
 
 
 class KaboomScenario:
@@ -70,7 +70,7 @@ class KaboomScenario:
             why = match.refusal(asked) if asked is not None else None
             if why is not None:
                 pressed = {"control": event.control} if isinstance(event, InputEvent) else {}
-                refused.append({"t": event.t, "action": asked.name, **asked.params, **pressed, "reason": why})
+                refused.append({"t": event.t, "action": asked.name, **asked.params, **pressed, "reason": str(why)})
             events += match.handle(event)
         if self.end is not None:
             events += match.advance(self.end)
@@ -147,22 +147,15 @@ def parse_inputs(raw_inputs: Any, mapping: KaboomMapping, file: str | None,
                 continue
             out.append(InputEvent(target, to, t))
         else:
-            if target not in ACTIONS:
-                bad(f"{target!r} is not a Kaboom action ({', '.join(ACTIONS)})", "action")
+            if target == "new_match":
+                bad("a scenario plays one mission: new_match is the service's, not a scenario's", "action")
                 continue
-            params: dict[str, Any] = {}
-            if target in _WITH_COLOUR:
-                if not isinstance(e.get("colour"), str):
-                    bad(f"a {target} needs the player's colour", "colour")
-                    continue
-                params["colour"] = e["colour"]
-            elif "colour" in e:
-                bad(f"only {', '.join(_WITH_COLOUR)} take a colour, not '{target}'", "colour")
-            if "reason" in e:
-                if target not in ("pause", "resume"):
-                    bad(f"only pause and resume have a reason, not '{target}'", "reason")
-                params["reason"] = str(e["reason"])
-            out.append(Action(target, t, params))
+            action = Action(target, t, {p: e[p] for p in _ACTION_PARAMS if p in e})
+            why = malformed(action)
+            if why is not None:
+                bad(why.reason, why.param)
+                continue
+            out.append(action)
     return out, problems
 
 

@@ -20,10 +20,11 @@ from aiohttp import WSCloseCode, web
 
 from .. import __version__
 from ..debrief import COLUMNS, csv_text, debrief
-from ..engine import MatchSettings
+from ..engine import CARDS_PER_TURN, MISTAKES_PER_TURN, SETTINGS, MatchSettings, names
 from ..errors import ConfigError
+from ..events import ACTIONS
 from ..scenario import contract_events
-from .cockpit import MATCH_FIELDS, Cockpit, Refused
+from .cockpit import Cockpit, Refused
 from .drawing import card_svg, qr_svg
 from .replay import replay_events
 from .security import LoginRefused, PinError, Security, split_host
@@ -35,7 +36,6 @@ PAGES = ("tower", "board", "admin", "sim", "join", "debrief")
 VIEWS = ("board", "sim", "tower")
 COOKIE = "pp_session"
 MAX_BODY = 64 * 1024
-SETTING_FIELDS = ("turn_seconds", "time_counters", "target_points", "settle_ms", "side", "expansion", "mode")
 TOWER_CLOSE = 4403  # "forbidden", in the private range of WebSocket close codes
 COCKPIT = web.AppKey("cockpit", Cockpit)
 SECURITY = web.AppKey("security", Security)
@@ -260,7 +260,7 @@ async def admin_action(request: web.Request) -> web.Response:
     body = await json_body(request)
     name = body.pop("action", None)
     if not isinstance(name, str):
-        return error(400, "action: missing (start_turn, flip, pause, resume, challenge, rule, end or abandon)")
+        return error(400, f"action: missing (one of: {', '.join(a for a in ACTIONS if a != 'new_match')})")
     try:
         events = await request.app[COCKPIT].action(name, body)
     except Refused as e:
@@ -272,19 +272,14 @@ async def admin_settings(request: web.Request) -> web.Response:
     require_admin(request)
     body = await json_body(request)
     if not body:  # a page that sent nothing has a bug to be told about, not a silent 200
-        return error(400, f"nothing to change: send pin or one of: {', '.join(SETTING_FIELDS)}")
-    unknown = sorted(k for k in body if k not in ("pin",) + SETTING_FIELDS)
-    if unknown:
-        return error(400, f"{unknown[0]}: unknown setting (expected pin or one of: {', '.join(SETTING_FIELDS)})")
+        return error(400, f"nothing to change: send pin or one of: {', '.join(names('defaults'))}")
     cockpit = request.app[COCKPIT]
     security = request.app[SECURITY]
-    defaults = {k: v for k, v in body.items() if k in SETTING_FIELDS}
-    if defaults:
-        merged = {**cockpit.defaults, **defaults}
-        try:  # the same checks a new match gets, with placeholder teams
-            MatchSettings.from_dict({"teams": [{"name": "A", "players": ["a", "b"]}], **merged}, key="")
-        except ConfigError as e:
-            return error(400, "; ".join(str(p) for p in e.problems))
+    defaults = {k: v for k, v in body.items() if k != "pin"}
+    try:  # the defaults as a whole, with the same checks and messages as the settings file's
+        MatchSettings.check_defaults({**cockpit.defaults, **defaults}, "defaults", key="", also=("pin",))
+    except ConfigError as e:
+        return error(400, "; ".join(str(p) for p in e.problems))
     if "pin" in body:
         try:
             security.set_pin(body["pin"])
@@ -307,8 +302,10 @@ async def admin_status(request: web.Request) -> web.Response:
         r = cockpit.record
         match = {"id": r.id, "created": r.created, "status": r.status, "code": r.code, "settings": r.settings,
                  "state": cockpit.public_state()}
+    # The match settings as declared by the engine (labels, defaults, limits, where each may
+    # be set): the page builds its forms from them.
     return web.json_response({"link": cockpit.link_status(), "match": match, "version": __version__,
-                              "defaults": cockpit.defaults, "fields": list(MATCH_FIELDS)})
+                              "defaults": cockpit.defaults, "settings": [st.as_dict() for st in SETTINGS]})
 
 
 async def admin_matches(request: web.Request) -> web.Response:
@@ -355,7 +352,8 @@ async def match_debrief(request: web.Request) -> dict[str, Any]:
         return {"match_id": record.id, "created": record.created, "status": record.status,
                 "settings": record.settings, "scores": dict(match.scores), "round": match.round,
                 "finished": match.finished, "winner": match.winner, "tier": match.tier,
-                "outcome": match.outcome, "tables": debrief(contract_events(events))}
+                "outcome": match.outcome, "cards_per_turn": CARDS_PER_TURN, "mistakes_per_turn": MISTAKES_PER_TURN,
+                "tables": debrief(contract_events(events))}
 
     try:
         result = await asyncio.get_running_loop().run_in_executor(None, rebuild)

@@ -23,7 +23,7 @@ import secrets
 import time
 from typing import Any, Callable, Iterable
 
-from ..engine import Match, MatchSettings
+from ..engine import Match, MatchSettings, Phase, Refusal, allowed_actions, names, refusal
 from ..errors import ConfigError
 from ..events import Action, GameEvent, InputEvent
 from ..layout import Layout
@@ -36,14 +36,8 @@ log = logging.getLogger("penguin-panel")
 TICK = 0.25  # seconds between state pushes while a turn runs
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud across a café
 CODE_LENGTH = 6
-GM_ACTIONS = ("start_turn", "flip", "pause", "resume", "challenge", "rule", "end", "abandon")
-# Fields of a new match a game master may set from the web page. The layout file and the
-# touch sensors belong to the build (command line, settings file), not to a web form.
-MATCH_FIELDS = ("mode", "teams", "turn_seconds", "time_counters", "target_points", "settle_ms",
-                "side", "expansion", "seed")
-WALK_UP_TEAMS = [{"name": "Blue team", "players": ["Tower", "Crew"]},
-                 {"name": "Red team", "players": ["Tower", "Crew"]}]
-GM_PAUSE_REASONS = ("pause", "restart")  # what the game master's resume clears
+# The stored status of a match the engine has ended, by how it ended.
+STATUS_WHEN_OVER = {"complete": "finished", "ended": "ended", "abandoned": "abandoned"}
 
 
 class Refused(Exception):
@@ -52,6 +46,12 @@ class Refused(Exception):
     def __init__(self, status: int, message: str):
         super().__init__(message)
         self.status = status
+
+    @classmethod
+    def by_engine(cls, why: Refusal) -> "Refused":
+        """The engine's refusal as HTTP: a request that is wrong in itself (a parameter at
+        fault) is a 400, a request the moment does not allow a 409; the text is the engine's."""
+        return cls(400 if why.param else 409, str(why))
 
 
 def public_event(event: GameEvent) -> dict[str, Any]:
@@ -155,9 +155,12 @@ class Cockpit:
         self._last_card = None
         if record.status == "active" and match.finished:
             # Killed between the last input and the status update: the log says how it ended.
-            ended = any(e.kind == "action" and e.data.get("name") == "end" for e in entries)
-            self._set_status("ended" if ended else "finished")
-        if self.record.status == "active" and match.phase.value == "in_turn":
+            self._set_status(STATUS_WHEN_OVER[match.ended_by])
+        elif record.status != "active" and not match.finished:
+            # Ended or abandoned before the engine was told (an older log): tell it now, so
+            # the pages see a match that is over. Not logged: the record is closed.
+            match.handle(Action("abandon" if record.status == "abandoned" else "end", last))
+        if self.record.status == "active" and match.phase is Phase.IN_TURN:
             self._log_and_handle(Action("pause", last, {"reason": "restart"}))
         log.info("match %s restored from %d logged inputs at %.1f s, %s", record.id, len(entries), last,
                  match.phase.value)
@@ -199,7 +202,8 @@ class Cockpit:
     def public_state(self, full: dict[str, Any] | None = None) -> dict[str, Any]:
         """GET /api/state: the snapshot without the card, plus the match id, status and link."""
         if self.match is None:
-            state: dict[str, Any] = {"phase": "idle", "positions": dict(self.positions), "finished": False}
+            state: dict[str, Any] = {"phase": "idle", "positions": dict(self.positions), "finished": False,
+                                     "actions": allowed_actions(None)}
         else:
             state = dict(full if full is not None else self.match.snapshot(self.now()))
             state.pop("card", None)
@@ -272,7 +276,7 @@ class Cockpit:
         due = self.match.next_deadline()
         if due is not None:
             waits.append(due - now)
-        if self.match.phase.value == "in_turn":
+        if self.match.phase is Phase.IN_TURN:
             waits.append(self._next_tick - self.clock())
         for effect in self.effects:
             d = getattr(effect, "deadline", None)
@@ -287,12 +291,7 @@ class Cockpit:
     def _on_timer(self) -> None:
         if self.active:
             t = self._stamp(self.clock())
-            due = self.match.next_deadline()
-            if due is not None and due <= t:
-                # Logged before it runs, like any input: a replay advances at the same moment.
-                self.store.append(self.record.id, t, "advance", {})
-                self._publish(self.match.advance(t))
-            elif self.match.phase.value == "in_turn" and self.clock() >= self._next_tick:
+            if not self._advance(t) and self.match.phase is Phase.IN_TURN and self.clock() >= self._next_tick:
                 self._publish([])  # the timer drains on the pages
         now = self.now()
         full = None
@@ -304,6 +303,18 @@ class Cockpit:
                     effect.update(full, now)
                 except Exception:
                     log.exception("an effect failed")
+
+    def _advance(self, t: float) -> bool:
+        """Run the match's clock to `t` when a deadline has passed, logged before it runs
+        like any input (a replay advances at the same moment). True when it did."""
+        due = self.match.next_deadline()
+        if due is None or due > t:
+            return False
+        self.store.append(self.record.id, t, "advance", {})
+        events = self.match.advance(t)
+        self._status_from_match()
+        self._publish(events)
+        return True
 
     def _process(self, item: Any) -> None:
         if isinstance(item, tuple):
@@ -318,8 +329,14 @@ class Cockpit:
         if isinstance(item, InputEvent):
             self._input(item)
         elif isinstance(item, Action):
-            if self.active:  # a source's action (the link lost or back)
-                self._log_and_handle(Action(item.name, self._stamp(item.t), item.params))
+            if self.active:  # a source's action (the link lost or back): logged only if the engine takes it
+                action = Action(item.name, self._stamp(item.t), item.params)
+                self._advance(action.t)
+                why = self.match.refusal(action)
+                if why is None:
+                    self._log_and_handle(action)
+                else:
+                    log.info("%s from an input source not taken: %s", action.name, why)
 
     def _input(self, event: InputEvent) -> bool:
         """One control changed: logged and judged when a match is played. True when logged."""
@@ -341,10 +358,10 @@ class Cockpit:
         if self.active and not self.match.finished:
             return False
         body: dict[str, Any] = {}
-        if self.record is not None:
-            body = {k: v for k, v in self.record.settings.items() if k in MATCH_FIELDS and k != "seed"}
+        if self.record is not None:  # the same settings again, a new deck
+            body = {k: v for k, v in self.record.settings.items() if k in names("form") and k != "seed"}
         elif "teams" not in self.defaults:
-            body["teams"] = WALK_UP_TEAMS
+            body["teams"] = MatchSettings().as_dict()["teams"]  # the engine's default teams
         if self.active:
             self._set_status("finished")
         try:
@@ -362,10 +379,14 @@ class Cockpit:
         self.store.append(self.record.id, entry.t, entry.kind, entry.data)  # the log first
         self._t = max(self._t, event.t)
         events = apply(self.match, entry)
-        if self.match.finished and self.record.status == "active":
-            self._set_status("finished")
+        self._status_from_match()
         self._publish(events)
         return events
+
+    def _status_from_match(self) -> None:
+        """A match the engine has ended is stored as over, the way it ended."""
+        if self.match.finished and self.record.status == "active":
+            self._set_status(STATUS_WHEN_OVER[self.match.ended_by])
 
     def _set_status(self, status: str) -> None:
         self.store.set_status(self.record.id, status)
@@ -375,17 +396,15 @@ class Cockpit:
     def _create_match(self, body: Any) -> dict[str, Any]:
         if not isinstance(body, dict):
             raise Refused(400, "the body must be a JSON object")
-        if self.active and not self.match.finished:
-            raise Refused(409, f"match {self.record.id} is still being played: end or abandon it first")
-        unknown = sorted(k for k in body if k not in MATCH_FIELDS)
-        if unknown:
-            raise Refused(400, f"{unknown[0]}: unknown field (expected one of: {', '.join(MATCH_FIELDS)})")
-        raw = {**self.defaults, **body}
-        raw.setdefault("seed", secrets.randbelow(2**31))  # every match its own deck unless asked
-        raw["layout"] = self.layout_path
-        raw["touch_sensors"] = self.touch_sensors
+        why = refusal(self.match, Action("new_match", self.now()))
+        if why is not None:
+            raise Refused.by_engine(why)
+        # What the game master chose, over the defaults; the build's own (layout file, touch
+        # sensors) over both. Every match its own deck unless a seed is asked for.
+        base = {**self.defaults, "seed": secrets.randbelow(2**31), "layout": self.layout_path,
+                "touch_sensors": self.touch_sensors}
         try:
-            settings = MatchSettings.from_dict(raw, key="")
+            settings = MatchSettings.from_dict(body, key="", allowed=names("form"), base=base)
             layout = layout_for(settings.layout, settings.side, settings.expansion)
             match = Match(settings, layout, positions=dict(self.positions))
         except ConfigError as e:
@@ -408,88 +427,19 @@ class Cockpit:
         return {"match_id": match_id, "code": code}
 
     def _action(self, name: Any, params: dict[str, Any]) -> list[dict[str, Any]]:
-        if name not in GM_ACTIONS:
-            raise Refused(400, f"action: {name!r} is not an action (expected one of: {', '.join(GM_ACTIONS)})")
-        if self.match is None or self.record is None:
-            raise Refused(409, "no match: set one up first")
-        if self.record.status != "active":
-            raise Refused(409, f"match {self.record.id} is {self.record.status}: set up a new match")
-        snap = self.match.snapshot(self.now())
-        phase = snap["phase"]
-        events: list[GameEvent] = []
-
-        def act(action_name: str, **p: Any) -> None:
-            events.extend(self._log_and_handle(Action(action_name, self._stamp(self.clock()), p)))
-
-        if name == "abandon":
-            self._set_status("abandoned")
-            self._publish([])
-            return []
-        if phase == "finished":
-            raise Refused(409, "the match is finished")
-        if name == "end":
-            act("end")
-            self._set_status("ended")
-            self._publish([])
-        elif name == "start_turn":
-            if phase != "between_turns":
-                raise Refused(409, "a turn is already in progress")
-            act("start_turn")
-        elif name == "flip":
-            if phase != "in_turn":
-                raise Refused(409, "no turn is running")
-            if not snap["counters_held"]:
-                raise Refused(409, "the crew holds no time counter")
-            act("flip")
-        elif name == "pause":
-            if phase not in ("in_turn", "paused"):
-                raise Refused(409, "no turn is in progress")
-            if "pause" in snap["paused_for"]:
-                raise Refused(409, "already paused")
-            act("pause", reason="pause")
-        elif name == "resume":
-            reasons = [r for r in GM_PAUSE_REASONS if r in snap["paused_for"]]
-            if not reasons:
-                if "challenge" in snap["paused_for"]:
-                    raise Refused(409, "a challenge is open: rule on it to resume")
-                if "link" in snap["paused_for"]:
-                    raise Refused(409, "the panel's link is lost: the turn resumes by itself when the panel "
-                                       "is heard again (check its USB cable)")
-                raise Refused(409, "not paused")
-            for r in reasons:
-                act("resume", reason=r)
-        elif name == "challenge":
-            if phase != "in_turn" or snap["challenge"] is not None:
-                raise Refused(409, "a challenge needs a running turn with no challenge open")
-            team = params.get("team")
-            teams = [t["name"] for t in snap["teams"]]
-            if not self.match.cooperative:
-                if team not in teams:
-                    raise Refused(400, f"team: {team!r} is not a team of this match")
-                if team == snap["team"]:
-                    raise Refused(400, "team: a team cannot challenge its own turn")
-            elif team is not None and not isinstance(team, str):
-                raise Refused(400, "team: must be a team name")
-            card = params.get("card", "current")
-            if card == "current":
-                if not self.match.snapshot(self.now())["card"]:
-                    raise Refused(409, "no card is in play")
-            elif isinstance(card, int) and not isinstance(card, bool):
-                if not 0 <= card < snap["completed"]:
-                    raise Refused(400, f"card: {card} is not the index of a card completed this turn "
-                                       f"(0 to {snap['completed'] - 1})" if snap["completed"] else
-                                  "card: no card was completed this turn")
-            else:
-                raise Refused(400, "card: must be \"current\" or the index of a card completed this turn")
-            act("challenge", team=team, card=card)
-        elif name == "rule":
-            if snap["challenge"] is None:
-                raise Refused(409, "no challenge is open")
-            upheld = params.get("upheld")
-            if not isinstance(upheld, bool):
-                raise Refused(400, "upheld: must be true or false")
-            act("rule", upheld=upheld)
-        return [public_event(e) for e in events]
+        """A game master's action, carried out if the engine allows it at this moment; the
+        engine's refusal otherwise, as HTTP. No rule is kept here."""
+        if name == "new_match":
+            raise Refused(400, "action: a new match is set up with POST /api/admin/match")
+        t = self._stamp(self.clock())
+        if self.active:
+            self._advance(t)  # asked at its moment: the timer may have run out meanwhile
+        # A parameter sent as null is one left out (the log is written back as TOML, which has no null).
+        action = Action(name, t, {k: v for k, v in params.items() if v is not None})
+        why = refusal(self.match, action)
+        if why is not None:
+            raise Refused.by_engine(why)
+        return [public_event(e) for e in self._log_and_handle(action)]
 
     # ------------------------------------------------------------------ fan-out
     def subscribe(self, sub: Any) -> None:

@@ -21,6 +21,7 @@ from typing import Any
 
 from aiohttp import web
 
+from ..engine import MatchSettings
 from ..errors import ConfigError, Problem, read_toml
 from .app import build_app
 from .cockpit import Cockpit
@@ -31,8 +32,6 @@ from .store import Store, StoreError
 log = logging.getLogger("penguin-panel")
 
 SERVICE_KEYS = ("host", "port", "db", "pin", "allow_hosts", "layout", "hardware")
-MATCH_KEYS = ("mode", "turn_seconds", "time_counters", "target_points", "settle_ms", "side", "expansion",
-              "touch_sensors")
 
 
 def default_db() -> Path:
@@ -86,9 +85,6 @@ def read_settings(path: str | None) -> dict[str, Any]:
     for k in service:
         if k not in SERVICE_KEYS:
             problems.append(Problem(path, f"service.{k}", f"unknown key (expected one of: {', '.join(SERVICE_KEYS)})"))
-    for k in match:
-        if k not in MATCH_KEYS:
-            problems.append(Problem(path, f"match.{k}", f"unknown key (expected one of: {', '.join(MATCH_KEYS)})"))
     for k in ("host", "db", "layout", "hardware"):
         if k in service and not isinstance(service[k], str):
             problems.append(Problem(path, f"service.{k}", "must be a string"))
@@ -103,16 +99,10 @@ def read_settings(path: str | None) -> dict[str, Any]:
             check_pin_format(service["pin"])
         except PinError as e:
             problems.append(Problem(path, "service.pin", str(e)))
-    if "touch_sensors" in match and not isinstance(match["touch_sensors"], bool):
-        problems.append(Problem(path, "match.touch_sensors", "must be true or false"))
-    if any(k in match for k in MATCH_KEYS if k != "touch_sensors"):
-        from ..engine import MatchSettings
-
-        probe = {k: v for k, v in match.items() if k != "touch_sensors"}
-        try:
-            MatchSettings.from_dict({"teams": [{"name": "A", "players": ["a", "b"]}], **probe}, file=path)
-        except ConfigError as e:
-            problems += e.problems
+    try:  # the [match] table: defaults for new matches and the build's touch sensors
+        MatchSettings.check_defaults(match, "file", file=path, key="match")
+    except ConfigError as e:
+        problems += e.problems
     if problems:
         raise ConfigError(problems)
     return {"service": service, "match": match}

@@ -30,11 +30,11 @@ function show(s) {
   $("#team").textContent = coop ? "Cooperative flight" : `Turn: ${s.team}`;
   const crew = (s.roles && s.roles.crew) || [];
   $("#roles").textContent = s.roles ? `Tower: ${s.roles.tower || "–"} · Crew: ${crew.join(", ") || "–"}` : "";
-  pips($("#done"), s.completed || 0, 5, "done");
-  pips($("#mistakes"), s.mistakes || 0, 2, "mistake");
+  pips($("#done"), s.completed || 0, s.cards_per_turn, "done");
+  pips($("#mistakes"), s.mistakes || 0, s.mistakes_per_turn, "mistake");
   pips($("#counters"), s.counters_held || 0, s.time_counters || 4, "");
   $("#pool").textContent = `held · ${s.counters_pool ?? 0} in the pool`;
-  $("#stuck").textContent = s.stuck ? `stuck: ${s.stuck}` : "";
+  $("#stuck").textContent = s.stuck ? `stuck: ${s.stuck_name}` : "";
 
   const banner = $("#banner");
   let text = "", cls = "";
@@ -59,7 +59,10 @@ function show(s) {
   const res = $("#result");
   if (s.finished) {
     res.classList.remove("hidden");
-    if (coop) {
+    if (s.ended_by === "abandoned") {
+      $("#resulttitle").textContent = "Match abandoned";
+      $("#resulttext").textContent = "No result: the game master abandoned this match.";
+    } else if (coop) {
       $("#resulttitle").textContent = s.tier ? `${s.tier}!` : "Landed";
       $("#resulttext").textContent = s.outcome || "";
     } else {

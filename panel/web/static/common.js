@@ -147,7 +147,7 @@ export function describeEvent(e) {
   switch (e.type) {
     case "turn_started": return `Turn started: ${e.team ?? ""}`;
     case "card_drawn": return "New card";
-    case "mistake": return `Mistake${e.control ? ` on ${e.control}` : ""}`;
+    case "mistake": return `Mistake${e.name ? `: ${e.name}` : ""}`;
     case "card_completed": return "Card completed";
     case "counter_granted": return "Time counter granted";
     case "counter_spent": return "Time counter spent: timer flipped";
