@@ -25,7 +25,7 @@ from ..kaboom.mapping import KaboomMapping
 from ..layout import Layout
 from .clock import Countdown, at
 from .kaboom_settings import COLOURS, KaboomSettings, default_name
-from .refusal import Refusal
+from .refusal import Refusal, unknown
 
 
 class Phase(enum.Enum):
@@ -49,13 +49,11 @@ _PLAY_PHASES = {Phase.PLAYING, Phase.PAUSED, Phase.CLOSING}
 def malformed(action: Action) -> Refusal | None:
     """What is wrong with a Kaboom action whatever the moment: its name, its parameters'
     names and values. The scenario reader asks this up front; `refusal` asks it first."""
+    why = unknown(action, ACTIONS, "a Kaboom action")
+    if why is not None:
+        return why
     name, params = action.name, action.params
-    if not isinstance(name, str) or name not in ACTIONS:
-        return Refusal(f"{name!r} is not a Kaboom action (expected one of: {', '.join(ACTIONS)})", "action")
     takes = ACTIONS[name]
-    for k in params:
-        if k not in takes:
-            return Refusal(f"{name} takes {'only ' + ', '.join(takes) if takes else 'no parameters'}", k)
     if "colour" in takes and params.get("colour") not in COLOURS:
         return Refusal(f"{params.get('colour')!r} is not a penguin colour ({', '.join(COLOURS)})", "colour")
     if "reason" in params and params["reason"] not in PAUSES:

@@ -23,7 +23,7 @@ from ..layout import Layout
 from . import cooperative
 from .clock import at
 from .draw_pile import DrawPile
-from .refusal import Refusal
+from .refusal import Refusal, unknown
 from .settings import MatchSettings
 
 CARDS_PER_TURN = 5  # rule 8
@@ -37,13 +37,10 @@ LIFTED_BY_GAME_MASTER = ("pause", "restart")
 def malformed(action: Action, layout: Layout | None = None) -> Refusal | None:
     """What is wrong with an action whatever the moment: its name, its parameters' names
     and types. The scenario reader asks this up front; `refusal` asks it first."""
+    why = unknown(action, ACTIONS, "an action")
+    if why is not None:
+        return why
     name, params = action.name, action.params
-    if not isinstance(name, str) or name not in ACTIONS:
-        return Refusal(f"{name!r} is not an action (expected one of: {', '.join(ACTIONS)})", "action")
-    takes = ACTIONS[name]
-    for k in params:
-        if k not in takes:
-            return Refusal(f"{name} takes {'only ' + ', '.join(takes) if takes else 'no parameters'}", k)
     if "reason" in params:
         reason = params["reason"]
         if reason == "challenge":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -16,3 +17,16 @@ class Refusal:
 
     def __str__(self) -> str:
         return f"{self.param}: {self.reason}" if self.param else self.reason
+
+
+def unknown(action: Any, actions: dict[str, tuple[str, ...]], what: str = "an action") -> Refusal | None:
+    """An action a game does not know, or a parameter it does not take: the first part of
+    every engine's `malformed`. `actions` is the game's list (panel.events)."""
+    name, params = action.name, action.params
+    if not isinstance(name, str) or name not in actions:
+        return Refusal(f"{name!r} is not {what} (expected one of: {', '.join(actions)})", "action")
+    takes = actions[name]
+    for k in params:
+        if k not in takes:
+            return Refusal(f"{name} takes {'only ' + ', '.join(takes) if takes else 'no parameters'}", k)
+    return None
