@@ -13,3 +13,20 @@ def _calibration_in_tmp(tmp_path, monkeypatch):
     # The service and the knob keep state beside the calibration file: never in the
     # home folder of whoever runs the tests.
     monkeypatch.setenv("PENGUIN_PANEL_CALIBRATION", str(tmp_path / "state" / "calibration.toml"))
+
+
+# The real service on a free port (service_helpers.ServiceThread), and a game master signed
+# in to it: the API tests of both games use them.
+@pytest.fixture
+def svc(tmp_path):
+    from service_helpers import ServiceThread
+
+    with ServiceThread(tmp_path / "panel.db") as s:
+        yield s
+
+
+@pytest.fixture
+def gm(svc):
+    c = svc.client()
+    c.login()
+    return c

@@ -27,19 +27,6 @@ ADMIN_POSTS = [
 ]
 
 
-@pytest.fixture
-def svc(tmp_path):
-    with ServiceThread(tmp_path / "panel.db") as s:
-        yield s
-
-
-@pytest.fixture
-def gm(svc):
-    c = svc.client()
-    c.login()
-    return c
-
-
 def is_error(status, body, code):
     assert status == code, (status, body)
     assert isinstance(body, dict) and isinstance(body["error"], str) and body["error"]

@@ -73,9 +73,14 @@ class MissionRules:
             return None
         names = [f.name for f in fields(cls) if f.name != "name"]
         for k in raw:
-            if k not in names:
+            if k not in names and k != "name":
                 bad(k, f"unknown rule (expected one of: {', '.join(names)})")
         kw: dict[str, Any] = {}
+        if "name" in raw:
+            if isinstance(raw["name"], str) and raw["name"].strip():
+                kw["name"] = raw["name"].strip()
+            else:
+                bad("name", "must be the mission's name (text)")
         for k in names:
             if k in raw:
                 v = raw[k]
@@ -132,7 +137,10 @@ class KaboomSettings:
     missions: str | None = None  # a café's own missions file instead of the shipped one
 
     mode = "kaboom"
-    KEYS = ("mode", "players", "difficulty", "mission", "custom", "seed", "layout", "missions")
+    # rules: the numbers a stored mission was set up with (the service writes them, so its
+    # log replays the same whatever the missions file says later; an exported log keeps them)
+    KEYS = ("mode", "players", "difficulty", "mission", "custom", "seed", "layout", "missions", "rules")
+    FORM = ("mode", "players", "difficulty", "mission", "custom", "seed")  # what the game master's page sends
 
     @property
     def colours(self) -> tuple[str, ...]:
@@ -141,7 +149,7 @@ class KaboomSettings:
     def as_dict(self) -> dict[str, Any]:
         return {"mode": self.mode, "players": [p.as_dict() for p in self.players], "difficulty": self.difficulty,
                 "mission": self.mission, "custom": dict(self.custom) if self.custom is not None else None,
-                "seed": self.seed, "layout": self.layout, "missions": self.missions}
+                "seed": self.seed, "layout": self.layout, "missions": self.missions, "rules": self.rules.as_dict()}
 
     @classmethod
     def from_dict(cls, raw: Any, presets: Any, *, file: str | None = None, key: str = "match") -> "KaboomSettings":
@@ -211,6 +219,8 @@ class KaboomSettings:
             rules = presets.rules(difficulty, mission)
         else:
             bad("mission", f"{mission!r} is not a mission (1 to {len(presets.missions)}, or \"custom\")")
+        if raw.get("rules") is not None:  # the numbers it was set up with win
+            rules = MissionRules.from_dict(raw["rules"], file=file, key=where("rules"), problems=problems)
         seed = raw.get("seed", 0)
         if not _whole(seed) or not 0 <= seed < 2**63:
             bad("seed", f"must be a whole number from 0 to {2**63 - 1}, not {seed!r}")

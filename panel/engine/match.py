@@ -185,6 +185,11 @@ class Match:
         return self.phase is Phase.FINISHED
 
     @property
+    def clock_running(self) -> bool:
+        """The turn's timer runs: the pages and lights move with time alone."""
+        return self.phase is Phase.IN_TURN
+
+    @property
     def current_team(self) -> str:
         """The team playing now, or the team that plays next between turns."""
         if self.cooperative:

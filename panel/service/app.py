@@ -21,8 +21,11 @@ from aiohttp import WSCloseCode, web
 from .. import __version__
 from ..debrief import COLUMNS, csv_text, debrief
 from ..engine import CARDS_PER_TURN, MISTAKES_PER_TURN, SETTINGS, MatchSettings, names
+from ..engine.kaboom import KaboomMatch
 from ..errors import ConfigError
-from ..events import ACTIONS
+from ..events import ACTIONS, KABOOM_ACTIONS
+from ..kaboom import debrief as kaboom_debrief
+from ..kaboom.build import declaration as kaboom_declaration
 from ..scenario import contract_events
 from .cockpit import Cockpit, Refused
 from .drawing import card_svg, qr_svg
@@ -260,7 +263,8 @@ async def admin_action(request: web.Request) -> web.Response:
     body = await json_body(request)
     name = body.pop("action", None)
     if not isinstance(name, str):
-        return error(400, f"action: missing (one of: {', '.join(a for a in ACTIONS if a != 'new_match')})")
+        actions = KABOOM_ACTIONS if isinstance(request.app[COCKPIT].match, KaboomMatch) else ACTIONS
+        return error(400, f"action: missing (one of: {', '.join(a for a in actions if a != 'new_match')})")
     try:
         events = await request.app[COCKPIT].action(name, body)
     except Refused as e:
@@ -305,7 +309,8 @@ async def admin_status(request: web.Request) -> web.Response:
     # The match settings as declared by the engine (labels, defaults, limits, where each may
     # be set): the page builds its forms from them.
     return web.json_response({"link": cockpit.link_status(), "match": match, "version": __version__,
-                              "defaults": cockpit.defaults, "settings": [st.as_dict() for st in SETTINGS]})
+                              "defaults": cockpit.defaults, "settings": [st.as_dict() for st in SETTINGS],
+                              "kaboom": kaboom_declaration(cockpit.layout_path, cockpit.kaboom_defaults)})
 
 
 async def admin_matches(request: web.Request) -> web.Response:
@@ -314,7 +319,8 @@ async def admin_matches(request: web.Request) -> web.Response:
     records = request.app[COCKPIT].store.matches()
     return web.json_response({"matches": [
         {"id": r.id, "created": r.created, "status": r.status, "mode": r.settings.get("mode"),
-         "teams": [t.get("name") for t in r.settings.get("teams", []) if isinstance(t, dict)]}
+         "teams": [t.get("name") for t in r.settings.get("teams", []) if isinstance(t, dict)]
+         or [p.get("name") for p in r.settings.get("players", []) if isinstance(p, dict)]}
         for r in reversed(records)]})
 
 
@@ -349,7 +355,13 @@ async def match_debrief(request: web.Request) -> dict[str, Any]:
         # Off the event loop: replaying a long match must not hold up the presses of the
         # one being played. The engine is pure and this Match is private to the thread.
         match, events = replay_events(record, entries)
-        return {"match_id": record.id, "created": record.created, "status": record.status,
+        if isinstance(match, KaboomMatch):
+            return {"game": "kaboom", "match_id": record.id, "created": record.created, "status": record.status,
+                    "settings": record.settings, "finished": match.finished, "outcome": match.outcome,
+                    "reason": match.reason, "failed_colour": match.failed_colour,
+                    "time_left": {c: match.time_left(c) for c in match.colours},
+                    "tables": kaboom_debrief.debrief([e.as_dict() for e in events])}
+        return {"game": "airlines", "match_id": record.id, "created": record.created, "status": record.status,
                 "settings": record.settings, "scores": dict(match.scores), "round": match.round,
                 "finished": match.finished, "winner": match.winner, "tier": match.tier,
                 "outcome": match.outcome, "cards_per_turn": CARDS_PER_TURN, "mistakes_per_turn": MISTAKES_PER_TURN,
@@ -374,10 +386,11 @@ async def admin_debrief(request: web.Request) -> web.Response:
 async def admin_debrief_csv(request: web.Request) -> web.Response:
     require_admin(request, changes_state=False)
     table = request.query.get("table", "")
-    if table not in COLUMNS:
-        return error(400, f"table: {table[:40]!r} is not a table (turns, card_kinds or controls)")
     result = await match_debrief(request)
-    text = csv_text(result["tables"][table], COLUMNS[table])
+    columns = kaboom_debrief.COLUMNS if result["game"] == "kaboom" else COLUMNS
+    if table not in columns:
+        return error(400, f"table: {table[:40]!r} is not a table of this match ({' or '.join(columns)})")
+    text = csv_text(result["tables"][table], columns[table])
     return web.Response(text=text, content_type="text/csv", charset="utf-8", headers={
         "Content-Disposition": f'attachment; filename="match-{result["match_id"]}-{table}.csv"',
         "Cache-Control": "no-store"})

@@ -22,6 +22,8 @@ from typing import Any
 from aiohttp import web
 
 from ..engine import MatchSettings
+from ..engine.kaboom_settings import KaboomSettings
+from ..kaboom.missions import load_missions
 from ..errors import ConfigError, Problem, read_toml
 from .app import build_app
 from .cockpit import Cockpit
@@ -63,17 +65,18 @@ class Resolved:
     pin: str | None
     match_defaults: dict[str, Any]
     touch_sensors: bool
+    kaboom_defaults: dict[str, Any] = field(default_factory=dict)
 
 
 def read_settings(path: str | None) -> dict[str, Any]:
-    """The settings file ([service] and [match] tables), checked key by key."""
+    """The settings file ([service], [match] and [kaboom] tables), checked key by key."""
     if path is None:
         return {}
     raw = read_toml(path)
     problems = []
     for k in raw:
-        if k not in ("service", "match"):
-            problems.append(Problem(path, k, "unknown table (expected [service] and [match])"))
+        if k not in ("service", "match", "kaboom"):
+            problems.append(Problem(path, k, "unknown table (expected [service], [match] and [kaboom])"))
     service = raw.get("service", {})
     match = raw.get("match", {})
     if not isinstance(service, dict):
@@ -103,9 +106,36 @@ def read_settings(path: str | None) -> dict[str, Any]:
         MatchSettings.check_defaults(match, "file", file=path, key="match")
     except ConfigError as e:
         problems += e.problems
+    kaboom = raw.get("kaboom", {})
+    if not isinstance(kaboom, dict):
+        problems.append(Problem(path, "kaboom", "must be a table"))
+        kaboom = {}
+    problems += check_kaboom_defaults(kaboom, path)
     if problems:
         raise ConfigError(problems)
-    return {"service": service, "match": match}
+    return {"service": service, "match": match, "kaboom": kaboom}
+
+
+KABOOM_DEFAULT_KEYS = ("difficulty", "mission", "custom", "missions", "walk_up")
+
+
+def check_kaboom_defaults(kaboom: dict[str, Any], path: str) -> list[Problem]:
+    """The [kaboom] table: what a Penguin Kaboom mission set up at the panel is played with
+    (difficulty, mission or custom numbers, a café's own missions file) and whether a
+    penguin's colour pressed between matches sets one up (walk_up)."""
+    problems = [Problem(path, f"kaboom.{k}", f"unknown key (expected one of: {', '.join(KABOOM_DEFAULT_KEYS)})")
+                for k in kaboom if k not in KABOOM_DEFAULT_KEYS]
+    if not isinstance(kaboom.get("walk_up", False), bool):
+        problems.append(Problem(path, "kaboom.walk_up", "must be true or false"))
+    mission = {k: v for k, v in kaboom.items() if k in KABOOM_DEFAULT_KEYS and k != "walk_up"}
+    try:  # the same checks as a mission the game master sets up
+        missions = mission.get("missions")
+        KaboomSettings.from_dict({"mode": "kaboom", **mission},
+                                 load_missions(missions if isinstance(missions, str) else None),
+                                 file=path, key="kaboom")
+    except ConfigError as e:
+        problems += e.problems
+    return problems
 
 
 def resolve(opts: Options) -> Resolved:
@@ -126,7 +156,7 @@ def resolve(opts: Options) -> Resolved:
     return Resolved(sim=opts.sim, host=host, port=port, db=db, layout=opts.layout or service.get("layout"),
                     hardware=hardware, allow_hosts=list(service.get("allow_hosts", [])) + list(opts.allow_hosts),
                     pin=str(service["pin"]) if "pin" in service else None, match_defaults=match,
-                    touch_sensors=touch)
+                    touch_sensors=touch, kaboom_defaults=dict(settings.get("kaboom", {})))
 
 
 def hardware_io(r: Resolved) -> tuple[list, list]:
@@ -189,8 +219,11 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None) -> None:
         if stored:
             defaults.update(json.loads(stored))
         sources, effects = ([], []) if r.sim else hardware_io(r)
+        kaboom = dict(r.kaboom_defaults)
+        walk_up = bool(kaboom.pop("walk_up", False))
         cockpit = Cockpit(store, layout_path=r.layout, sim=r.sim, sources=sources, effects=effects,
-                          defaults=defaults, touch_sensors=r.touch_sensors)
+                          defaults=defaults, touch_sensors=r.touch_sensors, kaboom_defaults=kaboom,
+                          kaboom_walk_up=walk_up)
         await cockpit.start()
         app = build_app(cockpit, security, sim=r.sim,
                         lan_host=lan_address() if r.host in ("0.0.0.0", "::") else "")
