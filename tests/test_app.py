@@ -246,8 +246,12 @@ def test_match_defaults_are_kept_and_checked_as_a_whole(svc, gm):
 
 def test_the_card_only_with_the_join_code(svc, gm):
     public = svc.client()
-    assert is_error(*public.get("/api/join"), 404)
+    # No match yet: the next match's code, so a tower can join before START.
+    status, ahead = public.get("/api/join")
+    assert status == 200 and ahead["url"].endswith(f"/tower?code={ahead['code']}") and "<svg" in ahead["qr_svg"]
+    assert public.get(f"/api/tower?code={ahead['code']}") == (200, {"card": None, "svg": None})
     code = gm.new_match()["code"]
+    assert code == ahead["code"]
     gm.act("start_turn")
     assert "card" not in public.state()
     assert is_error(*public.get("/api/tower"), 403)
@@ -256,6 +260,11 @@ def test_the_card_only_with_the_join_code(svc, gm):
     assert status == 200 and body["card"]["kind"] and body["svg"].startswith("<svg")
     status, join = public.get("/api/join")
     assert join["code"] == code and join["url"].endswith(f"/tower?code={code}") and "<svg" in join["qr_svg"]
+    # Once the match is over its code is void, and the next one (kept across restarts) is shown.
+    gm.act("abandon")
+    assert is_error(*public.get(f"/api/tower?code={code}"), 403)
+    nxt = public.get("/api/join")[1]["code"]
+    assert nxt != code and svc.on_loop(lambda: svc.store.get_setting("next_code")) == nxt
 
 
 def test_sim_input_is_judged(svc, gm):
@@ -341,14 +350,61 @@ def test_sockets_push_state_events_leds_and_the_card(svc, gm):
         later = first
         while later >= first:
             later = (await _next(board, "state"))["state"]["time_left"]
-        # A new match voids the join code: the tower is closed and must scan again.
-        await asyncio.get_running_loop().run_in_executor(None, lambda: (gm.act("abandon"), gm.new_match()))
+        # A new match voids the join code: the tower is closed and must scan again; a tower
+        # that joined with the next match's code while none ran stays, and gets its cards.
+        await asyncio.get_running_loop().run_in_executor(None, lambda: gm.act("abandon"))
+        ahead = await asyncio.get_running_loop().run_in_executor(None, lambda: gm.get("/api/join")[1]["code"])
+        early = await session.ws_connect(ws_base + f"/ws?view=tower&code={ahead}")
+        assert (await _next(early, "card"))["card"] is None
+        await asyncio.get_running_loop().run_in_executor(None, lambda: (gm.new_match(), gm.act("start_turn")))
         msg = await _next(tower, "never")
         assert msg.type == aiohttp.WSMsgType.CLOSE and msg.data == 4403
-        for ws in (board, sim):
+        card = None
+        while card is None:  # until the first card of the turn (each _next waits at most 10 s)
+            card = (await _next(early, "card"))["card"]
+        for ws in (board, sim, early):
             await ws.close()
 
     asyncio.run(_ws_session(svc.base, scenario))
+
+
+def test_the_game_master_chooses_the_language_and_every_page_is_told(svc, gm):
+    status, body = gm.get("/api/admin/status")
+    assert body["language"] == "en"
+    assert body["languages"] == [{"code": "en", "name": "English"}, {"code": "es", "name": "Español"}]
+    public = svc.client()
+    assert public.get("/api/i18n")[1]["language"] == "en"
+    assert public.get("/api/i18n?lang=es")[1]["messages"]["Press START to play"] == "Pulsa START para jugar"
+    assert "lang" in is_error(*public.get("/api/i18n?lang=xx"), 400)
+    # Not one of its languages: refused, and nothing else in the request is taken.
+    for bad in ("fr", ["es"], None):
+        assert is_error(*gm.post("/api/admin/settings", {"language": bad, "turn_seconds": 40}), 400).startswith(
+            "language: ")
+    assert "turn_seconds" not in gm.get("/api/admin/status")[1]["defaults"]
+    assert "PIN" in is_error(*public.post("/api/admin/settings", {"language": "es"}), 403)
+    code = gm.new_match()["code"]
+    gm.act("start_turn")
+
+    async def scenario(session, ws_base):
+        board = await session.ws_connect(ws_base + "/ws?view=board")
+        tower = await session.ws_connect(ws_base + f"/ws?view=tower&code={code}")
+        for ws in (board, tower):
+            assert (await _next(ws, "language"))["language"] == "en"
+        assert (await _next(tower, "card"))["svg"]
+        status, body = await asyncio.get_running_loop().run_in_executor(
+            None, lambda: gm.post("/api/admin/settings", {"language": "es"}))
+        assert status == 200 and body["language"] == "es"
+        for ws in (board, tower):
+            assert (await _next(ws, "language"))["language"] == "es"
+        assert (await _next(tower, "card"))["svg"]  # the card drawn again, in Spanish
+        late = await session.ws_connect(ws_base + "/ws?view=board")
+        assert (await _next(late, "language"))["language"] == "es"
+        for ws in (board, tower, late):
+            await ws.close()
+
+    asyncio.run(_ws_session(svc.base, scenario))
+    assert public.get("/api/i18n")[1]["language"] == "es"
+    assert svc.on_loop(lambda: svc.store.get_setting("language")) == "es"  # remembered (read at start)
 
 
 def test_socket_views_are_checked(svc):

@@ -123,11 +123,13 @@ def new_match(admin: Page, *, mode="competitive", teams=(("Penguins", "Ana, Ben"
     admin.fill("#seed", str(seed))
     accept = lambda d: d.accept()  # "replace the match in play?" (asked only when one is)
     admin.on("dialog", accept)
-    before = admin.text_content("#code")
+    made = admin.locator("#log li", has_text="New match")
+    before = made.count()
     admin.click("#setup button[type=submit]")
-    expect(admin.locator("#code")).not_to_have_text(before or "–", timeout=WAIT)
+    expect(made).to_have_count(before + 1, timeout=WAIT)
     admin.remove_listener("dialog", accept)  # not left to answer a later question
-    code = admin.text_content("#code").strip()
+    code = made.first.text_content().rsplit(" ", 1)[1]  # "New match N, join code CODE", newest first
+    expect(admin.locator("#code")).to_have_text(code)
     assert re.fullmatch(r"[A-Z0-9]{4,12}", code), code
     return code
 
@@ -228,10 +230,15 @@ def test_a_turn_played_in_the_browser(pages):
     expect(board.locator("#team")).to_have_text("Turn: Penguins", timeout=WAIT)
     expect(tower.locator("#waiting")).to_be_visible()
     assert tower.locator("#card svg").count() == 0  # no card before the turn starts
+    # Between turns the board shows the tower's QR code and says START starts the turn.
+    expect(board.locator("#joincode")).to_have_text(code, timeout=WAIT)
+    expect(board.locator("#joinbox .qr svg")).to_be_visible()
+    expect(board.locator("#banner")).to_have_text("Next: Penguins — crew, reset the tokens, then press START")
 
     admin.click("#start_turn")
     card = read_card(tower)
     expect(board.locator("#roles")).to_contain_text("Tower: Ana")
+    expect(board.locator("#joinbox")).to_be_hidden()  # not over the running turn
 
     # The crew does what the tower's card says: the tower gets the next card, the
     # scoreboard counts the card and the time counter it earned.
@@ -707,5 +714,39 @@ def test_the_game_masters_buttons_are_the_engines_answers(browser, tmp_path):
         expect(admin.locator("#phase")).to_have_text("finished", timeout=WAIT)
         state = expect_buttons_follow_the_state(admin, base, "finished")
         assert set(state["actions"]) == {"new_match"}
+        ctx.close()
+        assert errors == [], errors
+
+
+def test_the_pages_follow_the_language_chosen_on_admin(browser, tmp_path):
+    """On a service of its own (the language is kept): the game master picks Spanish in
+    Settings and an open board shows it at once, without a reload; back to English too."""
+    with service(tmp_path) as base:
+        ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+        errors: list[str] = []
+        admin, board = ctx.new_page(), ctx.new_page()
+        for page in (admin, board):
+            page.on("pageerror", lambda e: errors.append(str(e)))
+        board.goto(base + "/board")
+        expect(board.locator("#team")).to_have_text("Press START to play", timeout=WAIT)
+        expect(board.locator("html")).to_have_attribute("lang", "en")
+        admin.goto(base + "/admin")
+        admin_login(admin)
+        expect(admin.locator("#language")).to_have_value("en", timeout=WAIT)
+        assert admin.locator("#language option").all_text_contents() == ["English", "Español"]
+
+        admin.select_option("#language", "es")
+        expect(admin.locator("#settingsmsg")).to_have_text(
+            "Idioma guardado: todas las páginas se muestran ahora en Español.", timeout=WAIT)
+        expect(board.locator("#team")).to_have_text("Pulsa START para jugar", timeout=WAIT)  # by its socket
+        expect(board.locator("html")).to_have_attribute("lang", "es")
+        expect(board.locator(".joincaption")).to_have_text("Torre de control: escanea esto")  # data-t
+        expect(board.locator("#joinbox")).to_have_attribute("aria-label", "Únete como torre de control")
+        board.reload()
+        expect(board.locator("#round")).to_have_text("Aún no hay partida", timeout=WAIT)
+
+        admin.select_option("#language", "en")
+        expect(board.locator("#team")).to_have_text("Press START to play", timeout=WAIT)
+        expect(board.locator(".joincaption")).to_have_text("Control tower: scan this")
         ctx.close()
         assert errors == [], errors

@@ -7,6 +7,7 @@ import sys
 
 from ..bot import BotCrew
 from ..engine import Match, MatchSettings, Phase, Team
+from ..i18n import _
 from ..layout import load_layout
 from ..scenario import input_entry
 
@@ -56,7 +57,7 @@ def demo(args) -> int:
     if replayed.winner:
         print("winner: " + " and ".join(replayed.winner))
     if replayed.tier:
-        print(f"landing: {replayed.tier}: {replayed.outcome}")
+        print(_("landing: {tier}: {outcome}").format(tier=_(replayed.tier), outcome=_(replayed.outcome)))
     if args.scenario_out:
         import tomli_w
 

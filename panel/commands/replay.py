@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from ..i18n import _
 from ..scenario import load_scenario, run_scenario
 
 
@@ -43,13 +44,13 @@ def print_log(out: dict) -> None:
         asked = ", ".join(f"{k}={v}" for k, v in r.items() if k not in ("t", "action", "reason"))
         lines.append((r["t"], f"{r['t']:8.2f}s  {'refused':<16} {r['action']}{f' ({asked})' if asked else ''}: "
                               f"{r['reason']}"))
-    for _, line in sorted(lines, key=lambda tl: tl[0]):  # stable: a refusal after that moment's events
+    for _t, line in sorted(lines, key=lambda tl: tl[0]):  # stable: a refusal after that moment's events
         print(line)
     print("scores: " + ", ".join(f"{k} {v}" for k, v in out["scores"].items()))
     if out["finished"]:
         if out["winner"]:
             print("winner: " + " and ".join(out["winner"]))
         if out["tier"]:
-            print(f"landing: {out['tier']}: {out['outcome']}")
+            print(_("landing: {tier}: {outcome}").format(tier=_(out["tier"]), outcome=_(out["outcome"])))
     else:
         print(f"match not finished (round {out['round']})")

@@ -24,6 +24,7 @@ from ..engine import CARDS_PER_TURN, MISTAKES_PER_TURN, SETTINGS, MatchSettings,
 from ..engine.kaboom import KaboomMatch
 from ..errors import ConfigError
 from ..events import ACTIONS, KABOOM_ACTIONS
+from ..i18n import catalog, language_name, languages
 from ..kaboom import debrief as kaboom_debrief
 from ..kaboom.build import declaration as kaboom_declaration
 from ..scenario import contract_events
@@ -196,17 +197,25 @@ async def get_tower(request: web.Request) -> web.Response:
     if not cockpit.code_ok(request.query.get("code")):
         return error(403, "wrong or missing join code: scan the code on the join page")
     card = cockpit.tower_card()
-    svg = card_svg(card, cockpit.match.layout) if card is not None else None
+    svg = card_svg(card, cockpit.match.layout, cockpit.language) if card is not None else None
     return web.json_response({"card": card, "svg": svg})
 
 
 async def get_join(request: web.Request) -> web.Response:
-    cockpit = request.app[COCKPIT]
-    if not cockpit.active:
-        return error(404, "no match is being played: the game master sets one up on /admin")
-    code = cockpit.record.code
+    """The tower's join code, address and QR code: the match's, or while none runs the next one's."""
+    code = request.app[COCKPIT].join_code()
     url = join_url(request, code)
     return web.json_response({"code": code, "url": url, "qr_svg": qr_svg(url)})
+
+
+async def get_i18n(request: web.Request) -> web.Response:
+    """The compiled catalog the pages translate with: the cockpit's language, or ?lang=."""
+    lang = request.query.get("lang") or request.app[COCKPIT].language
+    if lang not in languages():
+        return error(400, f"lang: {lang[:20]!r} is not one of this cockpit's languages ({', '.join(languages())})")
+    resp = web.json_response(catalog(lang))
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
 
 
 async def sim_input(request: web.Request) -> web.Response:
@@ -276,12 +285,15 @@ async def admin_settings(request: web.Request) -> web.Response:
     require_admin(request)
     body = await json_body(request)
     if not body:  # a page that sent nothing has a bug to be told about, not a silent 200
-        return error(400, f"nothing to change: send pin or one of: {', '.join(names('defaults'))}")
+        return error(400, f"nothing to change: send pin, language or one of: {', '.join(names('defaults'))}")
     cockpit = request.app[COCKPIT]
     security = request.app[SECURITY]
-    defaults = {k: v for k, v in body.items() if k != "pin"}
+    if "language" in body and body["language"] not in languages():  # checked before anything changes
+        return error(400, f"language: {str(body['language'])[:20]!r} is not one of this cockpit's languages "
+                          f"({', '.join(languages())})")
+    defaults = {k: v for k, v in body.items() if k not in ("pin", "language")}
     try:  # the defaults as a whole, with the same checks and messages as the settings file's
-        MatchSettings.check_defaults({**cockpit.defaults, **defaults}, "defaults", key="", also=("pin",))
+        MatchSettings.check_defaults({**cockpit.defaults, **defaults}, "defaults", key="", also=("pin", "language"))
     except ConfigError as e:
         return error(400, "; ".join(str(p) for p in e.problems))
     if "pin" in body:
@@ -292,7 +304,9 @@ async def admin_settings(request: web.Request) -> web.Response:
     if defaults:
         cockpit.defaults.update(defaults)
         cockpit.store.set_setting("match_defaults", json.dumps(cockpit.defaults, sort_keys=True))
-    resp = web.json_response({"ok": True, "defaults": cockpit.defaults})
+    if "language" in body:
+        await cockpit.call(lambda: cockpit.set_language(body["language"]))
+    resp = web.json_response({"ok": True, "defaults": cockpit.defaults, "language": cockpit.language})
     if "pin" in body:  # a new PIN logs everybody out, this browser too: log in again
         resp.del_cookie(COOKIE, path="/")
     return resp
@@ -310,7 +324,9 @@ async def admin_status(request: web.Request) -> web.Response:
     # be set): the page builds its forms from them.
     return web.json_response({"link": cockpit.link_status(), "match": match, "version": __version__,
                               "defaults": cockpit.defaults, "settings": [st.as_dict() for st in SETTINGS],
-                              "kaboom": kaboom_declaration(cockpit.layout_path, cockpit.kaboom_defaults)})
+                              "kaboom": kaboom_declaration(cockpit.layout_path, cockpit.kaboom_defaults),
+                              "language": cockpit.language,
+                              "languages": [{"code": lang, "name": language_name(lang)} for lang in languages()]})
 
 
 async def admin_matches(request: web.Request) -> web.Response:
@@ -404,9 +420,10 @@ class Peer:
 
     QUEUE = 512
 
-    def __init__(self, ws: web.WebSocketResponse, view: str):
+    def __init__(self, ws: web.WebSocketResponse, view: str, code: str | None = None):
         self.ws = ws
         self.view = view
+        self.code = code  # a tower's join code: a new match with another one closes it
         self.queue: asyncio.Queue = asyncio.Queue(self.QUEUE)
         self.closing: int | None = None
 
@@ -453,7 +470,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     if view == "tower" and not cockpit.code_ok(request.query.get("code")):
         await ws.close(code=TOWER_CLOSE, message=b"wrong or missing join code")
         return ws
-    peer = Peer(ws, view)
+    peer = Peer(ws, view, request.query.get("code", "").strip().upper() if view == "tower" else None)
     cockpit.subscribe(peer)
     writer = asyncio.create_task(peer.writer())
     try:
@@ -497,6 +514,7 @@ def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static
     r.add_get("/api/state", get_state)
     r.add_get("/api/tower", get_tower)
     r.add_get("/api/join", get_join)
+    r.add_get("/api/i18n", get_i18n)
     if sim:
         r.add_post("/api/sim/input", sim_input)
     r.add_post("/api/admin/login", admin_login)

@@ -29,6 +29,7 @@ from ..engine.kaboom_settings import KaboomSettings
 from ..kaboom.build import kaboom_match, panel_for
 from ..errors import ConfigError
 from ..events import Action, GameEvent, InputEvent
+from ..i18n import SOURCE, languages
 from ..layout import Layout
 from .effects import sim_leds
 from .replay import apply, layout_for, replay
@@ -74,8 +75,8 @@ class Cockpit:
 
     def __init__(self, store: Store, *, layout_path: str | None = None, sim: bool = False,
                  sources: Iterable[Any] = (), effects: Iterable[Any] = (), defaults: dict[str, Any] | None = None,
-                 touch_sensors: bool = False, clock: Callable[[], float] = time.monotonic, tick: float = TICK,
-                 kaboom_defaults: dict[str, Any] | None = None, kaboom_walk_up: bool = False):
+                 touch_sensors: bool = False, language: str = SOURCE, clock: Callable[[], float] = time.monotonic,
+                 tick: float = TICK, kaboom_defaults: dict[str, Any] | None = None, kaboom_walk_up: bool = False):
         self.store = store
         self.layout_path = layout_path
         self.sim = sim
@@ -87,6 +88,7 @@ class Cockpit:
         self.kaboom_defaults = dict(kaboom_defaults or {})
         self.kaboom_walk_up = kaboom_walk_up
         self.touch_sensors = touch_sensors
+        self.language = language  # of every page, chosen on /admin (panel.i18n)
         self.clock = clock
         self.tick = tick
         self.queue: asyncio.Queue = asyncio.Queue()
@@ -100,6 +102,9 @@ class Cockpit:
         # report the real ones when they start).
         self.positions: dict[str, str] = dict(self.any_layout().start_positions())
         self._last_card: str | None = None
+        # The next match's join code, made ahead and kept: the board shows it while no match
+        # runs, so the tower's phone is ready before START sets the match up.
+        self.next_code = store.get_setting("next_code") or self._new_next_code()
         self._task: asyncio.Task | None = None
         self._next_tick = 0.0
         self.started = False
@@ -234,9 +239,17 @@ class Cockpit:
             card["colours"] = [buttons[b].colour for b in card.get("press", []) if b in buttons]
         return card
 
+    def join_code(self) -> str:
+        """The code a tower joins with: the match's while one is played, else the next one's."""
+        return self.record.code if self.active else self.next_code
+
     def code_ok(self, code: str | None) -> bool:
-        return (self.record is not None and self.record.status == "active" and isinstance(code, str)
-                and secrets.compare_digest(code.strip().upper(), self.record.code))
+        return isinstance(code, str) and secrets.compare_digest(code.strip().upper(), self.join_code())
+
+    def _new_next_code(self) -> str:
+        self.next_code = make_code()
+        self.store.set_setting("next_code", self.next_code)
+        return self.next_code
 
     # ------------------------------------------------------------------ requests from the web
     async def input(self, control: str, value: bool | str) -> bool:
@@ -459,15 +472,16 @@ class Cockpit:
         except ValueError as e:
             raise Refused(400, str(e)) from None
         settings = match.settings
-        code = make_code()
+        code = self.next_code
         match_id = self.store.create_match(settings.as_dict(), dict(self.positions), code)
+        self._new_next_code()
         self.record = self.store.match(match_id)
         self.match = match
         self._offset = self.clock()
         self._t = 0.0
         self._last_card = None
-        for sub in list(self.subscribers):  # the old join code is void
-            if getattr(sub, "view", None) == "tower":
+        for sub in list(self.subscribers):  # the old join code is void; towers that joined ahead stay
+            if getattr(sub, "view", None) == "tower" and getattr(sub, "code", None) != code:
                 sub.revoke()
         if isinstance(match, KaboomMatch):
             log.info("match %s set up: Kaboom, %s, %s, penguins %s", match_id, settings.rules.name,
@@ -505,9 +519,26 @@ class Cockpit:
         return [public_event(e) for e in self._log_and_handle(action)]
 
     # ------------------------------------------------------------------ fan-out
+    def set_language(self, language: str) -> None:
+        """The game master chose the pages' language: kept in the store, and every page told
+        (each loads that catalog and shows itself again); towers get the card redrawn."""
+        if language not in languages():
+            raise Refused(400, f"language: {language!r} is not one of this cockpit's languages "
+                               f"({', '.join(languages())})")
+        self.language = language
+        self.store.set_setting("language", language)
+        full = self.full_snapshot()
+        card_msg = None
+        for sub in list(self.subscribers):
+            sub.send({"type": "language", "language": language})
+            if getattr(sub, "view", None) == "tower":
+                card_msg = card_msg or self._card_message(full)
+                sub.send(card_msg)
+
     def subscribe(self, sub: Any) -> None:
-        """Add a page's socket; it gets the state now (and the LEDs or the card)."""
+        """Add a page's socket; it gets the language and the state now (and the LEDs or the card)."""
         self.subscribers.add(sub)
+        sub.send({"type": "language", "language": self.language})
         full = self.full_snapshot()
         sub.send({"type": "state", "state": self.public_state(full)})
         if sub.view == "sim":
@@ -522,7 +553,7 @@ class Cockpit:
         from .drawing import card_svg  # the pages' drawing code, loaded only when a tower looks
 
         card = self.tower_card(full)
-        svg = card_svg(card, self.match.layout) if card is not None and self.match is not None else None
+        svg = card_svg(card, self.match.layout, self.language) if card is not None and self.match is not None else None
         return {"type": "card", "card": card, "svg": svg}
 
     def _publish(self, events: list[GameEvent]) -> None:

@@ -25,6 +25,7 @@ from ..engine import MatchSettings
 from ..engine.kaboom_settings import KaboomSettings
 from ..kaboom.missions import load_missions
 from ..errors import ConfigError, Problem, read_toml
+from ..i18n import languages, system_language
 from .app import build_app
 from .cockpit import Cockpit
 from .sdnotify import Notifier, watchdog_interval
@@ -33,6 +34,7 @@ from .store import Store, StoreError
 
 log = logging.getLogger("penguin-panel")
 
+DEFAULT_PORT = 8080
 SERVICE_KEYS = ("host", "port", "db", "pin", "allow_hosts", "layout", "hardware")
 
 
@@ -144,7 +146,7 @@ def resolve(opts: Options) -> Resolved:
     service = settings.get("service", {})
     match = dict(settings.get("match", {}))
     host = opts.host or service.get("host") or ("127.0.0.1" if opts.sim else "0.0.0.0")
-    port = opts.port if opts.port is not None else service.get("port", 8080)
+    port = opts.port if opts.port is not None else service.get("port", DEFAULT_PORT)
     if not 0 <= port <= 65535:
         raise ConfigError(Problem(None, "--port", f"must be 0-65535, not {port}"))
     db = Path(opts.db or service.get("db") or default_db()).expanduser()
@@ -218,12 +220,16 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None) -> None:
         stored = store.get_setting("match_defaults")
         if stored:
             defaults.update(json.loads(stored))
+        # The pages' language: the game master's choice, else the system locale's.
+        language = store.get_setting("language")
+        if language not in languages():
+            language = system_language()
         sources, effects = ([], []) if r.sim else hardware_io(r)
         kaboom = dict(r.kaboom_defaults)
         walk_up = bool(kaboom.pop("walk_up", False))
         cockpit = Cockpit(store, layout_path=r.layout, sim=r.sim, sources=sources, effects=effects,
-                          defaults=defaults, touch_sensors=r.touch_sensors, kaboom_defaults=kaboom,
-                          kaboom_walk_up=walk_up)
+                          defaults=defaults, touch_sensors=r.touch_sensors, language=language,
+                          kaboom_defaults=kaboom, kaboom_walk_up=walk_up)
         await cockpit.start()
         app = build_app(cockpit, security, sim=r.sim,
                         lan_host=lan_address() if r.host in ("0.0.0.0", "::") else "")

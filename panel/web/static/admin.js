@@ -4,7 +4,8 @@
 // The page keeps no rule: a button is enabled exactly when the state's `actions` (the
 // engine's answer to "may this happen now") lists it, and the match settings (fields,
 // labels, defaults, limits) come from the engine's declaration in /api/admin/status.
-import { $, $$, el, api, post, csrf, connect, liveBadge, Clock, fmtSeconds, describeEvent, hasMatch, pauseText } from "/static/common.js";
+import { $, $$, el, api, post, csrf, connect, liveBadge, Clock, fmtSeconds, describeEvent, hasMatch, pauseText,
+  t, loadLanguage } from "/static/common.js";
 
 const clock = new Clock();
 let state = null;
@@ -148,6 +149,15 @@ function showDefaults(defaults, { setup = false } = {}) {
   }
 }
 
+// The cockpit's languages, each named in itself; the one in use selected.
+function showLanguages(languages, current) {
+  const select = $("#language");
+  if (select.options.length !== (languages || []).length) {
+    select.replaceChildren(...(languages || []).map((l) => el("option", { value: l.code, text: l.name })));
+  }
+  if (document.activeElement !== select) select.value = current;
+}
+
 async function saveSettings(body) {
   error("");
   notice("");
@@ -242,6 +252,7 @@ async function refreshStatus() {
       showDefaults(st.defaults, { setup: !setupFilled });
       setupFilled = true;
     }
+    showLanguages(st.languages, st.language);
     return true;
   } catch (e) {
     if (e.status === 401 || e.status === 403) { showLogin(); return false; }
@@ -251,7 +262,7 @@ async function refreshStatus() {
 }
 
 async function refreshCode() {
-  try { const j = await api("/api/join"); $("#code").textContent = j.code || "–"; } catch (e) { /* no match yet */ }
+  try { const j = await api("/api/join"); $("#code").textContent = j.code || "–"; } catch (e) { /* the cockpit is out of reach: tried again at the next refresh */ }
 }
 
 // ---------------------------------------------------------------- wiring
@@ -301,6 +312,14 @@ $("#defaultsform").addEventListener("submit", async (ev) => {
   const said = inForm("defaults").filter((st) => st.name in r.defaults && st.kind !== "teams")
     .map((st) => `${st.label} ${st.kind === "flag" ? (r.defaults[st.name] ? "yes" : "no") : r.defaults[st.name]}`);
   settingsMessage(`Defaults saved: new matches get ${said.join(", ")}.`, true);
+});
+
+$("#language").addEventListener("change", async (ev) => {
+  const r = await saveSettings({ language: ev.target.value });
+  if (!r) return;
+  await loadLanguage(r.language); // this page at once; the others by the message on their sockets
+  settingsMessage(t("Language saved: every page now shows {language}.",
+    { language: ev.target.selectedOptions[0].textContent }), true);
 });
 
 $("#pinform").addEventListener("submit", async (ev) => {

@@ -1,7 +1,8 @@
-// The join page: a QR code of the tower URL with this match's code, shown in the room.
+// The join page: a QR code of the tower URL with this match's code (or, with none in play,
+// the next match's), shown in the room.
 import { $, api, connect, liveBadge } from "/static/common.js";
 
-let matchId;
+let joinFor; // the match (and its status) whose code is shown: a new match or its end brings another
 
 function shown(yes) {
   for (const id of ["#qr", "#coderow", "#url"]) $(id).classList.toggle("hidden", !yes);
@@ -17,16 +18,18 @@ async function load() {
     $("#error").classList.add("hidden");
     shown(true);
   } catch (e) {
-    // No match yet: say so, without an empty QR frame and a dash for a code.
-    $("#error").textContent = e.status === 404 ? "No match yet: the QR code appears here when the game master sets one up." : e.message;
-    $("#error").className = e.status === 404 ? "waitmsg" : "error";
+    $("#error").textContent = e.message;
+    $("#error").className = "error";
     shown(false);
   }
 }
 
 load();
-// A new match brings a new code: reload it when the match changes.
+// With no match in play the code is the next match's; reload it when the match changes.
 connect("board", {}, {
   status: liveBadge(),
-  state: (m) => { if (m.state && m.state.match_id !== matchId) { const first = matchId === undefined; matchId = m.state.match_id; if (!first) load(); } },
+  state: (m) => {
+    const key = m.state && `${m.state.match_id}/${m.state.status}`;
+    if (key && key !== joinFor) { const first = joinFor === undefined; joinFor = key; if (!first) load(); }
+  },
 });
