@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from panel.engine.kaboom import KaboomMatch
-from panel.engine.kaboom_settings import KaboomSettings, MissionRules, Player, default_name
+from panel.engine.kaboom_settings import KaboomSettings, MissionRules, Player
 from panel.events import Action, GameEvent, InputEvent
 from panel.kaboom.mapping import load_mapping
 
@@ -19,7 +19,7 @@ def rules(**kw: Any) -> MissionRules:
 
 
 def match(colours: tuple[str, ...] = ("red", "blue", "white"), *, seed: int = 0, **kw: Any) -> KaboomMatch:
-    settings = KaboomSettings(tuple(Player(c, default_name(c)) for c in colours), rules(**kw), mission="custom",
+    settings = KaboomSettings(tuple(Player(c) for c in colours), rules(**kw), mission="custom",
                               seed=seed)
     return KaboomMatch(settings, MAPPING)
 

@@ -38,7 +38,7 @@ def test_before_the_start_a_colour_pressed_joins_and_pressed_again_leaves():
     assert types(press(m, "yellow", 3.0)) == ["player_left"]
     press(m, "red", 4.0)
     assert m.colours == ("black", "red")
-    assert [p["name"] for p in m.snapshot()["players"]] == ["Black penguin", "Red penguin"]
+    assert [p["name"] for p in m.snapshot()["players"]] == [None, None]
     e = only(press(m, MAPPING.start, 5.0), "mission_started").details
     assert e["players"] == ["black", "red"] and e["first"] in ("black", "red")
     assert refused_act(m, "join", 6.0, colour="white") == "the mission has already started"

@@ -94,7 +94,7 @@ def settings(**raw):
 def test_a_preset_mission_takes_its_numbers_from_the_file():
     s = settings(players=["red", {"colour": "blue", "name": "Miji"}], difficulty="advanced", mission=9, seed=3)
     assert s.rules == load_missions().rules("advanced", 9)
-    assert [(p.colour, p.name) for p in s.players] == [("red", "Red penguin"), ("blue", "Miji")]
+    assert [(p.colour, p.name) for p in s.players] == [("red", None), ("blue", "Miji")]
     assert KaboomSettings.from_dict(s.as_dict(), load_missions()) == s
 
 

@@ -45,7 +45,7 @@ def test_the_game_master_sets_up_and_runs_a_mission(svc, gm):
     assert gm.post("/api/admin/match", MISSION)[0] == 200
     state = gm.state()
     assert state["game"] == "kaboom" and state["phase"] == "setup"
-    assert [(p["colour"], p["name"]) for p in state["players"]] == [("red", "Alis"), ("blue", "Blue penguin")]
+    assert [(p["colour"], p["name"]) for p in state["players"]] == [("red", "Alis"), ("blue", None)]
     assert set(state["actions"]) == {"join", "leave", "start", "lift_cover", "abandon"}
 
     assert "not started" in error_of(*gm.act("recharge"), 409)
@@ -83,7 +83,7 @@ def test_the_game_master_sets_up_and_runs_a_mission(svc, gm):
     assert "not a table of this match" in error_of(*gm.get(f"/api/admin/debrief.csv?match={state['match_id']}"
                                                            "&table=turns"), 400)
     status, body = gm.get("/api/admin/matches")
-    assert body["matches"][0]["mode"] == "kaboom" and body["matches"][0]["teams"] == ["Alis", "Blue penguin"]
+    assert body["matches"][0]["mode"] == "kaboom" and body["matches"][0]["teams"] == ["Alis", "blue"]
 
 
 @pytest.mark.parametrize("phase", ("setup", "playing", "paused", "closing", "finished"))

@@ -24,7 +24,7 @@ from ..events import KABOOM_ACTIONS, Action, GameEvent, InputEvent
 from ..kaboom.mapping import KaboomMapping
 from ..layout import Layout
 from .clock import Countdown, at
-from .kaboom_settings import COLOURS, KaboomSettings, default_name
+from .kaboom_settings import COLOURS, KaboomSettings
 from .refusal import Refusal, unknown
 
 
@@ -81,7 +81,7 @@ class KaboomMatch:
         self.rules = settings.rules
         self.mapping = mapping
         # Who plays: the set-up's players, and before the start whoever joins by pressing their colour.
-        self.players: dict[str, str] = {p.colour: p.name for p in settings.players}
+        self.players: dict[str, str | None] = {p.colour: p.name for p in settings.players}
         self.clocks = {c: Countdown(self.rules.time_per_player) for c in self.players}
         self.alert_clock = Countdown(self.rules.alert_seconds)
         self._rng = random.Random(settings.seed)
@@ -312,7 +312,7 @@ class KaboomMatch:
         name, params = action.name, action.params
         if name == "join":
             colour = params["colour"]
-            self.players[colour] = default_name(colour)
+            self.players[colour] = None  # called by their colour
             self.clocks[colour] = Countdown(self.rules.time_per_player)
             out.append(GameEvent(t, "player_joined", {"colour": colour, "players": list(self.players)}))
         elif name == "leave":
@@ -358,7 +358,7 @@ class KaboomMatch:
         self.clocks[first].start(t)
         self.alert_clock.start(t)
         out.append(GameEvent(t, "mission_started", {"first": first, "players": list(self.colours),
-                                                    "names": dict(self.players),
+                                                    "names": {c: n for c, n in self.players.items() if n},
                                                     "seconds": self.rules.time_per_player,
                                                     **self._alert_counts()}))
 

@@ -112,14 +112,10 @@ class MissionRules:
 @dataclass(frozen=True)
 class Player:
     colour: str
-    name: str
+    name: str | None = None  # None: the pages call them by their penguin's colour, in their language
 
-    def as_dict(self) -> dict[str, str]:
+    def as_dict(self) -> dict[str, Any]:
         return {"colour": self.colour, "name": self.name}
-
-
-def default_name(colour: str) -> str:
-    return f"{colour.capitalize()} penguin"
 
 
 @dataclass(frozen=True)
@@ -197,11 +193,11 @@ class KaboomSettings:
             if any(p.colour == colour for p in players):
                 bad(f"{k}.colour", f"two players have the {colour} penguin")
                 continue
-            name = rp.get("name", default_name(colour))
-            if not isinstance(name, str) or not name.strip():
-                bad(f"{k}.name", "must be a name (text)")
-                name = default_name(colour)
-            players.append(Player(colour, name.strip()))
+            name = rp.get("name")
+            if name is not None and (not isinstance(name, str) or not name.strip()):
+                bad(f"{k}.name", "must be a name (text), or left out")
+                name = None
+            players.append(Player(colour, name.strip() if name else None))
 
         difficulty = raw.get("difficulty", "medium")
         if difficulty not in DIFFICULTIES:

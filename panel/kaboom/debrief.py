@@ -40,7 +40,7 @@ def debrief(events: list[dict[str, Any]], names: dict[str, str] | None = None) -
         kind, t = e["type"], e["t"]
         if kind == "mission_started":
             for c in e["players"]:
-                name = (names or {}).get(c) or e.get("names", {}).get(c, c)
+                name = (names or {}).get(c) or e.get("names", {}).get(c)  # None: called by their colour
                 rows[c] = {"colour": c, "name": name, "turns": 0, "seconds_played": 0.0, "passes": 0,
                            "recharges": 0, "seconds_recharged": 0.0, "closest_to_zero": float(e["seconds"]),
                            "time_left": float(e["seconds"])}

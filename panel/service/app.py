@@ -336,7 +336,7 @@ async def admin_matches(request: web.Request) -> web.Response:
     return web.json_response({"matches": [
         {"id": r.id, "created": r.created, "status": r.status, "mode": r.settings.get("mode"),
          "teams": [t.get("name") for t in r.settings.get("teams", []) if isinstance(t, dict)]
-         or [p.get("name") for p in r.settings.get("players", []) if isinstance(p, dict)]}
+         or [p.get("name") or p.get("colour") for p in r.settings.get("players", []) if isinstance(p, dict)]}
         for r in reversed(records)]})
 
 

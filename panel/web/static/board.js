@@ -1,9 +1,14 @@
 // The TV scoreboard: the draining timer, counters, mistakes, cards, whose turn, roles,
-// scores, round, and the result at the end. Never shows the card.
+// scores, round, and the result at the end. Never shows the card. A Penguin Kaboom
+// mission instead: every player's clock in their colour, the running one large, the alert
+// cards, what the players must do now, and the result.
 import { $, el, api, t, connect, liveBadge, Clock, fmtSeconds, describeEvent, hasMatch, pauseText }
   from "/static/common.js";
+import { PENGUIN_CSS, PENGUIN_INK, KaboomClocks, describeKaboomEvent, fmtClock, isKaboom, kaboomBanner,
+  missionTitle, outcomeText, outcomeTitle, playerName } from "/static/kaboom.js";
 
 const clock = new Clock();
+const clocks = new KaboomClocks();
 let shown = null; // the last state: the timer shows nothing without a match, the full turn between turns
 let joinFor = null; // the match (and its status) whose join code the QR code shows
 
@@ -17,7 +22,7 @@ function pips(node, n, total, cls) {
 // While no turn runs, the tower's QR code and join code in the corner: the match's, or
 // with none in play the next match's (its tower joins before START sets it up).
 async function showJoin(s) {
-  const show = s.status !== "active" || s.finished || s.phase === "between_turns";
+  const show = !isKaboom(s) && (s.status !== "active" || s.finished || s.phase === "between_turns");
   $("#joinbox").classList.toggle("hidden", !show);
   const key = `${s.match_id}/${s.status}`; // a new match, or the end of one, brings another code
   if (!show || key === joinFor) return;
@@ -38,6 +43,9 @@ function show(s) {
   showJoin(s);
   const noMatch = !hasMatch(s);
   $(".board").classList.toggle("nomatch", noMatch);
+  $(".board").classList.toggle("kaboom", !noMatch && isKaboom(s));
+  $("h1").textContent = !noMatch && isKaboom(s) ? "Penguin Kaboom" : "Penguin Airlines";
+  if (!noMatch && isKaboom(s)) { showKaboom(s); return; }
   if (noMatch) {
     $("#team").textContent = t("Press START to play");
     $("#round").textContent = t("No match yet");
@@ -97,7 +105,63 @@ function show(s) {
   }
 }
 
+// ---------------------------------------------------------------- Penguin Kaboom
+function paint(node, colour) {
+  node.style.background = PENGUIN_CSS[colour] || "transparent";
+  node.style.color = PENGUIN_INK[colour] || "#fff";
+  node.className = node.className.replace(/\bpenguin-\w+/g, "").trim() + (colour ? ` penguin-${colour}` : "");
+}
+
+function showKaboom(s) {
+  clocks.update(s);
+  $("#round").textContent = missionTitle(s);
+  const active = s.phase === "closing" || s.finished ? null : s.active;
+  const big = $("#kactive");
+  paint(big, active);
+  $("#kname").textContent = active ? playerName(s, active)
+    : s.phase === "setup" ? t("Ready, penguins?") : s.phase === "closing" ? t("Mission confirmed") : "";
+  $("#kplayers").replaceChildren(...(s.players || []).map((p) => {
+    const tile = el("div", { class: `kplayer ${p.running ? "running" : ""} ${s.failed_colour === p.colour ? "out" : ""}`,
+      dataset: { colour: p.colour } },
+    el("div", { class: "kpname", text: playerName(s, p.colour) }),
+    el("div", { class: "kptime", dataset: { colour: p.colour } }),
+    el("div", { class: "kpfinger", text: s.phase === "closing" ? (p.held ? t("finger on ✓") : t("finger on your colour!")) : "" }));
+    paint(tile, p.colour);
+    return tile;
+  }));
+  const a = s.alerts || {};
+  $("#kcards").replaceChildren(...Array.from({ length: a.total || 0 }, (_, i) =>
+    el("span", { class: `kcard ${i < a.face_up ? "up" : ""} ${i === (a.total || 0) - 1 && i >= a.face_up ? "last" : ""}` })));
+  $("#kalerttext").textContent = t("{down} face down · {up} face up", { down: a.remaining ?? 0, up: a.face_up ?? 0 });
+  const text = kaboomBanner(s);
+  const banner = $("#kbanner");
+  banner.textContent = text || "";
+  banner.className = `banner ${a.waiting && !s.finished ? "alert" : s.phase === "paused" ? "paused" : ""}`;
+  banner.classList.toggle("hidden", !text || s.finished);
+
+  const res = $("#result");
+  res.classList.toggle("hidden", !s.finished);
+  if (s.finished) {
+    $("#resulttitle").textContent = outcomeTitle(s);
+    $("#resulttext").textContent = outcomeText(s);
+  }
+}
+
+function tickKaboom() {
+  const s = shown;
+  const active = s.phase === "closing" || s.finished ? null : s.active;
+  const left = active ? clocks.left(active) : null;
+  $("#ktimer").textContent = active ? fmtClock(left) : "";
+  $("#kactive").classList.toggle("low", left !== null && left <= 10 && s.phase === "playing");
+  for (const n of document.querySelectorAll(".kptime")) n.textContent = fmtClock(clocks.left(n.dataset.colour));
+}
+
 function tick() {
+  if (hasMatch(shown) && isKaboom(shown)) {
+    tickKaboom();
+    requestAnimationFrame(tick);
+    return;
+  }
   let left = clock.now();
   const timer = $("#timer");
   // Between turns the hourglass is full (the turn's seconds, dimmed); with no match, empty.
@@ -116,6 +180,8 @@ function tick() {
 connect("board", {}, {
   status: liveBadge(),
   state: (m) => show(m.state),
-  event: (m) => { $("#ticker").textContent = describeEvent(m.event); },
+  event: (m) => {
+    $("#ticker").textContent = isKaboom(shown) ? describeKaboomEvent(m.event, shown) : describeEvent(m.event);
+  },
 });
 requestAnimationFrame(tick);
