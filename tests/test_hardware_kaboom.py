@@ -13,21 +13,13 @@ from panel.hardware.patterns import GREEN
 from panel.service.cockpit import Cockpit
 from panel.service.hardware_io import HardwareIO
 from panel.service.store import Store
-from pin_tools import factory, level
+from pin_tools import factory, level, until
 
 MAP = Path(__file__).resolve().parent / "data" / "kaboom_map.toml"
 PINS = {"cockpit.start": 6, "alarm.red": 5, "beacon.blue": 12, "cross.up": 17, "lever.big": 16}
 MISSION = {"mode": "kaboom", "players": ["red", "blue"], "mission": "custom", "seed": 5,
            "custom": {"time_per_player": 600, "alert_seconds": 600, "recharge_seconds": 20,
                       "recharge_above_start": False}}
-
-
-async def until(predicate, steps=500):
-    for _ in range(steps):  # bounded by steps, not by the wall clock
-        if predicate():
-            return True
-        await asyncio.sleep(0.01)
-    return predicate()
 
 
 def test_holding_every_colour_button_ends_the_mission(tmp_path):
