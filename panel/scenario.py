@@ -37,7 +37,7 @@ from .engine import Match, MatchSettings, malformed
 from .errors import ConfigError, Problem, read_toml
 from .events import ACTIONS, Action, GameEvent, InputEvent
 from .layout import Layout, load_layout
-from .scenario_inputs import each_input
+from .scenario_inputs import each_input, start_positions
 
 # each verb of an [[input]] entry, and the keys it takes besides t and itself
 _ACTION_PARAMS = tuple(dict.fromkeys(p for params in ACTIONS.values() for p in params))
@@ -96,20 +96,7 @@ def parse_scenario(raw: dict[str, Any], *, file: str | None = None, base: Path |
         if not cards and not card_problems:
             problems.append(Problem(file, "cards", "the deck given has no cards"))
 
-    positions: dict[str, str] = {}
-    panel = raw.get("panel", {})
-    if not isinstance(panel, dict):
-        problems.append(Problem(file, "panel", "must be a table of token id = position"))
-        panel = {}
-    for tid, pos in panel.items():
-        pos = str(pos) if isinstance(pos, int) and not isinstance(pos, bool) else pos
-        tok = layout.tokens.get(tid)
-        if tok is None:
-            problems.append(Problem(file, f"panel.{tid}", "no such token on the layout"))
-        elif pos not in tok.positions:
-            problems.append(Problem(file, f"panel.{tid}", f"{pos!r} is not a position ({', '.join(tok.positions)})"))
-        else:
-            positions[tid] = pos
+    positions = start_positions(raw.get("panel", {}), layout, file, problems)
 
     inputs, input_problems = parse_inputs(raw.get("input", []), layout, file)
     problems += input_problems

@@ -1,12 +1,14 @@
-"""The common shape of a scenario's [[input]] array, whatever the game: each entry a table
-with a time `t` (seconds, in order) and exactly one verb, and no key the verb does not take.
-Each game's scenario reader checks what the verb names; this checks the rest, once."""
+"""What every game's scenario has in common: the [[input]] array's shape (each entry a
+table with a time `t`, in order, and exactly one verb, and no key the verb does not take)
+and the [panel] table (where the tokens stand at the start). Each game's scenario reader
+checks what the verbs name; this checks the rest, once."""
 
 from __future__ import annotations
 
 from typing import Any, Callable, Iterator
 
 from .errors import Problem
+from .layout import Layout
 
 
 def each_input(raw_inputs: Any, file: str | None, key: str, extras: dict[str, set[str]],
@@ -47,3 +49,22 @@ def each_input(raw_inputs: Any, file: str | None, key: str, extras: dict[str, se
             if extra not in {"t", verb} | extras[verb]:
                 bad(f"unknown key for a '{verb}' input", extra)
         yield e, t, verb, bad
+
+
+def start_positions(panel: Any, layout: Layout, file: str | None,
+                    problems: list[Problem]) -> dict[str, str]:
+    """The [panel] table: token id = its position at the start, each checked."""
+    if not isinstance(panel, dict):
+        problems.append(Problem(file, "panel", "must be a table of token id = position"))
+        return {}
+    positions = {}
+    for tid, pos in panel.items():
+        pos = str(pos) if isinstance(pos, int) and not isinstance(pos, bool) else pos
+        tok = layout.tokens.get(tid)
+        if tok is None:
+            problems.append(Problem(file, f"panel.{tid}", "no such token on the layout"))
+        elif pos not in tok.positions:
+            problems.append(Problem(file, f"panel.{tid}", f"{pos!r} is not a position ({', '.join(tok.positions)})"))
+        else:
+            positions[tid] = pos
+    return positions

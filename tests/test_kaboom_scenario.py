@@ -118,8 +118,8 @@ def test_a_logged_mission_round_trips_through_input_entries():
 
 
 @pytest.mark.parametrize("inputs, expected", [
-    ([{"t": 1, "press": "grid.r1c1"}], "input[0].press: 'grid.r1c1' is not a button Kaboom uses"),
-    ([{"t": 1, "move": "slider.red", "to": "2"}], "input[0].move: 'slider.red' is not the mission button's protection"),
+    ([{"t": 1, "press": "grid.r9c9"}], "input[0].press: 'grid.r9c9' is not a button of the panel (Kaboom uses"),
+    ([{"t": 1, "move": "lever.huge", "to": "2"}], "input[0].move: 'lever.huge' is not a token of the panel"),
     ([{"t": 1, "move": "lever.big", "to": "sideways"}], "input[0].to: 'sideways' is not a position of lever.big"),
     ([{"t": 1, "action": "flip"}], "input[0].action: 'flip' is not a Kaboom action"),
     ([{"t": 1, "action": "pass"}], "input[0].colour: None is not a penguin colour"),
@@ -133,6 +133,18 @@ def test_bad_kaboom_inputs_name_the_key(inputs, expected):
         parse_scenario({"match": MATCH, "input": inputs}, file="k.toml")
     assert any(str(p).startswith(f"k.toml: {expected}") for p in err.value.problems), [
         str(p) for p in err.value.problems]
+
+
+def test_other_controls_change_nothing_and_the_panel_table_sets_the_protection():
+    """A logged mission holds every press of the panel; the engine uses the [kaboom] ones.
+    The [panel] table says where tokens stand at the start: the protection already off."""
+    inputs = [{"t": 0, "action": "start"}, {"t": 1, "press": "grid.r1c1"}, {"t": 1, "move": "slider.red", "to": 3},
+              {"t": 2, "press": "cross.up"}]
+    out = run_scenario(parse_scenario({"match": MATCH, "input": inputs, "panel": {"lever.big": "down"}}))
+    assert [e["type"] for e in out["events"]] == ["mission_started", "mission_confirmed"]
+    assert out["refused"] == []
+    with pytest.raises(ConfigError, match="panel.lever.big: 'sideways' is not a position"):
+        parse_scenario({"match": MATCH, "input": [], "panel": {"lever.big": "sideways"}}, file="k.toml")
 
 
 def test_a_colour_the_panel_lacks_is_named(tmp_path):

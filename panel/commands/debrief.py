@@ -7,10 +7,13 @@ import json
 from pathlib import Path
 
 from ..debrief import debrief, markdown_table
+from ..kaboom import debrief as kaboom_debrief
 from ..scenario import load_scenario, run_scenario
 
 TITLES = {"turns": "Turns: who lost time where", "card_kinds": "Instruction types: time and mistakes",
-          "controls": "Controls that caused mistakes"}
+          "controls": "Controls that caused mistakes",
+          # Penguin Kaboom's
+          "players": "Penguins: where the time went", "alerts": "Alerts: how fast each was reported flipped"}
 
 
 def register(sub) -> None:
@@ -23,7 +26,8 @@ def register(sub) -> None:
 
 def run(args) -> int:
     result = run_scenario(load_scenario(args.file))
-    tables = debrief(result["events"])
+    kaboom = result.get("game") == "kaboom"
+    tables = kaboom_debrief.debrief(result["events"]) if kaboom else debrief(result["events"])
     if args.csv:
         out = Path(args.csv)
         out.mkdir(parents=True, exist_ok=True)
@@ -36,7 +40,11 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(tables, indent=2))
         return 0
-    print("Scores: " + ", ".join(f"{k} {v}" for k, v in result["scores"].items()))
+    if kaboom:
+        print("Time left: " + ", ".join(f"{c} {s:.1f} s" for c, s in result["time_left"].items())
+              + f" · {result['outcome'] or 'not finished'}")
+    else:
+        print("Scores: " + ", ".join(f"{k} {v}" for k, v in result["scores"].items()))
     for name, rows in tables.items():
         print(f"\n## {TITLES[name]}\n")
         print(markdown_table(rows))

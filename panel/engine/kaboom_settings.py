@@ -115,7 +115,7 @@ class Player:
     name: str | None = None  # None: the pages call them by their penguin's colour, in their language
 
     def as_dict(self) -> dict[str, Any]:
-        return {"colour": self.colour, "name": self.name}
+        return {"colour": self.colour, **({"name": self.name} if self.name else {})}  # a log exports as TOML: no null
 
 
 @dataclass(frozen=True)

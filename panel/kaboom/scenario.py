@@ -38,8 +38,10 @@ from ..engine.kaboom import ACTIONS, KaboomMatch, malformed
 from ..engine.kaboom_settings import KaboomSettings
 from ..errors import ConfigError, Problem
 from ..events import Action, GameEvent, InputEvent
-from ..scenario_inputs import each_input
-from .mapping import BUTTON_ROLES, KaboomMapping, load_mapping
+from ..scenario_inputs import each_input, start_positions
+from ..layout import Layout
+from .build import panel_for
+from .mapping import BUTTON_ROLES, KaboomMapping
 from .missions import load_missions
 
 # each verb of an [[input]] entry, and the keys it takes besides t and itself
@@ -50,15 +52,17 @@ _EXTRAS = {"press": set(), "hold": set(), "release": set(), "move": {"to"}, "act
 class KaboomScenario:
     mode = "kaboom"
 
-    def __init__(self, settings: KaboomSettings, mapping: KaboomMapping, inputs: list[InputEvent | Action],
-                 end: float | None):
+    def __init__(self, settings: KaboomSettings, layout: Layout, mapping: KaboomMapping,
+                 inputs: list[InputEvent | Action], end: float | None, positions: dict[str, str]):
         self.settings = settings
+        self.layout = layout
         self.mapping = mapping
         self.inputs = inputs
         self.end = end
+        self.positions = positions
 
     def new_match(self) -> KaboomMatch:
-        return KaboomMatch(self.settings, self.mapping)
+        return KaboomMatch(self.settings, self.mapping, layout=self.layout, positions=self.positions)
 
     def run(self) -> dict[str, Any]:
         match = self.new_match()
@@ -100,18 +104,19 @@ def _path(base: Path | None, p: str | None) -> Path | None:
 def parse_kaboom_scenario(raw: dict[str, Any], *, file: str | None = None, base: Path | None = None) -> KaboomScenario:
     problems: list[Problem] = []
     for k in raw:
-        if k not in ("match", "input", "end"):
-            problems.append(Problem(file, k, "unknown key for a Kaboom scenario (expected match, input, end)"))
+        if k not in ("match", "input", "end", "panel"):
+            problems.append(Problem(file, k, "unknown key for a Kaboom scenario (expected match, panel, input, end)"))
     raw_match = raw.get("match")
     missions_path = raw_match.get("missions") if isinstance(raw_match, dict) else None
     presets = load_missions(_path(base, missions_path) if isinstance(missions_path, str) else None)
     settings = KaboomSettings.from_dict(raw_match, presets, file=file)
-    mapping = load_mapping(_path(base, settings.layout))
+    layout, mapping = panel_for(str(_path(base, settings.layout)) if settings.layout else None)
     missing = [c for c in settings.colours if c not in mapping.players]
     if missing:
         problems.append(Problem(file, "match.players", f"the panel has no button for the {', '.join(missing)} "
                                                        f"penguin (it has {', '.join(mapping.players)})"))
-    inputs, input_problems = parse_inputs(raw.get("input", []), mapping, file)
+    positions = start_positions(raw.get("panel", {}), layout, file, problems)
+    inputs, input_problems = parse_inputs(raw.get("input", []), layout, mapping, file)
     problems += input_problems
     end = raw.get("end")
     if end is not None and (not isinstance(end, (int, float)) or isinstance(end, bool) or end < 0):
@@ -119,31 +124,36 @@ def parse_kaboom_scenario(raw: dict[str, Any], *, file: str | None = None, base:
         end = None
     if problems:
         raise ConfigError(problems)
-    return KaboomScenario(settings, mapping, inputs, float(end) if end is not None else None)
+    return KaboomScenario(settings, layout, mapping, inputs, float(end) if end is not None else None, positions)
 
 
-def parse_inputs(raw_inputs: Any, mapping: KaboomMapping, file: str | None,
+def parse_inputs(raw_inputs: Any, layout: Layout, mapping: KaboomMapping, file: str | None,
                  key: str = "input") -> tuple[list[InputEvent | Action], list[Problem]]:
+    """Any control of the panel may be pressed or moved (a logged mission has them all; the
+    engine uses those of the [kaboom] table and leaves the others alone)."""
     problems: list[Problem] = []
     out: list[InputEvent | Action] = []
-    buttons = list(mapping.players.values()) + [b for b in (getattr(mapping, r) for r in BUTTON_ROLES) if b]
     for e, t, verb, bad in each_input(raw_inputs, file, key, _EXTRAS, problems):
         target = e[verb]
         if verb in ("press", "hold", "release"):
-            if target not in buttons:
-                bad(f"{target!r} is not a button Kaboom uses on this panel ({', '.join(buttons)})", verb)
+            if not isinstance(target, str) or (target not in layout.buttons and target not in layout.cockpit):
+                bad(f"{target!r} is not a button of the panel (Kaboom uses "
+                    f"{', '.join(kaboom_buttons(mapping))})", verb)
                 continue
             if verb in ("press", "hold"):
                 out.append(InputEvent(target, True, t))
             if verb in ("press", "release"):
                 out.append(InputEvent(target, False, t))
         elif verb == "move":
-            if target != mapping.cover:
-                bad(f"{target!r} is not the mission button's protection ({mapping.cover})", "move")
+            tok = layout.tokens.get(target) if isinstance(target, str) else None
+            if tok is None:
+                bad(f"{target!r} is not a token of the panel (the mission button's protection is "
+                    f"{mapping.cover})", "move")
                 continue
             to = e.get("to")
-            if to not in mapping.cover_positions:
-                bad(f"{to!r} is not a position of {target} ({', '.join(mapping.cover_positions)})", "to")
+            to = str(to) if isinstance(to, int) and not isinstance(to, bool) else to
+            if to not in tok.positions:
+                bad(f"{to!r} is not a position of {target} ({', '.join(tok.positions)})", "to")
                 continue
             out.append(InputEvent(target, to, t))
         else:
@@ -157,6 +167,10 @@ def parse_inputs(raw_inputs: Any, mapping: KaboomMapping, file: str | None,
                 continue
             out.append(action)
     return out, problems
+
+
+def kaboom_buttons(mapping: KaboomMapping) -> list[str]:
+    return list(mapping.players.values()) + [b for b in (getattr(mapping, r) for r in BUTTON_ROLES) if b]
 
 
 def print_log(out: dict[str, Any]) -> None:
