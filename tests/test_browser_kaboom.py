@@ -66,9 +66,14 @@ def test_a_short_kaboom_mission_played_to_success(pages):
     sim_press(sim, MAPPING.players[first])
     expect(board.locator(f'.kplayer.running[data-colour="{other}"]')).to_be_visible(timeout=WAIT)
     expect(board.locator("#kactive")).to_have_class(re.compile(rf"\bpenguin-{other}\b"))
-    # The mission button does nothing while its protection is on ...
-    sim_press(sim, MAPPING.mission)
+    # The mission button does nothing while its protection is on (both its press and its
+    # release answered by the service, so in the log, before the lever moves) ...
+    sent = lambda value: lambda r: r.url.endswith("/api/sim/input") and r.request.post_data_json == {
+        "control": MAPPING.mission, "value": value}
+    with sim.expect_response(sent(True)), sim.expect_response(sent(False)):
+        sim_press(sim, MAPPING.mission)
     expect(board.locator(f'.kplayer.running[data-colour="{other}"]')).to_be_visible()
+    expect(board.locator("#kbanner")).to_be_hidden()
     # ... and closes the mission once the lever is pulled.
     sim_set(sim, MAPPING.cover, MAPPING.cover_open)
     sim_press(sim, MAPPING.mission)
@@ -122,17 +127,20 @@ def test_the_game_masters_kaboom_buttons_are_the_engines_answers(pages):
     state = expect_buttons_follow_the_state(admin, pages.base, "setup")
     assert "start" in state["actions"] and "recharge" not in state["actions"]
     admin.click("#kstart")
+    expect(admin.locator("#phase")).to_contain_text("playing", timeout=WAIT)
     state = expect_buttons_follow_the_state(admin, pages.base, "playing")
     assert {"recharge", "pause", "abandon"} <= set(state["actions"]) and "alert_flipped" not in state["actions"]
     admin.click("#krecharge")
     expect(admin.locator("#log li", has_text="Recharge")).to_have_count(1, timeout=WAIT)
     admin.click("#pause")
+    expect(admin.locator("#phase")).to_contain_text("paused", timeout=WAIT)
     state = expect_buttons_follow_the_state(admin, pages.base, "paused")
     assert "resume" in state["actions"] and "recharge" not in state["actions"]
     admin.click("#resume")
+    expect(admin.locator("#phase")).to_contain_text("playing", timeout=WAIT)
     expect_buttons_follow_the_state(admin, pages.base, "playing")
     admin.on("dialog", lambda d: d.accept())
     admin.click("#abandon")
+    expect(admin.locator("#phase")).to_have_text("Mission abandoned", timeout=WAIT)
     state = expect_buttons_follow_the_state(admin, pages.base, "finished")
     assert set(state["actions"]) == {"new_match"}
-    expect(admin.locator("#phase")).to_have_text("Mission abandoned")
