@@ -20,7 +20,8 @@ BUTTONS = ("recharge", "mission", "alert_flipped", "alert_deactivated", "start")
 class KaboomMachine(RuleBasedStateMachine):
     @initialize(colours=st.lists(st.sampled_from(COLOURS), min_size=0, max_size=6, unique=True),
                 seed=st.integers(0, 2**32), above=st.booleans(), alerts=st.integers(1, 6),
-                time=st.integers(10, 40), alert_seconds=st.integers(5, 20), start=st.sampled_from((True, True, True, False)))
+                time=st.integers(10, 40), alert_seconds=st.integers(5, 20),
+                start=st.sampled_from((True, True, True, False)))  # mostly started at once
     def setup(self, colours, seed, above, alerts, time, alert_seconds, start):
         self.kw = dict(seed=seed, time_per_player=time, alert_seconds=alert_seconds, recharge_seconds=7,
                        recharge_above_start=above, alerts=alerts, alerts_face_up=min(1, alerts - 1))

@@ -37,7 +37,6 @@ class Phase(enum.Enum):
 
 
 ACTIONS = KABOOM_ACTIONS  # everything a person, a button or a script can ask (panel.events)
-OUTCOMES = ("success", "failed", "abandoned")
 # Why the clocks stop (Kaboom rule 11): the game master, a restart of the service, a lost
 # link to the panel; a resume that names no reason lifts the first two.
 PAUSES = ("pause", "restart", "link")

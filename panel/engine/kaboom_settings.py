@@ -12,6 +12,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from ..errors import ConfigError, Problem
+from ..i18n import N_
 
 # The penguins' colours: one button with a light per colour on the panel.
 COLOURS = ("red", "blue", "white", "yellow", "green", "black")
@@ -26,14 +27,15 @@ LIMITS: dict[str, tuple[int, int]] = {
     "alerts": (1, 12),
     "alerts_face_up": (0, 11),
 }
-# What each rule means, for error messages and the game master's page.
+# What each rule means, for error messages and the game master's page (which shows them in
+# its language: the catalog has them).
 RULE_WORDS = {
-    "time_per_player": "seconds on each player's clock at the start",
-    "alert_seconds": "seconds between two alerts",
-    "recharge_seconds": "seconds a recharge adds",
-    "recharge_above_start": "whether a recharge may take a clock above its starting time",
-    "alerts": "alert cards on the table",
-    "alerts_face_up": "alert cards face up at the start",
+    "time_per_player": N_("seconds on each player's clock at the start"),
+    "alert_seconds": N_("seconds between two alerts"),
+    "recharge_seconds": N_("seconds a recharge adds"),
+    "recharge_above_start": N_("whether a recharge may take a clock above its starting time"),
+    "alerts": N_("alert cards on the table"),
+    "alerts_face_up": N_("alert cards face up at the start"),
 }
 
 

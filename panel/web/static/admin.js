@@ -274,7 +274,8 @@ function buildKaboomForm(k) {
   }));
   $("#kdifficulty").replaceChildren(...k.difficulties.map((d) =>
     el("option", { value: d, text: { easy: t("easy"), medium: t("medium"), advanced: t("advanced") }[d] || d })));
-  $("#kmission").replaceChildren(...k.missions.map((m) => el("option", { value: String(m.number), text: m.name })),
+  $("#kmission").replaceChildren(...k.missions.map((m) => el("option", { value: String(m.number),
+    text: t("Mission {number}", { number: m.number }) })),
     el("option", { value: "custom", text: t("Custom mission") }));
   // The custom mission's numbers: fields with the engine's limits, starting from the file's values.
   $("#kcustom").replaceChildren(...Object.entries(k.custom).filter(([name]) => name !== "name").map(([name, v]) => {
@@ -283,7 +284,7 @@ function buildKaboomForm(k) {
       : el("input", { id: `kc_${name}`, type: "number", min: k.limits[name][0], max: k.limits[name][1], step: 1 });
     input.value = String(v);
     input.addEventListener("input", kaboomPreview);
-    return el("label", { title: k.words[name] }, el("span", { text: k.words[name] }), input);
+    return el("label", { title: t(k.words[name]) }, el("span", { text: t(k.words[name]) }), input);
   }));
   const d = k.defaults || {};
   if (d.difficulty) $("#kdifficulty").value = d.difficulty;

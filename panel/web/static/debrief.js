@@ -191,7 +191,8 @@ function showKaboom(d) {
   const rules = s.rules || {};
   $("#meta").textContent = [
     "Penguin Kaboom", d.created ? d.created.replace("T", " ").slice(0, 16) : null,
-    s.mission === "custom" ? t("Custom mission") : rules.name, s.mission === "custom" ? null : t(s.difficulty),
+    s.mission === "custom" ? t("Custom mission") : t("Mission {number}", { number: s.mission }),
+    s.mission === "custom" ? null : t(s.difficulty),
     t("{seconds} s each", { seconds: rules.time_per_player }), t("an alert every {seconds} s", { seconds: rules.alert_seconds }),
     t("seed {seed}", { seed: s.seed ?? "–" }),
   ].filter(Boolean).join(" · ");
