@@ -22,9 +22,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 BIN = VENV / "bin"
-# Debian packages the test suite uses: a real browser and systemd's unit checker. Each is
-# looked for first and installed only when missing.
-TEST_APT = {"chromium": "/usr/bin/chromium", "systemd": "/usr/bin/systemd-analyze",
+# Debian packages the test suite uses: a real browser, a real MQTT broker (the venue
+# bridge's tests), systemd's unit checker. Each is looked for first and installed only
+# when missing.
+TEST_APT = {"chromium": "/usr/bin/chromium", "mosquitto": "/usr/sbin/mosquitto",
+            "systemd": "/usr/bin/systemd-analyze",
+            # OpenSSL's command line: the MQTT tests make a CA and certificates for TLS.
+            "openssl": "/usr/bin/openssl",
             # The maker kit: Graphviz for WireViz, Cairo for the deck PDF, poppler to turn
             # its pages into images in the tests, the font the cards are drawn in.
             "graphviz": "/usr/bin/dot", "libcairo2": "/usr/share/doc/libcairo2/copyright",

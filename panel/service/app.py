@@ -471,21 +471,27 @@ async def websocket(request: web.Request) -> web.StreamResponse:
         await ws.close(code=TOWER_CLOSE, message=b"wrong or missing join code")
         return ws
     peer = Peer(ws, view, request.query.get("code", "").strip().upper() if view == "tower" else None)
-    cockpit.subscribe(peer)
+    await follow(ws, peer, cockpit)
+    return ws
+
+
+async def follow(ws: web.WebSocketResponse, peer: Peer, hub: Any) -> None:
+    """Give a page's socket to what it follows (the cockpit, the venue: anything with
+    subscribe/unsubscribe) and send it what comes until the page goes away."""
+    hub.subscribe(peer)
     writer = asyncio.create_task(peer.writer())
     try:
         async for _ in ws:  # pages only listen; anything they send is ignored
             if writer.done():
                 break
     finally:
-        cockpit.unsubscribe(peer)
+        hub.unsubscribe(peer)
         if not writer.done():
             peer.close(WSCloseCode.GOING_AWAY)
             try:
                 await asyncio.wait_for(writer, 1.0)
             except (asyncio.TimeoutError, ConnectionError):
                 writer.cancel()
-    return ws
 
 
 async def close_sockets(app: web.Application) -> None:

@@ -68,17 +68,18 @@ class Resolved:
     match_defaults: dict[str, Any]
     touch_sensors: bool
     kaboom_defaults: dict[str, Any] = field(default_factory=dict)
+    mqtt: Any = None  # panel.mqtt.settings.BridgeSettings when the settings file has [mqtt]
 
 
 def read_settings(path: str | None) -> dict[str, Any]:
-    """The settings file ([service], [match] and [kaboom] tables), checked key by key."""
+    """The settings file ([service], [match], [kaboom] and [mqtt] tables), checked key by key."""
     if path is None:
         return {}
     raw = read_toml(path)
     problems = []
     for k in raw:
-        if k not in ("service", "match", "kaboom"):
-            problems.append(Problem(path, k, "unknown table (expected [service], [match] and [kaboom])"))
+        if k not in ("service", "match", "kaboom", "mqtt"):
+            problems.append(Problem(path, k, "unknown table (expected [service], [match], [kaboom] and [mqtt])"))
     service = raw.get("service", {})
     match = raw.get("match", {})
     if not isinstance(service, dict):
@@ -113,9 +114,17 @@ def read_settings(path: str | None) -> dict[str, Any]:
         problems.append(Problem(path, "kaboom", "must be a table"))
         kaboom = {}
     problems += check_kaboom_defaults(kaboom, path)
+    mqtt = None
+    if "mqtt" in raw:  # the venue's broker (panel.mqtt): checked by its own settings type
+        from ..mqtt.settings import BridgeSettings
+
+        try:
+            mqtt = BridgeSettings.from_table(raw["mqtt"], file=path)
+        except ConfigError as e:
+            problems += e.problems
     if problems:
         raise ConfigError(problems)
-    return {"service": service, "match": match, "kaboom": kaboom}
+    return {"service": service, "match": match, "kaboom": kaboom, "mqtt": mqtt}
 
 
 KABOOM_DEFAULT_KEYS = ("difficulty", "mission", "custom", "missions", "walk_up")
@@ -158,7 +167,7 @@ def resolve(opts: Options) -> Resolved:
     return Resolved(sim=opts.sim, host=host, port=port, db=db, layout=opts.layout or service.get("layout"),
                     hardware=hardware, allow_hosts=list(service.get("allow_hosts", [])) + list(opts.allow_hosts),
                     pin=str(service["pin"]) if "pin" in service else None, match_defaults=match,
-                    touch_sensors=touch, kaboom_defaults=dict(settings.get("kaboom", {})))
+                    touch_sensors=touch, kaboom_defaults=dict(settings.get("kaboom", {})), mqtt=settings.get("mqtt"))
 
 
 def hardware_io(r: Resolved) -> tuple[list, list]:
@@ -193,29 +202,15 @@ def say(message: str) -> None:
 
 async def serve(r: Resolved, *, stop: asyncio.Event | None = None) -> None:
     started = time.monotonic()
-    stop = stop or asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        try:
-            loop.add_signal_handler(sig, stop.set)
-        except (NotImplementedError, RuntimeError):
-            pass
+    stop = stop_on_signals(stop)
     try:
         store = Store(r.db)
     except StoreError as e:
         raise ConfigError(Problem(None, "--db", str(e))) from None
     with store, Notifier() as notifier:
         security = Security(store, allow_hosts=r.allow_hosts + ([r.host] if r.host not in ("0.0.0.0", "::") else []))
-        if r.pin is not None:
-            if not security.check_pin(r.pin):
-                security.set_pin(r.pin)
-            say("game master PIN: the one in the settings file")
-        else:
-            pin = security.ensure_pin()
-            if pin:
-                say(f"game master PIN: {pin}  (made now and shown only this once; a new one: penguin-panel service reset-pin, or pin = '...' in the settings file)")
-            else:
-                say("game master PIN: as set before (forgotten? penguin-panel service reset-pin)")
+        first_pin(security, r.pin, "game master PIN",
+                  "a new one: penguin-panel service reset-pin, or pin = '...' in the settings file")
         defaults = dict(r.match_defaults)
         stored = store.get_setting("match_defaults")
         if stored:
@@ -231,17 +226,17 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None) -> None:
                           defaults=defaults, touch_sensors=r.touch_sensors, language=language,
                           kaboom_defaults=kaboom, kaboom_walk_up=walk_up)
         await cockpit.start()
+        bridge = None
+        if r.mqtt is not None:  # the venue's broker: beside the cockpit, never in its way
+            from ..mqtt import bridge as mqtt_bridge
+
+            bridge = await mqtt_bridge.start(r.mqtt, cockpit)
         app = build_app(cockpit, security, sim=r.sim,
                         lan_host=lan_address() if r.host in ("0.0.0.0", "::") else "")
         runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await runner.setup()
         try:
-            site = web.TCPSite(runner, r.host, r.port, reuse_address=True)
-            try:
-                await site.start()
-            except OSError as e:
-                raise ConfigError(Problem(None, "--port", f"cannot listen on {r.host}:{r.port} ({e.strerror})")) from None
-            port = site._server.sockets[0].getsockname()[1]  # the real one when --port 0
+            port = await listen(runner, r.host, r.port)
             shown = "127.0.0.1" if r.host in ("0.0.0.0", "::") else r.host
             shown = f"[{shown}]" if ":" in shown else shown
             say(f"serving on http://{shown}:{port}/  ({'simulator' if r.sim else 'hardware'}, "
@@ -249,15 +244,58 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None) -> None:
             lan = lan_address() if r.host in ("0.0.0.0", "::") else ""
             if lan:
                 say(f"on the local network: http://{lan}:{port}/")
-            notifier.ready(f"serving on port {port}")
-            watchdog = asyncio.create_task(feed_watchdog(notifier, cockpit))
-            await stop.wait()
-            say("stopping")
-            notifier.stopping()
-            watchdog.cancel()
+            await until_stopped(stop, notifier, cockpit, port)
         finally:
             await runner.cleanup()
+            if bridge is not None:
+                await bridge.close()
             await cockpit.close()
+
+
+def stop_on_signals(stop: asyncio.Event | None = None) -> asyncio.Event:
+    """An event set by SIGTERM (systemd's stop) or Ctrl-C."""
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):
+            pass
+    return stop
+
+
+def first_pin(security: Security, pin: str | None, what: str, forgotten: str) -> None:
+    """The settings file's PIN, or one made at first start and printed this once."""
+    if pin is not None:
+        if not security.check_pin(pin):
+            security.set_pin(pin)
+        say(f"{what}: the one in the settings file")
+        return
+    made = security.ensure_pin()
+    if made:
+        say(f"{what}: {made}  (made now and shown only this once; {forgotten})")
+    else:
+        say(f"{what}: as set before (forgotten? {forgotten})")
+
+
+async def listen(runner: web.AppRunner, host: str, port: int) -> int:
+    """Serve the app on host:port; the real port (port 0 picks a free one)."""
+    site = web.TCPSite(runner, host, port, reuse_address=True)
+    try:
+        await site.start()
+    except OSError as e:
+        raise ConfigError(Problem(None, "--port", f"cannot listen on {host}:{port} ({e.strerror})")) from None
+    return site._server.sockets[0].getsockname()[1]
+
+
+async def until_stopped(stop: asyncio.Event, notifier: Notifier, owner: Any, port: int) -> None:
+    """Tell systemd we are ready, feed its watchdog while `owner` runs, wait for the stop."""
+    notifier.ready(f"serving on port {port}")
+    watchdog = asyncio.create_task(feed_watchdog(notifier, owner))
+    await stop.wait()
+    say("stopping")
+    notifier.stopping()
+    watchdog.cancel()
 
 
 async def feed_watchdog(notifier: Notifier, cockpit: Cockpit) -> None:
