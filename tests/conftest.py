@@ -30,3 +30,13 @@ def gm(svc):
     c = svc.client()
     c.login()
     return c
+
+
+@pytest.fixture
+def rig():
+    """A loop, its queue, an InputHub on a settable clock and recording mock pins (pin_tools.Rig)."""
+    from pin_tools import Rig
+
+    r = Rig()
+    yield r
+    r.close()

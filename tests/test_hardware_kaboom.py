@@ -9,6 +9,7 @@ from pathlib import Path
 from panel.engine.kaboom import Phase
 from panel.hardware.kaboom_patterns import PLAYER_COLOURS
 from panel.hardware.leds import FakeStrip
+from panel.hardware.map import load_map
 from panel.hardware.patterns import GREEN
 from panel.service.cockpit import Cockpit
 from panel.service.hardware_io import HardwareIO
@@ -25,7 +26,7 @@ MISSION = {"mode": "kaboom", "players": ["red", "blue"], "mission": "custom", "s
 def test_holding_every_colour_button_ends_the_mission(tmp_path):
     async def scenario():
         pins = factory()
-        io = HardwareIO(str(MAP), pin_factory=pins, strip=None)
+        io = HardwareIO(load_map(MAP), pin_factory=pins, strip=None)
         io.strip = FakeStrip(io.map.neopixel.count)
         ring = range(24)
         with Store(tmp_path / "panel.db") as store:

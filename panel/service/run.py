@@ -68,6 +68,8 @@ class Resolved:
     match_defaults: dict[str, Any]
     touch_sensors: bool
     kaboom_defaults: dict[str, Any] = field(default_factory=dict)
+    hardware_map: Any = None          # the map, checked against the layout (not with --sim)
+    map_warnings: list = field(default_factory=list)
     mqtt: Any = None  # panel.mqtt.settings.BridgeSettings when the settings file has [mqtt]
 
 
@@ -164,27 +166,43 @@ def resolve(opts: Options) -> Resolved:
     if not opts.sim and hardware is None:
         raise ConfigError(Problem(None, "--hardware", "a built cockpit needs its hardware map "
                                   "(penguin-panel play --hardware MAP.toml), or try the simulator: penguin-panel play --sim"))
-    return Resolved(sim=opts.sim, host=host, port=port, db=db, layout=opts.layout or service.get("layout"),
+    layout = opts.layout or service.get("layout")
+    hmap, warnings = None, []
+    if not opts.sim:
+        # Before anything starts: the map against the layout, as `penguin-panel hardware
+        # check` does it. An error (a misspelled control id would be a dead button) stops
+        # the start with the checker's own lines.
+        from ..hardware.map import checked_map
+
+        hmap, _layout, warnings = checked_map(hardware, layout)
+    return Resolved(sim=opts.sim, host=host, port=port, db=db, layout=layout,
                     hardware=hardware, allow_hosts=list(service.get("allow_hosts", [])) + list(opts.allow_hosts),
                     pin=str(service["pin"]) if "pin" in service else None, match_defaults=match,
-                    touch_sensors=touch, kaboom_defaults=dict(settings.get("kaboom", {})), mqtt=settings.get("mqtt"))
+                    touch_sensors=touch, kaboom_defaults=dict(settings.get("kaboom", {})), hardware_map=hmap,
+                    map_warnings=warnings, mqtt=settings.get("mqtt"))
 
 
 def hardware_io(r: Resolved) -> tuple[list, list]:
     """The built cockpit's sources and effects: the hardware map's Pi-side inputs and
-    its NeoPixels and buzzer (panel.hardware), as one object on both sides of the seam."""
+    its NeoPixels and buzzer (panel.hardware), as one object on both sides of the seam,
+    and the co-processor's link when the map has one.
+
+    The map was checked against the layout by `resolve`; its warnings (controls left
+    unwired) are logged here."""
     from .hardware_io import HardwareIO
 
-    io = HardwareIO(r.hardware, r.layout)
+    for p in r.map_warnings:
+        log.warning("warning: %s", p)
+    io = HardwareIO(r.hardware_map, r.layout, map_arg=r.hardware)
     for warning in io.warnings:
         say(f"warning: {warning}")
     sources: list = [io]
-    if io.map.coprocessor is not None and (io.map.matrix_cells() or io.map.coprocessor_adc()):
-        # The Pico's matrix and ADC arrive over the serial link, a source of its own.
+    if io.map.on_board():
+        # The Pico's matrix, ADC and encoders arrive over the serial link, a source of its own.
         from ..layout import load_layout
         from .link_io import LinkIO
 
-        sources.append(LinkIO(io.map, load_layout(r.layout, expansion=True)))
+        sources.append(LinkIO(io.map, load_layout(r.layout, expansion=True), state_dir=io.state_dir))
     return sources, [io]
 
 
