@@ -29,19 +29,6 @@ ADMIN_POSTS = [
 ]
 
 
-@pytest.fixture
-def svc(tmp_path):
-    with ServiceThread(tmp_path / "panel.db") as s:
-        yield s
-
-
-@pytest.fixture
-def gm(svc):
-    c = svc.client()
-    c.login()
-    return c
-
-
 def is_error(status, body, code):
     assert status == code, (status, body)
     assert isinstance(body, dict) and isinstance(body["error"], str) and body["error"]
@@ -311,9 +298,11 @@ def test_the_board_gets_the_buzzers_cues(svc):
     from panel.hardware.buzzer import TUNES
 
     sounds = svc.client().get("/api/sounds")[1]
+    airlines = sounds["games"]["airlines"]
     for event in ("mistake", "card_completed", "turn_ended", "challenge"):  # and the last seconds' tick
-        assert sounds["events"][event] in sounds["tunes"]
-    assert sounds["tunes"]["tick"] == [list(step) for step in TUNES["tick"]] and sounds["last_seconds"] == 5
+        assert airlines["events"][event] in sounds["tunes"]
+    assert sounds["tunes"]["tick"] == [list(step) for step in TUNES["tick"]] and airlines["last_seconds"] == 5
+    assert sounds["games"]["kaboom"]["events"]["alert"] == "kaboom_alert"
 
 
 def test_the_layout_names_every_control_in_plain_words(svc):

@@ -6,10 +6,13 @@ import json
 from pathlib import Path
 
 from ..debrief import COLUMNS, csv_text, debrief, markdown_table
+from ..kaboom import debrief as kaboom_debrief
 from ..scenario import load_scenario, run_scenario
 
 TITLES = {"turns": "Turns: points, cards and mistakes", "card_kinds": "Instruction types: time and mistakes",
-          "controls": "Controls that caused mistakes"}
+          "controls": "Controls that caused mistakes",
+          # Penguin Kaboom's
+          "players": "Penguins: where the time went", "alerts": "Alerts: how fast each was reported flipped"}
 
 
 def register(sub) -> None:
@@ -22,16 +25,22 @@ def register(sub) -> None:
 
 def run(args) -> int:
     result = run_scenario(load_scenario(args.file))
-    tables = debrief(result["events"])
+    kaboom = result.get("game") == "kaboom"
+    tables = kaboom_debrief.debrief(result["events"]) if kaboom else debrief(result["events"])
     if args.csv:
         out = Path(args.csv)
         out.mkdir(parents=True, exist_ok=True)
         for name, rows in tables.items():  # the same CSV as the debrief page's download
-            (out / f"{name}.csv").write_text(csv_text(rows, COLUMNS[name]), newline="")
+            columns = (kaboom_debrief.COLUMNS if kaboom else COLUMNS)[name]
+            (out / f"{name}.csv").write_text(csv_text(rows, columns), newline="")
     if args.json:
         print(json.dumps(tables, indent=2))
         return 0
-    print("Scores: " + ", ".join(f"{k} {v}" for k, v in result["scores"].items()))
+    if kaboom:
+        print("Time left: " + ", ".join(f"{c} {s:.1f} s" for c, s in result["time_left"].items())
+              + f" · {result['outcome'] or 'not finished'}")
+    else:
+        print("Scores: " + ", ".join(f"{k} {v}" for k, v in result["scores"].items()))
     for name, rows in tables.items():
         print(f"\n## {TITLES[name]}\n")
         print(markdown_table(rows))

@@ -44,7 +44,8 @@ def list_matches(args) -> int:
         if not records:
             print("no matches stored yet")
         for r in records:
-            teams = ", ".join(t["name"] for t in r.settings.get("teams", []))
+            teams = ", ".join([t["name"] for t in r.settings.get("teams", [])]
+                              or [p.get("name") or p["colour"] for p in r.settings.get("players", [])])
             print(f"{r.id:>4}  {r.created}  {r.status:<9} {r.settings.get('mode', '?'):<11} {teams}")
     return 0
 

@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import enum
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from ..cards import Card, card_section, check_card, sequence_buttons, with_colours
 from ..events import ACTIONS, Action, GameEvent, InputEvent
 from ..layout import Layout
 from . import cooperative
+from .clock import at
 from .draw_pile import DrawPile
+from .refusal import Refusal, unknown
 from .settings import MatchSettings
 
 CARDS_PER_TURN = 5  # rule 8
@@ -35,29 +37,13 @@ LIFTED_BY_GAME_MASTER = ("pause", "restart")
 END_WHEN = ("now", "round")
 
 
-@dataclass(frozen=True)
-class Refusal:
-    """Why an action may not happen now, in one line for a person. `param` names the
-    parameter at fault when the request itself is wrong (a team that is not in the match,
-    a card index out of range); it is None when the request is fine but the moment is not."""
-
-    reason: str
-    param: str | None = None
-
-    def __str__(self) -> str:
-        return f"{self.param}: {self.reason}" if self.param else self.reason
-
-
 def malformed(action: Action, layout: Layout | None = None) -> Refusal | None:
     """What is wrong with an action whatever the moment: its name, its parameters' names
     and types. The scenario reader asks this up front; `refusal` asks it first."""
+    why = unknown(action, ACTIONS, "an action")
+    if why is not None:
+        return why
     name, params = action.name, action.params
-    if not isinstance(name, str) or name not in ACTIONS:
-        return Refusal(f"{name!r} is not an action (expected one of: {', '.join(ACTIONS)})", "action")
-    takes = ACTIONS[name]
-    for k in params:
-        if k not in takes:
-            return Refusal(f"{name} takes {'only ' + ', '.join(takes) if takes else 'no parameters'}", k)
     if "reason" in params:
         reason = params["reason"]
         if reason == "challenge":
@@ -99,14 +85,6 @@ def allowed_actions(match: "Match | None") -> dict[str, dict[str, list]]:
     if match is not None:
         return match.allowed()
     return {name: {} for name in ACTIONS if refusal(None, Action(name, 0.0)) is None}
-
-
-def at(t: float) -> float:
-    """A computed moment, rounded to the microsecond (rule 26): a token moved at 30.1 s that settles
-    300 ms later settles at exactly 30.4 s, the moment a timer started at 0.4 s runs out,
-    not a float's width after it (30.400000000000002): ties are decided by the rules, not
-    by rounding error."""
-    return round(t, 6)
 
 
 class Phase(enum.Enum):
@@ -216,6 +194,11 @@ class Match:
     @property
     def finished(self) -> bool:
         return self.phase is Phase.FINISHED
+
+    @property
+    def clock_running(self) -> bool:
+        """The turn's timer runs: the pages and lights move with time alone."""
+        return self.phase is Phase.IN_TURN
 
     @property
     def current_team(self) -> str:

@@ -33,7 +33,33 @@ TEAM_COLOURS: tuple[Colour, ...] = ((0, 80, 255), (255, 0, 40), (0, 220, 60), (2
 LAST_SECONDS = 5
 
 # How long each cue shows, seconds.
-CUE_SECONDS = {"turn_start": 1.0, "mistake": 1.0, "card": 0.6, "turn_end": 1.2, "game_end": 3.0, "challenge": 1.0}
+CUE_SECONDS = {"turn_start": 1.0, "mistake": 1.0, "card": 0.6, "turn_end": 1.2, "game_end": 3.0, "challenge": 1.0,
+               # Penguin Kaboom's (kaboom_patterns.py); `team` then holds a player's colour
+               "kaboom_start": 1.0, "kaboom_pass": 0.6, "kaboom_recharge": 0.8, "kaboom_alert": 1.1,
+               "kaboom_confirmed": 1.0, "kaboom_success": 4.0, "kaboom_failed": 4.0}
+
+
+# game event -> (the sound and light cue it makes, the event's detail naming whose colour
+# the cue shows)
+SOUNDS = {"turn_started": ("turn_start", "team"), "mistake": ("mistake", "team"), "card_completed": ("card", "team"),
+          "turn_ended": ("turn_end", "team"), "game_ended": ("game_end", "team"),
+          "challenge": ("challenge", "team")}
+
+
+def ticking(snapshot: dict[str, Any]) -> float | None:
+    """Seconds left on the timer that ticks through its last seconds, None when none runs."""
+    return snapshot.get("time_left") if snapshot.get("phase") == "in_turn" else None
+
+
+def animating(snapshot: dict[str, Any]) -> bool:
+    """Whether the picture moves with time alone (the timer drains)."""
+    return snapshot.get("phase") == "in_turn"
+
+
+def calling(snapshot: dict[str, Any]) -> tuple[str, float] | None:
+    """A sound repeated (every so many seconds) for as long as the snapshot asks for it:
+    none in this game."""
+    return None
 
 
 @dataclass(frozen=True)

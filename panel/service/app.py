@@ -21,9 +21,12 @@ from aiohttp import WSCloseCode, web
 from .. import __version__
 from ..debrief import COLUMNS, csv_text, debrief
 from ..engine import CARDS_PER_TURN, MISTAKES_PER_TURN, SETTINGS, MatchSettings, names
+from ..engine.kaboom import KaboomMatch
 from ..errors import ConfigError
-from ..events import ACTIONS
+from ..events import ACTIONS, KABOOM_ACTIONS
 from ..i18n import catalog, language_name, languages
+from ..kaboom import debrief as kaboom_debrief
+from ..kaboom.build import declaration as kaboom_declaration
 from ..scenario import contract_events
 from .cockpit import Cockpit, Refused
 from .drawing import qr_svg
@@ -213,15 +216,17 @@ async def get_completed(request: web.Request) -> web.Response:
 
 async def get_sounds(request: web.Request) -> web.Response:
     """The buzzer's cues for the board to play in the room as well (Web Audio): its tunes
-    (frequency in Hz, or null for a rest, and seconds), which game event plays which, which
-    cuts which, and how many last seconds tick. Declared once, in panel/hardware."""
+    (frequency in Hz, or null for a rest, and seconds), which cuts which, and for each game
+    which event plays which tune and how many last seconds of a running clock tick. Declared
+    once, in panel/hardware (the buzzer and each game's lights and sounds)."""
+    from ..hardware import kaboom_patterns, patterns
     from ..hardware.buzzer import PRIORITY, TUNES
-    from ..hardware.effects import SOUNDS
-    from ..hardware.patterns import LAST_SECONDS
 
+    games = {game: {"events": {event: tune for event, (tune, _who) in show.SOUNDS.items()},
+                    "last_seconds": show.LAST_SECONDS}
+             for game, show in (("airlines", patterns), ("kaboom", kaboom_patterns))}
     return web.json_response({"tunes": {k: [list(step) for step in v] for k, v in TUNES.items()},
-                              "priority": PRIORITY, "events": SOUNDS, "last_seconds": LAST_SECONDS,
-                              "tick": "tick"})
+                              "priority": PRIORITY, "games": games, "tick": "tick"})
 
 
 async def get_join(request: web.Request) -> web.Response:
@@ -304,7 +309,8 @@ async def admin_action(request: web.Request) -> web.Response:
     body = await json_body(request)
     name = body.pop("action", None)
     if not isinstance(name, str):
-        return error(400, f"action: missing (one of: {', '.join(a for a in ACTIONS if a != 'new_match')})")
+        actions = KABOOM_ACTIONS if isinstance(request.app[COCKPIT].match, KaboomMatch) else ACTIONS
+        return error(400, f"action: missing (one of: {', '.join(a for a in actions if a != 'new_match')})")
     try:
         events = await request.app[COCKPIT].action(name, body)
     except Refused as e:
@@ -355,6 +361,7 @@ async def admin_status(request: web.Request) -> web.Response:
     # be set): the page builds its forms from them.
     return web.json_response({"link": cockpit.link_status(), "match": match, "version": __version__,
                               "defaults": cockpit.defaults, "settings": [st.as_dict() for st in SETTINGS],
+                              "kaboom": kaboom_declaration(cockpit.layout_path, cockpit.kaboom_defaults),
                               "language": cockpit.language,
                               "languages": [{"code": lang, "name": language_name(lang)} for lang in languages()]})
 
@@ -365,7 +372,8 @@ async def admin_matches(request: web.Request) -> web.Response:
     records = request.app[COCKPIT].store.matches()
     return web.json_response({"matches": [
         {"id": r.id, "created": r.created, "status": r.status, "mode": r.settings.get("mode"),
-         "teams": [t.get("name") for t in r.settings.get("teams", []) if isinstance(t, dict)]}
+         "teams": [t.get("name") for t in r.settings.get("teams", []) if isinstance(t, dict)]
+         or [p.get("name") or p.get("colour") for p in r.settings.get("players", []) if isinstance(p, dict)]}
         for r in reversed(records)]})
 
 
@@ -400,7 +408,13 @@ async def match_debrief(request: web.Request) -> dict[str, Any]:
         # Off the event loop: replaying a long match must not hold up the presses of the
         # one being played. The engine is pure and this Match is private to the thread.
         match, events = replay_events(record, entries)
-        return {"match_id": record.id, "created": record.created, "status": record.status,
+        if isinstance(match, KaboomMatch):
+            return {"game": "kaboom", "match_id": record.id, "created": record.created, "status": record.status,
+                    "settings": record.settings, "finished": match.finished, "outcome": match.outcome,
+                    "reason": match.reason, "failed_colour": match.failed_colour,
+                    "time_left": {c: match.time_left(c) for c in match.colours},
+                    "tables": kaboom_debrief.debrief([e.as_dict() for e in events])}
+        return {"game": "airlines", "match_id": record.id, "created": record.created, "status": record.status,
                 "settings": record.settings, "scores": dict(match.scores), "round": match.round,
                 "finished": match.finished, "winner": match.winner, "tier": match.tier,
                 "outcome": match.outcome, "ended_by": match.ended_by, "unscored": match.unscored,
@@ -426,10 +440,11 @@ async def admin_debrief(request: web.Request) -> web.Response:
 async def admin_debrief_csv(request: web.Request) -> web.Response:
     require_admin(request, changes_state=False)
     table = request.query.get("table", "")
-    if table not in COLUMNS:
-        return error(400, f"table: {table[:40]!r} is not a table (turns, card_kinds or controls)")
     result = await match_debrief(request)
-    text = csv_text(result["tables"][table], COLUMNS[table])
+    columns = kaboom_debrief.COLUMNS if result["game"] == "kaboom" else COLUMNS
+    if table not in columns:
+        return error(400, f"table: {table[:40]!r} is not a table of this match ({' or '.join(columns)})")
+    text = csv_text(result["tables"][table], columns[table])
     return web.Response(text=text, content_type="text/csv", charset="utf-8", headers={
         "Content-Disposition": f'attachment; filename="match-{result["match_id"]}-{table}.csv"',
         "Cache-Control": "no-store"})

@@ -23,7 +23,10 @@ import secrets
 import time
 from typing import Any, Callable, Iterable
 
-from ..engine import Match, MatchSettings, Phase, Refusal, allowed_actions, names, refusal
+from ..engine import Match, MatchSettings, Refusal, allowed_actions, names, refusal
+from ..engine.kaboom import KaboomMatch
+from ..engine.kaboom_settings import KaboomSettings
+from ..kaboom.build import kaboom_match, panel_for
 from ..errors import ConfigError
 from ..events import Action, GameEvent, InputEvent
 from ..i18n import SOURCE, languages
@@ -80,13 +83,17 @@ class Cockpit:
     def __init__(self, store: Store, *, layout_path: str | None = None, sim: bool = False,
                  sources: Iterable[Any] = (), effects: Iterable[Any] = (), defaults: dict[str, Any] | None = None,
                  touch_sensors: bool = False, language: str = SOURCE, clock: Callable[[], float] = time.monotonic,
-                 tick: float = TICK):
+                 tick: float = TICK, kaboom_defaults: dict[str, Any] | None = None, kaboom_walk_up: bool = False):
         self.store = store
         self.layout_path = layout_path
         self.sim = sim
         self.sources = list(sources)
         self.effects = list(effects)
         self.defaults = dict(defaults or {})
+        # Penguin Kaboom's defaults from the settings file's [kaboom] table (difficulty,
+        # mission, a café's missions file): what a walk-up mission is set up with.
+        self.kaboom_defaults = dict(kaboom_defaults or {})
+        self.kaboom_walk_up = kaboom_walk_up
         self.touch_sensors = touch_sensors
         self.language = language  # of every page, chosen on /admin (panel.i18n)
         self.clock = clock
@@ -174,8 +181,9 @@ class Cockpit:
         elif record.status != "active" and not match.finished:
             # Ended or abandoned before the engine was told (an older log): tell it now, so
             # the pages see a match that is over. Not logged: the record is closed.
-            match.handle(Action("abandon" if record.status == "abandoned" else "end", last))
-        if self.record.status == "active" and match.phase is Phase.IN_TURN:
+            over = "abandon" if record.status == "abandoned" or isinstance(match, KaboomMatch) else "end"
+            match.handle(Action(over, last))
+        if self.record.status == "active" and match.clock_running:
             self._log_and_handle(Action("pause", last, {"reason": "restart"}))
         log.info("match %s restored from %d logged inputs at %.1f s, %s", record.id, len(entries), last,
                  match.phase.value)
@@ -247,7 +255,7 @@ class Cockpit:
         from .drawing import card_svg
 
         full = self.full_snapshot()
-        if full is None:
+        if full is None or not isinstance(self.match, Match):  # a Kaboom mission has no cards
             return {"turn": None, "cards": []}
         if full["phase"] in ("in_turn", "paused"):
             turn = {"team": full["team"], "round": full["round"], "in_progress": True}
@@ -324,7 +332,7 @@ class Cockpit:
         due = self.match.next_deadline()
         if due is not None:
             waits.append(due - now)
-        if self.match.phase is Phase.IN_TURN:
+        if self.match.clock_running:
             waits.append(self._next_tick - self.clock())
         for effect in self.effects:
             d = getattr(effect, "deadline", None)
@@ -339,7 +347,7 @@ class Cockpit:
     def _on_timer(self) -> None:
         if self.active:
             t = self._stamp(self.clock())
-            if not self._advance(t) and self.match.phase is Phase.IN_TURN and self.clock() + SLACK >= self._next_tick:
+            if not self._advance(t) and self.match.clock_running and self.clock() + SLACK >= self._next_tick:
                 self._publish([])  # the timer drains on the pages
         now = self.now()
         full = None
@@ -392,33 +400,68 @@ class Cockpit:
         layout = self.any_layout()
         if event.control in layout.tokens and isinstance(event.value, str):
             self.positions[event.control] = event.value
-        if event.value is True and layout.cockpit_role(event.control) == "start" and self._walk_up():
-            log.info("START pressed with no match in play: match %s set up", self.record.id)
+        if event.value is True and not self._in_play():
+            if layout.cockpit_role(event.control) == "start" and self._walk_up():
+                log.info("START pressed with no match in play: match %s set up", self.record.id)
+            elif self._kaboom_walk_up() and self._kaboom_colour(event.control) and self._walk_up(kaboom=True):
+                log.info("a penguin's colour pressed with no match in play: Kaboom mission %s set up, "
+                         "players join with their colours", self.record.id)
         if not self.active:
             self._publish([])
             return False
         self._log_and_handle(InputEvent(event.control, event.value, self._stamp(event.t)))
         return True
 
-    def _walk_up(self) -> bool:
-        """A café's cockpit plays without anyone at /admin: START with no match in play sets
-        one up (the settings file's defaults; after a finished match, the same teams and
-        rules again with a new deck), and the same press then starts its first turn."""
-        if self.active and not self.match.finished:
+    def _in_play(self) -> bool:
+        return self.active and not self.match.finished
+
+    def _kaboom_walk_up(self) -> bool:
+        """Whether a penguin's colour pressed with no match in play sets up a Kaboom mission:
+        when the last match was one (the café plays Kaboom), or the settings file's [kaboom]
+        table says walk_up = true. Otherwise the colour buttons of a café that plays
+        Penguin Airlines only are left alone between matches."""
+        last = self.record.settings if self.record is not None else {}
+        return last.get("mode") == "kaboom" or bool(self.kaboom_walk_up)
+
+    def _kaboom_colour(self, control: str) -> str | None:
+        """The penguin whose button `control` is on this panel (None: not one, or a layout
+        without a [kaboom] table)."""
+        try:
+            _, mapping = panel_for(self.layout_path)
+        except ConfigError:
+            return None
+        role = mapping.role(control)
+        return role[1] if role and role[0] == "colour" else None
+
+    def _walk_up(self, *, kaboom: bool = False) -> bool:
+        """A café's cockpit plays without anyone at /admin: with no match in play, START
+        sets one up (the settings file's defaults; after a finished match, the same game,
+        teams or penguins and rules again, with a new deck or draw) and the same press
+        starts it. Where Kaboom is played at the panel (see `_kaboom_walk_up`), a penguin's
+        colour pressed instead sets up a Penguin Kaboom mission (the last one's difficulty
+        and mission, or the [kaboom] defaults) that the players join with their colours,
+        this press the first; START then starts it."""
+        if self._in_play():
             return False
-        body: dict[str, Any] = {}
-        if self.record is not None:  # the same settings again, a new deck
-            body = {k: v for k, v in self.record.settings.items() if k in names("form") and k != "seed"}
-        elif "teams" not in self.defaults:
-            body["teams"] = MatchSettings().as_dict()["teams"]  # the engine's default teams
+        last = self.record.settings if self.record is not None else {}
+        if kaboom or last.get("mode") == "kaboom":
+            body: dict[str, Any] = {"mode": "kaboom"}
+            if last.get("mode") == "kaboom":
+                body.update({k: last[k] for k in ("difficulty", "mission", "custom") if last.get(k) is not None})
+                if not kaboom and isinstance(self.match, KaboomMatch):  # START: the same penguins again,
+                    body["players"] = [{"colour": c, "name": n} for c, n in self.match.players.items()]  # joined too
+        elif self.record is not None:  # the same settings again, a new deck
+            body = {k: v for k, v in last.items() if k in names("form") and k != "seed"}
+        else:
+            body = {} if "teams" in self.defaults else {"teams": MatchSettings().as_dict()["teams"]}
         if self.active:
             self._set_status("finished")
         try:
             self._create_match(body)
         except Refused as e:  # e.g. default teams a settings file got wrong: said, not raised
-            log.warning("START pressed but no match could be set up: %s", e)
-            self.walk_up_problem = (f"START could not set up a match ({e}): set it up on the game master's page, "
-                                    "or name the teams and players in the settings file")
+            log.warning("no match could be set up at the panel: %s", e)
+            self.walk_up_problem = (f"No match could be set up at the panel ({e}): set it up on the game master's "
+                                    "page, or name the teams and players in the settings file")
             return False
         return True
 
@@ -450,18 +493,22 @@ class Cockpit:
         why = refusal(self.match, Action("new_match", self.now()))
         if why is not None:
             raise Refused.by_engine(why)
-        # What the game master chose, over the defaults; the build's own (layout file, touch
-        # sensors) over both. Every match its own deck unless a seed is asked for.
-        base = {**self.defaults, "seed": secrets.randbelow(2**31), "layout": self.layout_path,
-                "touch_sensors": self.touch_sensors}
         try:
-            settings = MatchSettings.from_dict(body, key="", allowed=names("form"), base=base)
-            layout = layout_for(settings.layout, settings.side, settings.expansion)
-            match = Match(settings, layout, positions=dict(self.positions))
+            if body.get("mode") == "kaboom":
+                match: Match | KaboomMatch = self._new_kaboom(body)
+            else:
+                # What the game master chose, over the defaults; the build's own (layout file,
+                # touch sensors) over both. Every match its own deck unless a seed is asked for.
+                base = {**self.defaults, "seed": secrets.randbelow(2**31), "layout": self.layout_path,
+                        "touch_sensors": self.touch_sensors}
+                settings = MatchSettings.from_dict(body, key="", allowed=names("form"), base=base)
+                layout = layout_for(settings.layout, settings.side, settings.expansion)
+                match = Match(settings, layout, positions=dict(self.positions))
         except ConfigError as e:
             raise Refused(400, "; ".join(str(p) for p in e.problems)) from None
         except ValueError as e:
             raise Refused(400, str(e)) from None
+        settings = match.settings
         code = self.next_code
         match_id = self.store.create_match(settings.as_dict(), dict(self.positions), code)
         self._new_next_code()
@@ -474,10 +521,25 @@ class Cockpit:
         for sub in list(self.subscribers):  # the old join code is void; towers that joined ahead stay
             if getattr(sub, "view", None) == "tower" and getattr(sub, "code", None) != code:
                 sub.revoke()
-        log.info("match %s set up: %s, teams %s, join code %s", match_id, settings.mode,
-                 ", ".join(t.name for t in settings.teams), code)
+        if isinstance(match, KaboomMatch):
+            log.info("match %s set up: Kaboom, %s, %s, penguins %s", match_id, settings.rules.name,
+                     settings.difficulty, ", ".join(match.colours) or "to join at the panel")
+        else:
+            log.info("match %s set up: %s, teams %s, join code %s", match_id, settings.mode,
+                     ", ".join(t.name for t in settings.teams), code)
         self._publish([])
         return {"match_id": match_id, "code": code}
+
+    def _new_kaboom(self, body: dict[str, Any]) -> KaboomMatch:
+        """A Kaboom mission from the game master's form or the walk-up: what they chose over
+        the [kaboom] defaults; the layout and the missions file are the build's. A new draw
+        of the first player unless a seed is asked for."""
+        unknown = sorted(k for k in body if k not in KaboomSettings.FORM)
+        if unknown:
+            raise Refused(400, f"{unknown[0]}: unknown setting for Kaboom (expected one of: "
+                               f"{', '.join(KaboomSettings.FORM)})")
+        raw = {**self.kaboom_defaults, "seed": secrets.randbelow(2**31), **body, "layout": self.layout_path}
+        return kaboom_match(raw, dict(self.positions))
 
     def _action(self, name: Any, params: dict[str, Any]) -> list[dict[str, Any]]:
         """A game master's action, carried out if the engine allows it at this moment; the
@@ -518,7 +580,7 @@ class Cockpit:
         full = self.full_snapshot()
         sub.send({"type": "state", "state": self.public_state(full)})
         if sub.view == "sim":
-            sub.send(sim_leds(full or {"phase": "idle"}))
+            sub.send(sim_leds(full or {"phase": "idle"}, now=self.now()))
         if sub.view == "tower":
             sub.send(self._card_message(full))
 
@@ -556,7 +618,7 @@ class Cockpit:
                 sub.send(m)
             sub.send(state)
             if sub.view == "sim":
-                leds = leds or sim_leds(full or {"phase": "idle"})
+                leds = leds or sim_leds(full or {"phase": "idle"}, now=self.now())
                 sub.send(leds)
             elif sub.view == "tower" and card_msg is not None:
                 sub.send(card_msg)

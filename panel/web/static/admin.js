@@ -6,8 +6,11 @@
 // labels, defaults, limits) come from the engine's declaration in /api/admin/status.
 import { $, $$, el, api, post, csrf, connect, liveBadge, Clock, fmtSeconds, describeEvent, hasMatch, pauseText,
   t, loadLanguage, cardsText, matchEndText, possessive, plural } from "/static/common.js";
+import { KaboomClocks, PENGUIN_CSS, PENGUIN_INK, colourName, describeKaboomEvent, fmtClock, isKaboom, kaboomBanner,
+  missionTitle, outcomeTitle, playerName } from "/static/kaboom.js";
 
 const clock = new Clock();
+const clocks = new KaboomClocks();
 let state = null;
 
 function error(msg) {
@@ -178,7 +181,7 @@ async function action(name, params = {}) {
 
 function logEvent(e) {
   const log = $("#log");
-  log.prepend(el("li", { text: typeof e === "string" ? e : describeEvent(e) }));
+  log.prepend(el("li", { text: typeof e === "string" ? e : isKaboom(state) ? describeKaboomEvent(e, state) : describeEvent(e) }));
   while (log.children.length > 60) log.lastChild.remove();
 }
 
@@ -276,19 +279,8 @@ async function showDoneCards(s) {
   }
 }
 
-function show(s) {
-  state = s;
-  clock.update(s);
-  const has = hasMatch(s);
-  $(".admin").dataset.phase = has ? (s.finished ? "ended" : s.phase) : "idle";
-  $("#phase").textContent = phaseText(s);
-  $("#whose").textContent = whoseText(s);
-  $("#counts").textContent = has && !s.finished
-    ? `${s.completed} of ${s.cards_per_turn} cards · ${s.mistakes} of ${s.mistakes_per_turn} mistakes · `
-      + `${plural(s.counters_held, "time counter", "time counters")} held${s.stuck_name ? ` · stuck finger: ${s.stuck_name}` : ""}`
-    : has ? Object.entries(s.scores || {}).map(([team, p]) => `${team} ${p}`).join(" · ") : "";
-
-  // Each action's button is shown, and enabled, exactly when the engine allows it now.
+// Each action's button is shown, and enabled, exactly when the engine allows it now (either game).
+function showActions() {
   for (const b of $$("button[data-action]")) {
     b.disabled = !allows(b);
     if (b.classList.contains("big") && b.closest(".actions")) b.classList.toggle("hidden", b.disabled);
@@ -296,6 +288,29 @@ function show(s) {
   $("#newmatch").classList.toggle("hidden", !("new_match" in allowed()));
   // A new match replaces one in play only after it is abandoned (the page asks first).
   $("#setupsubmit").disabled = !("new_match" in allowed() || "abandon" in allowed());
+}
+
+function show(s) {
+  state = s;
+  clock.update(s);
+  const has = hasMatch(s);
+  $(".admin").dataset.phase = has ? (s.finished ? "ended" : s.phase) : "idle";
+  $(".admin").classList.toggle("kaboom", has && isKaboom(s));
+  if (has && isKaboom(s)) {
+    showKaboom(s);
+    showDoneCards({});
+    for (const id of ["#chinfo", "#endinfo"]) $(id).classList.add("hidden");
+    return;
+  }
+  $("#scoreline").textContent = "";
+  $("#phase").textContent = phaseText(s);
+  $("#whose").textContent = whoseText(s);
+  $("#counts").textContent = has && !s.finished
+    ? `${s.completed} of ${s.cards_per_turn} cards · ${s.mistakes} of ${s.mistakes_per_turn} mistakes · `
+      + `${plural(s.counters_held, "time counter", "time counters")} held${s.stuck_name ? ` · stuck finger: ${s.stuck_name}` : ""}`
+    : has ? Object.entries(s.scores || {}).map(([team, p]) => `${team} ${p}`).join(" · ") : "";
+
+  showActions();
 
   // Challenge: the teams that may call it and the cards it may be called on, as the engine lists them.
   const ch = allowed().challenge || { teams: [], cards: [] };
@@ -315,6 +330,108 @@ function show(s) {
   showDoneCards(s);
 }
 
+// ---------------------------------------------------------------- Penguin Kaboom
+// The missions as the missions file and the layout declare them (/api/admin/status): the
+// penguins this panel has, the difficulties, each mission's numbers, the custom limits.
+let KABOOM = null;
+
+function kaboomNumbers(r) {
+  return t("{seconds} s each, an alert every {alert} s, recharge {recharge} s ({cap}), {cards} alert cards ({up} face up)", {
+    seconds: r.time_per_player, alert: r.alert_seconds, recharge: r.recharge_seconds,
+    cap: r.recharge_above_start ? t("may go above the start") : t("never above the start"),
+    cards: r.alerts, up: r.alerts_face_up });
+}
+
+function buildKaboomForm(k) {
+  if (KABOOM || !k) return;
+  KABOOM = k;
+  $("#game").querySelector("option[value=kaboom]").disabled = !k.available;
+  if (!k.available) return;
+  $("#kpenguins").replaceChildren(...k.colours.map((c) => {
+    const box = el("label", { class: "kpenguin", dataset: { colour: c } },
+      el("input", { type: "checkbox", class: "kplays", "aria-label": t("{colour} penguin plays", { colour: colourName(c) }) }),
+      el("span", { text: colourName(c) }),
+      el("input", { type: "text", class: "kname", placeholder: t("name (optional)"), "aria-label": t("name") }));
+    box.style.background = PENGUIN_CSS[c];
+    box.style.color = PENGUIN_INK[c] || "#fff";
+    return box;
+  }));
+  $("#kdifficulty").replaceChildren(...k.difficulties.map((d) =>
+    el("option", { value: d, text: { easy: t("easy"), medium: t("medium"), advanced: t("advanced") }[d] || d })));
+  $("#kmission").replaceChildren(...k.missions.map((m) => el("option", { value: String(m.number),
+    text: t("Mission {number}", { number: m.number }) })),
+    el("option", { value: "custom", text: t("Custom mission") }));
+  // The custom mission's numbers: fields with the engine's limits, starting from the file's values.
+  $("#kcustom").replaceChildren(...Object.entries(k.custom).filter(([name]) => name !== "name").map(([name, v]) => {
+    const input = typeof v === "boolean"
+      ? el("select", { id: `kc_${name}` }, el("option", { value: "false", text: t("No") }), el("option", { value: "true", text: t("Yes") }))
+      : el("input", { id: `kc_${name}`, type: "number", min: k.limits[name][0], max: k.limits[name][1], step: 1 });
+    input.value = String(v);
+    input.addEventListener("input", kaboomPreview);
+    return el("label", { title: t(k.words[name]) }, el("span", { text: t(k.words[name]) }), input);
+  }));
+  const d = k.defaults || {};
+  if (d.difficulty) $("#kdifficulty").value = d.difficulty;
+  if (d.mission !== undefined) $("#kmission").value = String(d.mission);
+  for (const sel of [$("#kdifficulty"), $("#kmission")]) sel.addEventListener("change", kaboomPreview);
+  kaboomPreview();
+}
+
+function kaboomCustom() {
+  const out = {};
+  for (const [name, v] of Object.entries(KABOOM.custom)) {
+    if (name === "name") continue;
+    const e = $(`#kc_${name}`);
+    out[name] = typeof v === "boolean" ? e.value === "true" : Number(e.value);
+  }
+  return out;
+}
+
+function kaboomPreview() {
+  const mission = $("#kmission").value;
+  $("#kcustom").classList.toggle("hidden", mission !== "custom");
+  const m = KABOOM.missions.find((x) => String(x.number) === mission);
+  $("#kpreview").textContent = kaboomNumbers(m ? m.rules[$("#kdifficulty").value] : kaboomCustom());
+}
+
+function kaboomBody() {
+  const players = $$("#kpenguins .kpenguin").filter((b) => $(".kplays", b).checked).map((b) => {
+    const name = $(".kname", b).value.trim();
+    return name ? { colour: b.dataset.colour, name } : b.dataset.colour;
+  });
+  const mission = $("#kmission").value;
+  const body = { mode: "kaboom", players, difficulty: $("#kdifficulty").value,
+    mission: mission === "custom" ? "custom" : Number(mission) };
+  if (mission === "custom") body.custom = kaboomCustom();
+  return body;
+}
+
+function gameChanged() {
+  const kaboom = $("#game").value === "kaboom";
+  $(".airlines-setup").classList.toggle("hidden", kaboom);
+  $(".kaboom-setup").classList.toggle("hidden", !kaboom);
+}
+
+function showKaboom(s) {
+  clocks.update(s);
+  const phase = { setup: t("waiting for the start"), playing: t("playing"), paused: t("paused"),
+    closing: t("closing: every finger on its colour") }[s.phase] || s.phase;
+  $("#phase").textContent = s.finished ? outcomeTitle(s) : `${phase}${kaboomBanner(s) ? ` · ${kaboomBanner(s)}` : ""}`;
+  $("#whose").textContent = `${missionTitle(s)}${s.active && !s.finished ? ` · ${playerName(s, s.active)}` : ""}`;
+  const a = s.alerts || {};
+  $("#counts").textContent = t("{down} face down, {up} face up, {waiting} waiting",
+    { down: a.remaining ?? 0, up: a.face_up ?? 0, waiting: a.waiting ?? 0 });
+  showActions();
+}
+
+function tickKaboom() {
+  const s = state;
+  $("#left").textContent = s.active && !s.finished ? fmtClock(clocks.left(s.active)) : "";
+  const times = (s.players || []).map((p) => `${playerName(s, p.colour)} ${fmtClock(clocks.left(p.colour))}`).join(" · ");
+  const label = t("Clocks");
+  $("#scoreline").textContent = times ? `${label}: ${times}` : "";
+}
+
 async function refreshStatus() {
   try {
     const st = await api("/api/admin/status");
@@ -328,6 +445,7 @@ async function refreshStatus() {
     $("#firmware").textContent = l.firmware || "–";
     $("#version").textContent = st.version || "–";
     buildSettingForms(st.settings);
+    buildKaboomForm(st.kaboom);
     if (!defaultsShown) {
       defaultsShown = true;
       showDefaults(st.defaults, { setup: !setupFilled });
@@ -364,10 +482,13 @@ $("#login").addEventListener("submit", async (ev) => {
 
 $("#setup").addEventListener("submit", async (ev) => {
   ev.preventDefault();
-  const body = {};
-  for (const st of inForm("form")) {
-    const v = st.kind === "teams" ? teamsFromForm() : readField(st, "");
-    if (v !== undefined) body[st.name] = v;
+  let body = {};
+  if ($("#game").value === "kaboom") body = kaboomBody();
+  else {
+    for (const st of inForm("form")) {
+      const v = st.kind === "teams" ? teamsFromForm() : readField(st, "");
+      if (v !== undefined) body[st.name] = v;
+    }
   }
   if (!("new_match" in allowed())) {
     // The service plays one match at a time: the one in play is abandoned first.
@@ -424,6 +545,7 @@ $("#pinform").addEventListener("submit", async (ev) => {
 });
 
 $("#addteam").addEventListener("click", () => teamRow());
+$("#game").addEventListener("change", gameChanged);
 for (const b of $$("button[data-action]")) {
   b.addEventListener("click", async () => {
     if (b.dataset.action === "abandon" && !confirm("Abandon this match? Nothing of it is scored and there is no result.")) return;
@@ -444,6 +566,7 @@ $("#newmatch").addEventListener("click", () => {
 });
 
 function tick() {
+  if (hasMatch(state) && isKaboom(state)) { tickKaboom(); requestAnimationFrame(tick); return; }
   const s = state;
   const left = clock.now();
   $("#left").textContent = !hasMatch(s) || s.finished ? ""

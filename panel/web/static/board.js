@@ -7,8 +7,13 @@
 // turn's completed cards are shown for the other teams to check. The cockpit's sounds play
 // here too (sound.js), each with its visual cue. The page keeps no rule: counts, points and
 // bonuses are the engine's (the state and the events).
+//
+// A Penguin Kaboom mission instead: every player's clock in their colour, the running one
+// large, the alert cards, what the players must do now, and the result (its own sounds).
 import { $, el, api, t, connect, liveBadge, Clock, fmtSeconds, describeEvent, hasMatch, pauseText,
   turnResultText, endedText, matchEndText, possessive } from "/static/common.js";
+import { PENGUIN_CSS, PENGUIN_INK, KaboomClocks, describeKaboomEvent, fmtClock, isKaboom, kaboomBanner,
+  missionTitle, outcomeText, outcomeTitle, playerName } from "/static/kaboom.js";
 import { Cues, soundSwitch } from "/static/sound.js";
 
 // How long each stage of a turn's end stays on screen (ms): long enough to read across a room.
@@ -17,6 +22,7 @@ const RESULT_MS = 4000;
 const SUMMARY_MS = 6000;
 
 const clock = new Clock();
+const clocks = new KaboomClocks();
 const cues = new Cues();
 let live = null; // the latest state from the cockpit
 let moment = null; // a turn's end being shown: { stage, final, turn, round, timer }
@@ -46,7 +52,7 @@ function flash(kind) {
 // While no turn runs, the tower's QR code and join code in the corner: the match's, or
 // with none in play the next match's (its tower joins before START sets it up).
 async function showJoin(s) {
-  const show = s.status !== "active" || s.finished || s.phase === "between_turns";
+  const show = !isKaboom(s) && (s.status !== "active" || s.finished || s.phase === "between_turns");
   $("#joinbox").classList.toggle("hidden", !show);
   const key = `${s.match_id}/${s.status}`; // a new match, or the end of one, brings another code
   if (!show || key === joinFor) return;
@@ -217,6 +223,62 @@ function showResult(s) {
   $("#resultend").textContent = [matchEndText(s), s.walk_up_problem].filter(Boolean).join(" ");
 }
 
+// ---------------------------------------------------------------- Penguin Kaboom
+function paint(node, colour) {
+  node.style.background = PENGUIN_CSS[colour] || "transparent";
+  node.style.color = PENGUIN_INK[colour] || "#fff";
+  node.className = node.className.replace(/\bpenguin-\w+/g, "").trim() + (colour ? ` penguin-${colour}` : "");
+}
+
+function showKaboom(s) {
+  clocks.update(s);
+  $("#round").textContent = missionTitle(s);
+  const active = s.phase === "closing" || s.finished ? null : s.active;
+  const big = $("#kactive");
+  paint(big, active);
+  $("#kname").textContent = active ? playerName(s, active)
+    : s.phase === "setup" ? t("Ready, penguins?") : s.phase === "closing" ? t("Mission confirmed") : "";
+  $("#kplayers").replaceChildren(...(s.players || []).map((p) => {
+    const tile = el("div", { class: `kplayer ${p.running ? "running" : ""} ${s.failed_colour === p.colour ? "out" : ""}`,
+      dataset: { colour: p.colour } },
+    el("div", { class: "kpname", text: playerName(s, p.colour) }),
+    el("div", { class: "kptime", dataset: { colour: p.colour } }),
+    el("div", { class: "kpfinger", text: s.phase === "closing" ? (p.held ? t("finger on ✓") : t("finger on your colour!")) : "" }));
+    paint(tile, p.colour);
+    return tile;
+  }));
+  const a = s.alerts || {};
+  $("#kcards").replaceChildren(...Array.from({ length: a.total || 0 }, (_, i) =>
+    el("span", { class: `kcard ${i < a.face_up ? "up" : ""} ${i === (a.total || 0) - 1 && i >= a.face_up ? "last" : ""}` })));
+  $("#kalerttext").textContent = t("{down} face down · {up} face up", { down: a.remaining ?? 0, up: a.face_up ?? 0 });
+  const text = kaboomBanner(s);
+  const banner = $("#kbanner");
+  banner.textContent = text || "";
+  banner.className = `banner ${a.waiting && !s.finished ? "alert" : s.phase === "paused" ? "paused" : ""}`;
+  banner.classList.toggle("hidden", !text || s.finished);
+  $("#moment").classList.add("hidden");
+  $("#resultend").textContent = "";
+  const res = $("#result");
+  res.classList.toggle("hidden", !s.finished);
+  if (s.finished) {
+    $("#resulttitle").textContent = outcomeTitle(s);
+    $("#resulttext").textContent = outcomeText(s);
+  }
+}
+
+// The running clock, and the last seconds' tick (heard and seen) as the cockpit's buzzer does.
+function tickKaboom() {
+  const s = live;
+  const active = s.phase === "closing" || s.finished ? null : s.active;
+  const left = active ? clocks.left(active) : null;
+  $("#ktimer").textContent = active ? fmtClock(left) : "";
+  $("#kactive").classList.toggle("low", left !== null && left <= cues.lastSeconds("kaboom") && s.phase === "playing");
+  for (const n of document.querySelectorAll(".kptime")) n.textContent = fmtClock(clocks.left(n.dataset.colour));
+  return s.phase === "playing" && left !== null ? left : null;
+}
+
+// ---------------------------------------------------------------- the screen, either game
+
 function render() {
   const s = live;
   if (!s) return;
@@ -225,9 +287,13 @@ function render() {
   document.documentElement.style.setProperty("--board-top", `${Math.ceil($(".board .top").getBoundingClientRect().bottom)}px`);
   showJoin(s);
   const noMatch = !hasMatch(s);
+  const kaboom = !noMatch && isKaboom(s);
   main.classList.toggle("nomatch", noMatch);
+  main.classList.toggle("kaboom", kaboom);
+  $("h1").textContent = kaboom ? "Penguin Kaboom" : "Penguin Airlines";
   main.dataset.phase = noMatch ? "idle" : s.finished ? "ended" : s.phase;
   main.dataset.moment = moment ? moment.stage : "";
+  if (kaboom) { stopMoment(); showDoneCards({}); showKaboom(s); return; }
   showMoment();
   // START pressed with no match in play, and nothing could be set up: said, not silent.
   const problem = (noMatch || s.finished) && s.walk_up_problem;
@@ -261,8 +327,9 @@ function show(s) {
 }
 
 function onEvent(e) {
-  $("#ticker").textContent = describeEvent(e);
-  const sound = cues.forEvent(e.type);
+  const kaboom = live && hasMatch(live) && isKaboom(live);
+  $("#ticker").textContent = kaboom ? describeKaboomEvent(e, live) : describeEvent(e);
+  const sound = cues.forEvent(kaboom ? "kaboom" : "airlines", e.type);
   if (sound) cues.cue(sound);
   if (e.type === "mistake") flash("mistake");
   else if (e.type === "card_completed") flash("card");
@@ -273,7 +340,24 @@ function onEvent(e) {
   else if (e.type === "game_ended") flash("end");
 }
 
+// The last seconds tick, heard and seen (the timer beats with each one).
+function lastSeconds(left, game, node) {
+  const second = left !== null && left !== undefined ? Math.ceil(left) : null;
+  if (second !== null && second !== lastSecond && second >= 1 && second <= cues.lastSeconds(game) && lastSecond !== null) {
+    cues.cue(cues.spec.tick);
+    node.classList.remove("beat");
+    void node.offsetWidth;
+    node.classList.add("beat");
+  }
+  lastSecond = second;
+}
+
 function tick() {
+  if (hasMatch(live) && isKaboom(live)) {
+    lastSeconds(tickKaboom(), "kaboom", $("#ktimer"));
+    requestAnimationFrame(tick);
+    return;
+  }
   const holding = moment && moment.stage === "hold";
   let left = holding ? moment.final.time_left : clock.now();
   const timer = $("#timer");
@@ -283,20 +367,12 @@ function tick() {
   if (waiting) left = live.turn_seconds;
   timer.textContent = idle ? "" : waiting ? String(left) : fmtSeconds(left);
   timer.classList.toggle("waiting", waiting);
-  const low = left !== null && left <= cues.lastSeconds && (clock.running || holding);
+  const low = left !== null && left <= cues.lastSeconds("airlines") && (clock.running || holding);
   timer.classList.toggle("low", low);
   $("#bar").classList.toggle("low", low);
   const total = clock.total || live?.turn_seconds || 30;
   $("#bar > div").style.transform = `scaleX(${left === null || waiting || idle ? 0 : Math.min(1, left / total)})`;
-  // The last seconds tick, heard and seen (the timer beats with each one).
-  const second = clock.running && left !== null ? Math.ceil(left) : null;
-  if (second !== null && second !== lastSecond && second >= 1 && second <= cues.lastSeconds && lastSecond !== null) {
-    cues.cue(cues.spec.tick);
-    timer.classList.remove("beat");
-    void timer.offsetWidth;
-    timer.classList.add("beat");
-  }
-  lastSecond = second;
+  lastSeconds(clock.running ? left : null, "airlines", timer);
   requestAnimationFrame(tick);
 }
 

@@ -1,7 +1,8 @@
 // The educators' debrief: pick a stored match, show its result, its three tables and plots
 // drawn here as inline SVG (no chart library, no build step). Every bar carries its value as
 // text and its team's name or pattern, never colour alone; the page prints as an A4 handout.
-import { $, el, api, post, csrf, matchEndText } from "/static/common.js";
+import { $, el, api, post, csrf, t, matchEndText } from "/static/common.js";
+import { PENGUIN_CSS, colourName, outcomeText, outcomeTitle } from "/static/kaboom.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 let current = null; // the debrief shown
@@ -118,7 +119,7 @@ function hbars({ id, title, unit, rows, fill }) {
     const w = ((r.value || 0) / max) * BAR_W;
     s.append(svg("g", { class: "barg" },
       svg("text", { x: labelW - 12, y: top + 26, class: "blabel", "text-anchor": "end", text: r.label }),
-      svg("rect", { x: labelW, y: top, width: w, height: ROW - 14, fill, class: "bar", stroke: "#111",
+      svg("rect", { x: labelW, y: top, width: w, height: ROW - 14, fill: r.fill || fill, class: "bar", stroke: "#111",
         "stroke-width": w ? 1.5 : 0, dataset: { value: r.value ?? "", ...r.data } }, svg("title", { text: `${r.label}: ${r.text}` })),
       svg("text", { x: labelW + w + 10, y: top + 26, class: "val", text: r.text })));
   });
@@ -141,7 +142,17 @@ const COLUMNS = {
   turns: ["round", "team", "tower", "cards", "mistakes", "flips", "ended_by", "points", "seconds", "mean_seconds_per_card"],
   card_kinds: ["kind", "dealt", "completed", "mistakes", "mistakes_per_card", "mean_seconds"],
   controls: ["control", "mistakes", "card_kinds", "teams"],
+  players: ["name", "turns", "seconds_played", "passes", "recharges", "seconds_recharged", "closest_to_zero", "time_left"],
+  alerts: ["number", "sounded_at", "reported_after", "face_up_after"],
 };
+// A Kaboom mission's columns, in the page's language.
+const KABOOM_HEADS = () => ({
+  name: t("Player"), turns: t("Turns"), seconds_played: t("Seconds played"), passes: t("Passes"),
+  recharges: t("Recharges received"), seconds_recharged: t("Seconds recharged"),
+  closest_to_zero: t("Closest to zero (s)"), time_left: t("Time left at the end (s)"),
+  number: t("Alert"), sounded_at: t("Sounded at (s)"), reported_after: t("Reported flipped after (s)"),
+  face_up_after: t("Cards face up then"),
+});
 // How a turn ended, in words; the counts are the engine's (in the debrief it sends).
 const ended = (d) => ({ time: "time ran out", five_cards: `${d.cards_per_turn} cards done`,
   mistakes: `${d.mistakes_per_turn} mistakes`, ended: "not scored: the match was ended",
@@ -151,7 +162,8 @@ function table(name, rows, emptyText) {
   const ENDED = ended(current);
   const cols = COLUMNS[name];
   const t = $(`#table-${name}`);
-  const head = el("thead", {}, el("tr", {}, cols.map((c) => el("th", { class: typeof rows[0]?.[c] === "number" ? "num" : null, text: HEADS[c] || c }))));
+  const heads = current.game === "kaboom" ? KABOOM_HEADS() : HEADS;
+  const head = el("thead", {}, el("tr", {}, cols.map((c) => el("th", { class: typeof rows[0]?.[c] === "number" ? "num" : null, text: heads[c] || c }))));
   const body = el("tbody", {}, rows.length ? rows.map((r) => el("tr", {}, cols.map((c) => {
     let v = r[c];
     if (c === "ended_by") v = ENDED[v] || v;
@@ -178,8 +190,50 @@ function resultLine(d) {
   return w.length ? `Winner: ${w[0]}` : "Over";
 }
 
+// ---------------------------------------------------------------- Penguin Kaboom
+function showKaboom(d) {
+  const s = d.settings || {};
+  $("#title").textContent = `· ${t("mission")} ${d.match_id}`;
+  document.title = `Debrief · ${t("mission")} ${d.match_id}`;
+  const state = { ...d, players: (s.players || []) };
+  $("#outcome").textContent = d.finished ? outcomeTitle(d) : t("In play");
+  const rules = s.rules || {};
+  $("#meta").textContent = [
+    "Penguin Kaboom", d.created ? d.created.replace("T", " ").slice(0, 16) : null,
+    s.mission === "custom" ? t("Custom mission") : t("Mission {number}", { number: s.mission }),
+    s.mission === "custom" ? null : t(s.difficulty),
+    t("{seconds} s each", { seconds: rules.time_per_player }), t("an alert every {seconds} s", { seconds: rules.alert_seconds }),
+    t("seed {seed}", { seed: s.seed ?? "–" }),
+  ].filter(Boolean).join(" · ");
+  $("#outcometext").textContent = d.finished ? outcomeText(state) : "";
+  $("#endtext").textContent = "";
+  const players = d.tables.players.map((p) => ({ ...p, name: p.name || t("{colour} penguin", { colour: colourName(p.colour) }) }));
+  const bar = (p, value, text) => ({ label: p.name, value, text, fill: PENGUIN_CSS[p.colour],
+    data: { colour: p.colour, value } });
+  figure("fig-kplayed", t("Seconds each player's clock ran (their turns), with the number of turns."),
+    players.length ? hbars({ id: "kplayed", title: t("Seconds played"), unit: t("seconds"), fill: "#0072B2",
+      rows: players.map((p) => bar(p, p.seconds_played, `${p.seconds_played} s · ${p.turns}×`)) }) : null,
+    t("The mission did not start."));
+  figure("fig-kclosest", t("How close each clock came to zero: the fewest seconds it ever held."),
+    players.length ? hbars({ id: "kclosest", title: t("Closest to zero"), unit: t("seconds"), fill: "#D55E00",
+      rows: players.map((p) => bar(p, p.closest_to_zero, `${p.closest_to_zero} s`)) }) : null,
+    t("The mission did not start."));
+  table("players", players, t("The mission did not start."));
+  table("alerts", d.tables.alerts, t("No alert sounded."));
+}
+
 function show(d) {
   current = d;
+  $(".debrief").classList.toggle("kaboom", d.game === "kaboom");
+  if (d.game === "kaboom") {
+    showKaboom(d);
+    for (const a of document.querySelectorAll("a.csv")) {
+      a.href = `/api/admin/debrief.csv?match=${d.match_id}&table=${a.dataset.table}`;
+    }
+    $("#app").classList.remove("hidden");
+    $("#nomatch").classList.add("hidden");
+    return;
+  }
   const s = d.settings || {};
   const teams = (s.teams || []).map((t) => t.name);
   $("#title").textContent = `· match ${d.match_id}`;

@@ -1,11 +1,14 @@
 // The simulator: every control of the layout drawn as the panel looks, clickable or
 // draggable, lit by the same LED frames as the real panel, and feeding the same input
 // path as the hardware (POST /api/sim/input).
-import { $, el, api, post, connect, liveBadge, Clock, fmtSeconds, colourCss, inkCss, hasMatch, pauseText, nextTurnText }
+import { $, el, api, post, t, connect, liveBadge, Clock, fmtSeconds, colourCss, inkCss, hasMatch, pauseText, nextTurnText }
   from "/static/common.js";
+import { KaboomClocks, fmtClock, isKaboom, kaboomBanner, missionTitle, outcomeTitle, playerName } from "/static/kaboom.js";
 
 const SVGNS = "http://www.w3.org/2000/svg";
 const clock = new Clock();
+const clocks = new KaboomClocks();
+let kaboom = null; // the Kaboom state shown, or null
 const tokens = {};   // id -> control dict
 const positions = {}; // id -> position shown
 const buttons = {};   // id -> control dict
@@ -292,7 +295,11 @@ function show(s) {
     if (tokens[id] && positions[id] !== pos) { positions[id] = pos; drawToken(id); }
   }
   $(".sim").dataset.phase = hasMatch(s) ? (s.finished ? "ended" : s.phase) : "idle";
+  kaboomCaptions(hasMatch(s) && isKaboom(s) ? s : null);
+  // The Airlines counts mean nothing in a Kaboom mission.
+  for (const id of ["#done", "#mistakes"]) $(id).parentElement.classList.toggle("hidden", !!kaboom);
   if (!hasMatch(s)) { $("#phase").textContent = "No match: the panel is live, nothing is judged. Press START to play."; return; }
+  if (isKaboom(s)) { showKaboom(s); return; }
   pips($("#done"), s.completed || 0, s.cards_per_turn, "done");
   pips($("#mistakes"), s.mistakes || 0, s.mistakes_per_turn, "mistake");
   const why = pauseText(s);
@@ -311,8 +318,39 @@ function show(s) {
   }
 }
 
+// ---------------------------------------------------------------- Penguin Kaboom
+// What each control is in the mission, written under it (a player's name under their
+// colour, RECHARGE under the recharge button ...), from the state's own mapping.
+function kaboomCaptions(s) {
+  document.querySelectorAll(".kcap").forEach((n) => n.remove());
+  kaboom = s;
+  if (!s || !s.panel) return;
+  const p = s.panel;
+  const caption = (id, text) => {
+    const c = document.querySelector(`.ctl[data-control="${CSS.escape(id)}"]`);
+    if (c && text) c.append(el("span", { class: "kcap", text }));
+  };
+  for (const [colour, id] of Object.entries(p.players)) {
+    if ((s.players || []).some((x) => x.colour === colour)) caption(id, playerName(s, colour));
+  }
+  caption(p.recharge, t("recharge"));
+  caption(p.mission, t("mission"));
+  caption(p.alert_flipped, t("alert flipped"));
+  caption(p.alert_deactivated, t("alert back"));
+  caption(p.cover.control, t("protection: {position} lifts it", { position: p.cover.open }));
+}
+
+function showKaboom(s) {
+  clocks.update(s);
+  $("#stuck").textContent = "";
+  const banner = kaboomBanner(s);
+  $("#phase").textContent = s.finished ? outcomeTitle(s)
+    : `${missionTitle(s)}${s.active ? ` · ${playerName(s, s.active)}` : ""}${banner ? ` · ${banner}` : ""}`;
+}
+
 function tick() {
-  $("#secs").textContent = fmtSeconds(clock.now());
+  $("#secs").textContent = kaboom && kaboom.active && !kaboom.finished ? fmtClock(clocks.left(kaboom.active))
+    : kaboom ? "–" : fmtSeconds(clock.now());
   requestAnimationFrame(tick);
 }
 
