@@ -26,7 +26,7 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "challenge": ("team", "card"),
     "rule": ("upheld",),
     "touch": ("control",),
-    "end": (),
+    "end": ("when",),
     "abandon": (),
     "new_match": (),
 }
@@ -65,9 +65,10 @@ EVENT_TYPES: dict[str, str] = {
     "challenge_ruled": "the game master ruled on the challenge (upheld or not)",
     "paused": "the timer (in Kaboom: every clock) stopped (reason: pause, restart, link, challenge)",
     "resumed": "the timer (in Kaboom: the clocks) runs again",
-    "turn_ended": "the turn is over (reason: time, five_cards, mistakes; points scored)",
+    "turn_ended": "the turn is over (reason: time, five_cards, mistakes; points scored, of them bonus for counters)",
     "round_ended": "every team has played its turn of the round",
-    "game_ended": "the match is over (reason: complete, ended, abandoned; scores and result)",
+    "game_ended": "the match is over (reason: complete, ended, abandoned; scores and result; the turn in progress "
+                  "it left unscored, if any)",
     # Penguin Kaboom
     "player_joined": "a penguin joined before the start (colour, the players now)",
     "player_left": "a penguin left before the start (colour, the players now)",

@@ -29,7 +29,7 @@ from ..kaboom import debrief as kaboom_debrief
 from ..kaboom.build import declaration as kaboom_declaration
 from ..scenario import contract_events
 from .cockpit import Cockpit, Refused
-from .drawing import card_svg, qr_svg
+from .drawing import qr_svg
 from .replay import replay_events
 from .security import LoginRefused, PinError, Security, split_host
 from .store import MatchRecord
@@ -44,6 +44,7 @@ TOWER_CLOSE = 4403  # "forbidden", in the private range of WebSocket close codes
 COCKPIT = web.AppKey("cockpit", Cockpit)
 SECURITY = web.AppKey("security", Security)
 SIM = web.AppKey("sim", bool)
+SIM_FROM_NETWORK = web.AppKey("sim_from_network", bool)
 STATIC = web.AppKey("static", Path)
 LAN_HOST = web.AppKey("lan_host", str)
 DEBRIEFS = web.AppKey("debriefs", OrderedDict)
@@ -131,14 +132,20 @@ def refused(e: Refused) -> web.Response:
     return error(e.status, str(e))
 
 
+def is_loopback(name: str | None) -> bool:
+    """'localhost', 127.x.x.x or ::1: this machine only, out of a phone's reach."""
+    if not name:
+        return False
+    try:
+        return name == "localhost" or ipaddress.ip_address(name.split("%")[0]).is_loopback
+    except ValueError:
+        return False
+
+
 def join_url(request: web.Request, code: str) -> str:
     """The tower's address as a phone in the room can reach it (not 'localhost')."""
     host = request.host
-    name = split_host(host)
-    try:
-        loopback = name == "localhost" or ipaddress.ip_address(name).is_loopback
-    except ValueError:
-        loopback = False
+    loopback = is_loopback(split_host(host))
     lan = request.app[LAN_HOST]
     if loopback and lan:
         port = host.rsplit(":", 1)[1] if host.count(":") == 1 or host.startswith("[") and "]:" in host else None
@@ -177,6 +184,7 @@ async def get_layout(request: web.Request) -> web.Response:
         if c.id in layout.cockpit:
             d["section"], d["module"] = "cockpit", None
         d["at"] = list(c.at)
+        d["plain"] = layout.plain_name(c.id)  # what a person calls it: the pages show this, never the id
         controls.append(d)
     return web.json_response({
         "name": layout.name, "side": layout.side, "expansion": layout.expansion,
@@ -196,16 +204,40 @@ async def get_tower(request: web.Request) -> web.Response:
     cockpit = request.app[COCKPIT]
     if not cockpit.code_ok(request.query.get("code")):
         return error(403, "wrong or missing join code: scan the code on the join page")
-    card = cockpit.tower_card()
-    svg = card_svg(card, cockpit.match.layout, cockpit.language) if card is not None else None
-    return web.json_response({"card": card, "svg": svg})
+    return web.json_response(cockpit.tower_view())
+
+
+async def get_completed(request: web.Request) -> web.Response:
+    """The cards completed in the turn in progress, or between turns in the last turn, drawn:
+    the rulebook lays them face up for the other teams to check. Never the card in play."""
+    cockpit = request.app[COCKPIT]
+    return web.json_response(await cockpit.call(cockpit.completed_view))
+
+
+async def get_sounds(request: web.Request) -> web.Response:
+    """The buzzer's cues for the board to play in the room as well (Web Audio): its tunes
+    (frequency in Hz, or null for a rest, and seconds), which game event plays which, which
+    cuts which, and how many last seconds tick. Declared once, in panel/hardware."""
+    from ..hardware import kaboom_patterns, patterns
+    from ..hardware.buzzer import PRIORITY, TUNES
+
+    # either game's events (their names differ), and how many last seconds of either game's timer tick
+    events = {ev: tune for show in (patterns, kaboom_patterns) for ev, (tune, _who) in show.SOUNDS.items()}
+    return web.json_response({"tunes": {k: [list(step) for step in v] for k, v in TUNES.items()},
+                              "priority": PRIORITY, "events": events, "last_seconds": patterns.LAST_SECONDS,
+                              "kaboom_last_seconds": kaboom_patterns.LAST_SECONDS,
+                              "tick": "tick"})
 
 
 async def get_join(request: web.Request) -> web.Response:
     """The tower's join code, address and QR code: the match's, or while none runs the next one's."""
     code = request.app[COCKPIT].join_code()
     url = join_url(request, code)
-    return web.json_response({"code": code, "url": url, "qr_svg": qr_svg(url)})
+    # loopback: the QR code leads to this machine only (the page says so); sim_from_network:
+    # with the simulator, whether other devices may press its buttons (None without it).
+    return web.json_response({"code": code, "url": url, "qr_svg": qr_svg(url),
+                              "loopback": is_loopback(split_host(url.split("/")[2])),
+                              "sim_from_network": request.app[SIM_FROM_NETWORK] if request.app[SIM] else None})
 
 
 async def get_i18n(request: web.Request) -> web.Response:
@@ -220,6 +252,11 @@ async def get_i18n(request: web.Request) -> web.Response:
 
 async def sim_input(request: web.Request) -> web.Response:
     check_same_origin(request)
+    if not request.app[SIM_FROM_NETWORK] and not is_loopback(request.remote):
+        # Anyone on the network could otherwise play the panel without the PIN.
+        return error(403, "the simulated panel takes presses only on the computer running the cockpit, opened at "
+                          "127.0.0.1 (sim_from_network = true in the settings file's [service] table lets other "
+                          "devices in)")
     body = await json_body(request)
     cockpit = request.app[COCKPIT]
     control, value = body.get("control"), body.get("value")
@@ -380,7 +417,8 @@ async def match_debrief(request: web.Request) -> dict[str, Any]:
         return {"game": "airlines", "match_id": record.id, "created": record.created, "status": record.status,
                 "settings": record.settings, "scores": dict(match.scores), "round": match.round,
                 "finished": match.finished, "winner": match.winner, "tier": match.tier,
-                "outcome": match.outcome, "cards_per_turn": CARDS_PER_TURN, "mistakes_per_turn": MISTAKES_PER_TURN,
+                "outcome": match.outcome, "ended_by": match.ended_by, "unscored": match.unscored,
+                "turns_played": match.turns_played(), "cards_per_turn": CARDS_PER_TURN, "mistakes_per_turn": MISTAKES_PER_TURN,
                 "tables": debrief(contract_events(events))}
 
     try:
@@ -504,11 +542,12 @@ async def close_sockets(app: web.Application) -> None:
 # ---------------------------------------------------------------------------- the app
 
 def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static_dir: Path | None = None,
-              lan_host: str = "") -> web.Application:
+              lan_host: str = "", sim_from_network: bool = False) -> web.Application:
     app = web.Application(middlewares=[errors_as_json, host_allow_list], client_max_size=MAX_BODY)
     app[COCKPIT] = cockpit
     app[SECURITY] = security
     app[SIM] = sim
+    app[SIM_FROM_NETWORK] = sim_from_network
     app[STATIC] = static_dir or default_static_dir()
     app[LAN_HOST] = lan_host
     app[DEBRIEFS] = OrderedDict()
@@ -520,6 +559,8 @@ def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static
     r.add_get("/api/state", get_state)
     r.add_get("/api/tower", get_tower)
     r.add_get("/api/join", get_join)
+    r.add_get("/api/completed", get_completed)
+    r.add_get("/api/sounds", get_sounds)
     r.add_get("/api/i18n", get_i18n)
     if sim:
         r.add_post("/api/sim/input", sim_input)

@@ -66,7 +66,8 @@ def public_event(event: GameEvent) -> dict[str, Any]:
     """A game event as every page may see it: card_drawn without the card (only the tower
     with the join code gets the card, in its own message)."""
     d = event.as_dict()
-    d.pop("card", None)
+    if event.type == "card_drawn":
+        d.pop("card", None)
     return d
 
 
@@ -109,6 +110,8 @@ class Cockpit:
         # The next match's join code, made ahead and kept: the board shows it while no match
         # runs, so the tower's phone is ready before START sets the match up.
         self.next_code = store.get_setting("next_code") or self._new_next_code()
+        # Why the last START with no match in play set nothing up (the board says it), or None.
+        self.walk_up_problem: str | None = None
         self._task: asyncio.Task | None = None
         self._next_tick = 0.0
         self.started = False
@@ -228,6 +231,7 @@ class Cockpit:
             state["positions"] = dict(self.positions) if not self.active else state["positions"]
         state["match_id"] = self.record.id if self.record else None
         state["status"] = self.record.status if self.record else None
+        state["walk_up_problem"] = self.walk_up_problem
         state["link"] = self.link_status()
         return state
 
@@ -242,6 +246,30 @@ class Cockpit:
             buttons = self.match.layout.buttons
             card["colours"] = [buttons[b].colour for b in card.get("press", []) if b in buttons]
         return card
+
+    def completed_view(self) -> dict[str, Any]:
+        """The completed cards of the turn in progress, or of the last turn between turns, each
+        numbered as the game master's challenge menu numbers them, drawn for the pages."""
+        from .drawing import card_svg
+
+        full = self.full_snapshot()
+        if full is None:
+            return {"turn": None, "cards": []}
+        if full["phase"] in ("in_turn", "paused"):
+            turn = {"team": full["team"], "round": full["round"], "in_progress": True}
+            numbers = full["completed_cards"]
+        elif full["last_turn"] is not None:
+            last = full["last_turn"]
+            turn = {"team": last["team"], "round": last["round"], "in_progress": False, "points": last["points"]}
+            numbers = last["completed"]
+        else:
+            return {"turn": None, "cards": []}
+        cards = []
+        for i, number in enumerate(numbers):
+            card = self.match.card(number)
+            svg = card_svg(card.as_dict(), self.match.layout, self.language) if card is not None else None
+            cards.append({"index": i + 1, "number": number, "svg": svg})
+        return {"turn": turn, "cards": cards}
 
     def join_code(self) -> str:
         """The code a tower joins with: the match's while one is played, else the next one's."""
@@ -430,6 +458,9 @@ class Cockpit:
             self._create_match(body)
         except Refused as e:  # e.g. default teams a settings file got wrong: said, not raised
             log.warning("no match could be set up at the panel: %s", e)
+            pressed = "A penguin's button" if kaboom else "START"
+            self.walk_up_problem = (f"{pressed} could not set up a match ({e}): set it up on the game master's page, "
+                                    "or name the teams and players in the settings file")
             return False
         return True
 
@@ -485,6 +516,7 @@ class Cockpit:
         self._offset = self.clock()
         self._t = 0.0
         self._last_card = None
+        self.walk_up_problem = None
         for sub in list(self.subscribers):  # the old join code is void; towers that joined ahead stay
             if getattr(sub, "view", None) == "tower" and getattr(sub, "code", None) != code:
                 sub.revoke()
@@ -555,11 +587,17 @@ class Cockpit:
         self.subscribers.discard(sub)
 
     def _card_message(self, full: dict[str, Any] | None) -> dict[str, Any]:
-        from .drawing import card_svg  # the pages' drawing code, loaded only when a tower looks
+        return {"type": "card", **self.tower_view(full)}
+
+    def tower_view(self, full: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The card in play for the tower: the card, its drawing and its lines in plain words."""
+        from .drawing import card_lines, card_svg  # the pages' drawing code, loaded only when a tower looks
 
         card = self.tower_card(full)
-        svg = card_svg(card, self.match.layout, self.language) if card is not None and self.match is not None else None
-        return {"type": "card", "card": card, "svg": svg}
+        if card is None or self.match is None:
+            return {"card": None, "svg": None, "lines": []}
+        layout = self.match.layout
+        return {"card": card, "svg": card_svg(card, layout, self.language), "lines": card_lines(card, layout)}
 
     def _publish(self, events: list[GameEvent]) -> None:
         self._next_tick = self.clock() + self.tick

@@ -35,7 +35,7 @@ from .store import Store, StoreError
 log = logging.getLogger("penguin-panel")
 
 DEFAULT_PORT = 8080
-SERVICE_KEYS = ("host", "port", "db", "pin", "allow_hosts", "layout", "hardware")
+SERVICE_KEYS = ("host", "port", "db", "pin", "allow_hosts", "layout", "hardware", "sim_from_network")
 
 
 def default_db() -> Path:
@@ -68,6 +68,7 @@ class Resolved:
     match_defaults: dict[str, Any]
     touch_sensors: bool
     kaboom_defaults: dict[str, Any] = field(default_factory=dict)
+    sim_from_network: bool = False  # the simulator takes presses from other devices than this one
     hardware_map: Any = None          # the map, checked against the layout (not with --sim)
     map_warnings: list = field(default_factory=list)
     mqtt: Any = None  # panel.mqtt.settings.BridgeSettings when the settings file has [mqtt]
@@ -99,6 +100,8 @@ def read_settings(path: str | None) -> dict[str, Any]:
     port = service.get("port")
     if port is not None and (not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535):
         problems.append(Problem(path, "service.port", f"must be a port number 0-65535, not {port!r}"))
+    if not isinstance(service.get("sim_from_network", False), bool):
+        problems.append(Problem(path, "service.sim_from_network", "must be true or false"))
     hosts = service.get("allow_hosts", [])
     if not isinstance(hosts, list) or not all(isinstance(h, str) for h in hosts):
         problems.append(Problem(path, "service.allow_hosts", "must be an array of host names"))
@@ -178,8 +181,9 @@ def resolve(opts: Options) -> Resolved:
     return Resolved(sim=opts.sim, host=host, port=port, db=db, layout=layout,
                     hardware=hardware, allow_hosts=list(service.get("allow_hosts", [])) + list(opts.allow_hosts),
                     pin=str(service["pin"]) if "pin" in service else None, match_defaults=match,
-                    touch_sensors=touch, kaboom_defaults=dict(settings.get("kaboom", {})), hardware_map=hmap,
-                    map_warnings=warnings, mqtt=settings.get("mqtt"))
+                    touch_sensors=touch, kaboom_defaults=dict(settings.get("kaboom", {})),
+                    sim_from_network=service.get("sim_from_network", False),
+                    hardware_map=hmap, map_warnings=warnings, mqtt=settings.get("mqtt"))
 
 
 def hardware_io(r: Resolved) -> tuple[list, list]:
@@ -249,7 +253,7 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None) -> None:
             from ..mqtt import bridge as mqtt_bridge
 
             bridge = await mqtt_bridge.start(r.mqtt, cockpit)
-        app = build_app(cockpit, security, sim=r.sim,
+        app = build_app(cockpit, security, sim=r.sim, sim_from_network=r.sim_from_network,
                         lan_host=lan_address() if r.host in ("0.0.0.0", "::") else "")
         runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await runner.setup()

@@ -1,7 +1,7 @@
 // The educators' debrief: pick a stored match, show its result, its three tables and plots
 // drawn here as inline SVG (no chart library, no build step). Every bar carries its value as
 // text and its team's name or pattern, never colour alone; the page prints as an A4 handout.
-import { $, el, api, post, csrf, t } from "/static/common.js";
+import { $, el, api, post, csrf, t, matchEndText } from "/static/common.js";
 import { PENGUIN_CSS, colourName, outcomeText, outcomeTitle } from "/static/kaboom.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -44,6 +44,7 @@ function teamDefs(prefix, teams) {
 }
 
 const shorten = (s, n) => (s.length > n ? s.slice(0, n - 1) + "…" : s);
+const MAXLABEL = 16; // letters of a team's name under its bar
 const fmt = (v, unit = "") => (v === null || v === undefined ? "–" : `${v}${unit}`);
 
 function niceMax(v) {
@@ -56,7 +57,10 @@ function niceMax(v) {
 // ---------------------------------------------------------------- vertical bars, grouped
 // groups: [{label, bars: [{label, value, text, fill, data}]}]
 function vbars({ id, title, unit, groups, legend, integer = false }) {
-  const BAR = 78, GAP = 14, GROUPGAP = 46, LEFT = 74, TOP = 50, PLOT_H = 300, FOOT = 92;
+  // Each bar as wide as its longest label (20 px type: about 12 px a letter), so that the
+  // labels under the bars never run together; a longer one is shortened.
+  const longest = Math.max(0, ...groups.flatMap((g) => g.bars.map((b) => Math.min(b.label.length, MAXLABEL))));
+  const BAR = Math.max(78, longest * 12 + 8), GAP = 16, GROUPGAP = 46, LEFT = 74, TOP = 50, PLOT_H = 300, FOOT = 92;
   const n = groups.reduce((a, g) => a + g.bars.length, 0);
   const inner = groups.reduce((a, g) => a + g.bars.length * BAR + (g.bars.length - 1) * GAP, 0) + (groups.length - 1) * GROUPGAP;
   const width = Math.max(LEFT + inner + 30, 520);
@@ -85,7 +89,7 @@ function vbars({ id, title, unit, groups, legend, integer = false }) {
           stroke: "#111", "stroke-width": h ? 1.5 : 0, dataset: { value: b.value ?? "", ...b.data } },
           svg("title", { text: `${b.label}: ${b.text}` })),
         svg("text", { x: x + BAR / 2, y: top - 10, class: "val", "text-anchor": "middle", text: b.text }),
-        svg("text", { x: x + BAR / 2, y: TOP + PLOT_H + 30, class: "blabel", "text-anchor": "middle", text: shorten(b.label, 9) })));
+        svg("text", { x: x + BAR / 2, y: TOP + PLOT_H + 30, class: "blabel", "text-anchor": "middle", text: shorten(b.label, MAXLABEL) })));
       x += BAR + GAP;
     }
     x -= GAP;
@@ -151,7 +155,8 @@ const KABOOM_HEADS = () => ({
 });
 // How a turn ended, in words; the counts are the engine's (in the debrief it sends).
 const ended = (d) => ({ time: "time ran out", five_cards: `${d.cards_per_turn} cards done`,
-  mistakes: `${d.mistakes_per_turn} mistakes` });
+  mistakes: `${d.mistakes_per_turn} mistakes`, ended: "not scored: the match was ended",
+  abandoned: "not scored: the match was abandoned" });
 
 function table(name, rows, emptyText) {
   const ENDED = ended(current);
@@ -175,6 +180,10 @@ function resultLine(d) {
   const s = d.settings || {};
   if (d.status === "abandoned") return "Abandoned: the match does not count";
   if (!d.finished) return `In play: round ${d.round}`;
+  if (d.ended_by === "ended" && s.mode !== "cooperative") {
+    const w = d.winner || [];
+    return w.length > 1 ? `Ended early, shared win: ${w.join(" & ")}` : w.length ? `Ended early, winner: ${w[0]}` : "Ended early";
+  }
   if (s.mode === "cooperative") return d.tier ? `Landed: ${d.tier}` : "Landed";
   const w = d.winner || [];
   if (w.length > 1) return `Shared win: ${w.join(" & ")}`;
@@ -217,6 +226,7 @@ function show(d) {
   $(".debrief").classList.toggle("kaboom", d.game === "kaboom");
   if (d.game === "kaboom") {
     showKaboom(d);
+    $("#endtext").textContent = ""; // the Airlines match's end (rule 25): none in a mission
     for (const a of document.querySelectorAll("a.csv")) {
       a.href = `/api/admin/debrief.csv?match=${d.match_id}&table=${a.dataset.table}`;
     }
@@ -237,6 +247,7 @@ function show(d) {
     `${s.side} side${s.expansion ? " + expansion" : ""}`, `seed ${s.seed ?? "–"}`,
   ].filter(Boolean).join(" · ");
   $("#outcometext").textContent = s.mode === "cooperative" && d.outcome ? d.outcome : "";
+  $("#endtext").textContent = d.finished ? matchEndText(d) || "" : "";
   const ranked = Object.entries(d.scores || {}).sort((a, b) => b[1] - a[1]);
   $("#scores tbody").replaceChildren(...ranked.map(([t, p]) => el("tr", { dataset: { team: t } },
     el("td", { text: t }), el("td", { class: "num", text: String(p) }))));
@@ -280,7 +291,7 @@ function show(d) {
   figure("fig-controls", "The controls pressed or moved by mistake, most often first.",
     controls.length ? hbars({ id: "controls", title: "Controls that caused mistakes", unit: "mistakes", fill: "#CC79A7",
       rows: controls.map((c) => ({ label: c.control, value: c.mistakes, text: `${c.mistakes} · ${c.teams}`,
-        data: { control: c.control, mistakes: c.mistakes } })) }) : null,
+        data: { control: c.control_id, mistakes: c.mistakes } })) }) : null,
     "No mistakes: nothing to show.");
 
   table("turns", turns, "No turn has ended yet.");
