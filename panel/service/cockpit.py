@@ -44,6 +44,8 @@ TICK = 0.25  # seconds between state pushes while a turn runs
 SLACK = 1e-6
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud across a café
 CODE_LENGTH = 6
+# What GET /api/state adds to the engine's snapshot: the service's, not the match's.
+SERVICE_FIELDS = ("match_id", "status", "link", "walk_up_problem")
 # The stored status of a match the engine has ended, by how it ended.
 STATUS_WHEN_OVER = {"complete": "finished", "ended": "ended", "abandoned": "abandoned"}
 
@@ -221,7 +223,7 @@ class Cockpit:
         return self.match.snapshot(self.now()) if self.match is not None else None
 
     def public_state(self, full: dict[str, Any] | None = None) -> dict[str, Any]:
-        """GET /api/state: the snapshot without the card, plus the match id, status and link."""
+        """GET /api/state: the snapshot without the card, plus the SERVICE_FIELDS."""
         if self.match is None:
             state: dict[str, Any] = {"phase": "idle", "positions": dict(self.positions), "finished": False,
                                      "actions": allowed_actions(None)}
