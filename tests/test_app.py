@@ -84,6 +84,25 @@ def test_bad_bodies_are_400_with_a_message(svc, gm, path):
     assert "larger" in is_error(*gm.post(path, raw=b"{" + b" " * 70000 + b"}"), 413)
 
 
+HOSTILE_BODIES = [
+    (b'{"pin": ' + b"7" * 5000 + b"}", "number of 5000 characters"),  # past Python's 4,300-digit limit
+    (b'{"turn_seconds": 1e999}', "out of range"),
+    (b'{"seed": NaN}', "NaN"),
+    (b'{"teams": ' + b"[" * 30000 + b"]" * 30000 + b"}", "nested deeper"),  # past the recursion limit
+    (b'{"teams": ' + b"[" * 20 + b"]" * 20 + b"}", "nested deeper"),
+]
+
+
+@pytest.mark.parametrize("path", [p for p, _ in ADMIN_POSTS] + ["/api/sim/input", "/api/admin/login"])
+def test_bodies_too_deep_or_too_large_are_400(svc, gm, path, caplog):
+    gm.new_match()
+    for raw, why in HOSTILE_BODIES:
+        assert why in is_error(*gm.post(path, raw=raw), 400), raw[:40]
+    assert "Traceback" not in caplog.text and "internal error" not in caplog.text
+    assert gm.get("/api/admin/status")[0] == 200  # nothing happened to the session or the match
+    assert gm.state()["phase"] == "between_turns"
+
+
 def test_wrong_host_header_is_refused(svc):
     c = svc.client()
     assert "evil.example" in is_error(*c.get("/api/state", headers={"Host": "evil.example:8080"}), 421)

@@ -35,6 +35,9 @@ PAGES = ("tower", "board", "admin", "sim", "join", "debrief")
 VIEWS = ("board", "sim", "tower")
 COOKIE = "pp_session"
 MAX_BODY = 64 * 1024
+MAX_DEPTH = 16  # levels of JSON nesting in a body (a match's teams and players need 4)
+MAX_NUMBER_CHARS = 40  # characters of one number in a body: seeds, seconds and indexes need far fewer
+BODY_SECONDS = 10.0  # to receive a whole body once its headers are in
 SETTING_FIELDS = ("turn_seconds", "time_counters", "target_points", "settle_ms", "side", "expansion", "mode")
 TOWER_CLOSE = 4403  # "forbidden", in the private range of WebSocket close codes
 COCKPIT = web.AppKey("cockpit", Cockpit)
@@ -92,17 +95,56 @@ async def json_body(request: web.Request) -> dict[str, Any]:
         # A cross-site HTML form cannot send application/json: one more guard against forgery.
         raise web.HTTPUnsupportedMediaType(text="send the body as JSON with Content-Type: application/json")
     try:
-        raw = await request.read()
+        async with asyncio.timeout(BODY_SECONDS):  # a body sent a byte at a time holds nothing for long
+            raw = await request.read()
     except web.HTTPRequestEntityTooLarge:
         raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=request.content_length or 0,
                                             text=f"the body is larger than {MAX_BODY} bytes") from None
+    except TimeoutError:
+        raise web.HTTPRequestTimeout(text=f"the body did not arrive within {BODY_SECONDS:g} s") from None
     try:
-        body = json.loads(raw.decode("utf-8"))
+        return parse_body(raw)
+    except BodyError as e:
+        raise web.HTTPBadRequest(text=str(e)) from None
+
+
+class BodyError(ValueError):
+    """A request body that is not a JSON object the service will read: one line why."""
+
+
+def _number(text: str, kind: type) -> int | float:
+    if len(text) > MAX_NUMBER_CHARS:
+        raise BodyError(f"the body has a number of {len(text)} characters (at most {MAX_NUMBER_CHARS})")
+    value = kind(text)
+    if value in (float("inf"), float("-inf")):
+        raise BodyError(f"the body has a number out of range ({text})")
+    return value
+
+
+def _constant(name: str):
+    raise BodyError(f"the body has {name}, which is not a JSON number")
+
+
+def parse_body(raw: bytes) -> dict[str, Any]:
+    """A request body as a JSON object, or BodyError. Bounded in what it builds: numbers of at
+    most MAX_NUMBER_CHARS characters, nesting at most MAX_DEPTH deep (no field of the API
+    goes deeper than 4), so no body reaches Python's digit or recursion limits."""
+    try:
+        body = json.loads(raw.decode("utf-8"), parse_int=lambda t: _number(t, int),
+                          parse_float=lambda t: _number(t, float), parse_constant=_constant)
+    except RecursionError:
+        raise BodyError(f"the body is nested deeper than {MAX_DEPTH} levels") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise web.HTTPBadRequest(text=f"the body is not valid JSON ({e})") from None
+        raise BodyError(f"the body is not valid JSON ({e})") from None
     if not isinstance(body, dict):
-        raise web.HTTPBadRequest(text="the body must be a JSON object")
-    return body
+        raise BodyError("the body must be a JSON object")
+    level = [body]
+    for _ in range(MAX_DEPTH):  # after the n-th round, `level` holds the containers n+1 deep
+        level = [v for item in level for v in (item.values() if isinstance(item, dict) else item)
+                 if isinstance(v, (dict, list))]
+        if not level:
+            return body
+    raise BodyError(f"the body is nested deeper than {MAX_DEPTH} levels")
 
 
 def check_same_origin(request: web.Request) -> None:
