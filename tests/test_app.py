@@ -8,6 +8,7 @@ import asyncio
 import csv
 import io
 import json
+import threading
 import urllib.error
 import urllib.request
 
@@ -116,6 +117,49 @@ def test_login_wrong_pin_then_rate_limited(svc):
     for _ in range(5):
         assert "wrong PIN" in is_error(*c.post("/api/admin/login", {"pin": "0000"}), 403)
     assert is_error(*c.post("/api/admin/login", {"pin": PIN}), 429)
+
+
+async def _logins_from(base: str, addresses: list[str], pin: str) -> list[int]:
+    """One login per source address, all sent at once (the whole 127/8 is this machine)."""
+    async def one(address):
+        connector = aiohttp.TCPConnector(local_addr=(address, 0))
+        async with aiohttp.ClientSession(connector=connector) as session:
+            async with session.post(f"{base}/api/admin/login", json={"pin": pin}) as r:
+                return r.status
+    return list(await asyncio.gather(*(one(a) for a in addresses)))
+
+
+def test_a_login_flood_from_many_addresses_never_holds_the_loop(svc, gm, monkeypatch):
+    """200 simultaneous wrong PINs from 200 addresses: the PIN is hashed off the loop, one
+    at a time, and the loop answers /api/state during every hash; the cockpit-wide budget
+    stops the hashing after LOGIN_BUDGET guesses, every later login is 429 before any hash."""
+    from panel.service import security as security_module
+
+    real = security_module.verify_pin
+    hashes, running, answered = [], [], []
+
+    def verify(pin, stored):
+        assert threading.current_thread() is not svc._thread, "the PIN was hashed on the event loop"
+        running.append(1)
+        hashes.append(len(running))  # how many hashes were running at once
+        with urllib.request.urlopen(svc.base + "/api/state", timeout=20) as r:  # the loop is free
+            answered.append(r.status)
+        try:
+            return real(pin, stored)
+        finally:
+            running.pop()
+
+    monkeypatch.setattr(security_module, "verify_pin", verify)
+    addresses = [f"127.0.{1 + i // 250}.{1 + i % 250}" for i in range(200)]
+    statuses = asyncio.run(_logins_from(svc.base, addresses, "0000"))
+    budget = security_module.LOGIN_BUDGET
+    assert statuses.count(403) == budget and statuses.count(429) == len(addresses) - budget
+    assert len(hashes) == budget and max(hashes) == 1 and answered == [200] * budget
+    # Spent: the right PIN waits too (nothing hashed), and the game master already signed in
+    # keeps working.
+    assert asyncio.run(_logins_from(svc.base, ["127.0.9.9"], PIN)) == [429]
+    assert len(hashes) == budget
+    assert gm.get("/api/admin/status")[0] == 200
 
 
 def test_login_cookie_is_httponly_and_strict(svc):

@@ -280,7 +280,7 @@ async def admin_login(request: web.Request) -> web.Response:
         return error(400, "pin: missing")
     client = request.remote or "?"
     try:
-        session = request.app[SECURITY].login(body["pin"], client)
+        session = await request.app[SECURITY].login(body["pin"], client)
     except LoginRefused as e:
         return error(e.status, str(e))
     resp = web.json_response({"csrf": session.csrf})
@@ -329,7 +329,7 @@ async def admin_settings(request: web.Request) -> web.Response:
             return error(400, "; ".join(str(p) for p in e.problems))
     if "pin" in body:
         try:
-            security.set_pin(body["pin"])
+            await security.change_pin(body["pin"])
         except PinError as e:
             return error(400, f"pin: {e}")
     if defaults:
