@@ -88,10 +88,9 @@ async def press_to_board(base: str, presses: int) -> tuple[list[float], list[flo
 
 def accelerated_service(db: str, port_queue, rate: float) -> None:
     """The service's own code, in its own process, with match time running `rate`x fast."""
-    from aiohttp import web
-
     from panel.service.app import build_app
     from panel.service.cockpit import Cockpit
+    from panel.service.guard import ConnectionGuard, listen, start_serving
     from panel.service.security import Security
     from panel.service.store import Store
 
@@ -106,11 +105,9 @@ def accelerated_service(db: str, port_queue, rate: float) -> None:
             security.set_pin(PIN)
             cockpit = Cockpit(store, sim=True, clock=clock, tick=0.25)
             await cockpit.start()
-            runner = web.AppRunner(build_app(cockpit, security, sim=True), access_log=None)
-            await runner.setup()
-            site = web.TCPSite(runner, "127.0.0.1", 0)
-            await site.start()
-            port_queue.put(site._server.sockets[0].getsockname()[1])
+            sock = listen("127.0.0.1", 0)
+            await start_serving(build_app(cockpit, security, sim=True), sock, ConnectionGuard())
+            port_queue.put(sock.getsockname()[1])
             await asyncio.Event().wait()
 
     asyncio.run(main())

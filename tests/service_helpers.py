@@ -11,9 +11,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from aiohttp import web
-
 from panel.service.app import build_app
+from panel.service.guard import ConnectionGuard, listen, quiet_failures, start_serving
 from panel.service.cockpit import Cockpit
 from panel.service.security import Security
 from panel.service.store import Store
@@ -27,8 +26,10 @@ MATCH = {"mode": "competitive", "teams": TEAMS, "turn_seconds": 30, "time_counte
 class ServiceThread:
     """Context manager: the service serving on 127.0.0.1:<free port> until closed."""
 
-    def __init__(self, db: Path, *, sim: bool = True, static_dir: Path | None = None, pin: str = PIN):
+    def __init__(self, db: Path, *, sim: bool = True, static_dir: Path | None = None, pin: str = PIN,
+                 guard: dict | None = None):
         self.db, self.sim, self.static_dir, self.pin = db, sim, static_dir, pin
+        self.guard = ConnectionGuard(**(guard or {}))
         self.loop = asyncio.new_event_loop()
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._main, daemon=True)
@@ -54,11 +55,10 @@ class ServiceThread:
         self.cockpit = Cockpit(self.store, sim=self.sim)
         await self.cockpit.start()
         app = build_app(self.cockpit, self.security, sim=self.sim, static_dir=self.static_dir)
-        self.runner = web.AppRunner(app, access_log=None, handle_signals=False)
-        await self.runner.setup()
-        site = web.TCPSite(self.runner, "127.0.0.1", 0)
-        await site.start()
-        self.port = site._server.sockets[0].getsockname()[1]
+        quiet_failures(self.loop, self.guard.quiet)
+        sock = listen("127.0.0.1", 0)
+        self.runner = await start_serving(app, sock, self.guard)
+        self.port = sock.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
 
     async def _stop(self) -> None:

@@ -25,6 +25,7 @@ from ..errors import ConfigError
 from ..scenario import contract_events
 from .cockpit import MATCH_FIELDS, Cockpit, Refused
 from .drawing import card_svg, qr_svg
+from .guard import Quiet, out_of_fds
 from .replay import replay_events
 from .security import LoginRefused, PinError, Security, split_host
 from .store import MatchRecord
@@ -46,6 +47,7 @@ SIM = web.AppKey("sim", bool)
 STATIC = web.AppKey("static", Path)
 LAN_HOST = web.AppKey("lan_host", str)
 DEBRIEFS = web.AppKey("debriefs", OrderedDict)
+QUIET = web.AppKey("quiet", Quiet)
 DEBRIEF_CACHE = 8  # rebuilt debriefs kept: a class flicking between the last few matches
 
 
@@ -71,6 +73,9 @@ async def errors_as_json(request: web.Request, handler):
     except asyncio.CancelledError:
         raise
     except Exception as e:  # the last resort: a line for the page, the details for the log
+        if out_of_fds(e):  # a flood of connections: said once a minute, not a traceback each
+            request.app[QUIET].warn("fds", f"too many open files while serving {request.path}")
+            return error(503, "the cockpit is out of file descriptors (too many connections): try again")
         log.exception("error while serving %s %s", request.method, request.path)
         return error(500, f"internal error ({type(e).__name__}); see the service log")
 
@@ -512,7 +517,7 @@ async def close_sockets(app: web.Application) -> None:
 # ---------------------------------------------------------------------------- the app
 
 def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static_dir: Path | None = None,
-              lan_host: str = "") -> web.Application:
+              lan_host: str = "", quiet: Quiet | None = None) -> web.Application:
     app = web.Application(middlewares=[errors_as_json, host_allow_list], client_max_size=MAX_BODY)
     app[COCKPIT] = cockpit
     app[SECURITY] = security
@@ -520,6 +525,7 @@ def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static
     app[STATIC] = static_dir or default_static_dir()
     app[LAN_HOST] = lan_host
     app[DEBRIEFS] = OrderedDict()
+    app[QUIET] = quiet or Quiet()
     r = app.router
     r.add_get("/", page_handler("index"))
     for name in PAGES:

@@ -19,14 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from aiohttp import web
-
 from ..errors import ConfigError, Problem, read_toml
 from .app import build_app
 from .cockpit import Cockpit
 from .sdnotify import Notifier, watchdog_interval
+from .guard import ConnectionGuard, Quiet, listen, quiet_failures, raise_fd_limit, start_serving
 from .security import PinError, Security, check_pin_format, machine_hosts
-from .store import Store, StoreError
+from .store import OwnerLock, Store, StoreError
 
 log = logging.getLogger("penguin-panel")
 
@@ -178,11 +177,28 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None) -> None:
             loop.add_signal_handler(sig, stop.set)
         except (NotImplementedError, RuntimeError):
             pass
+    quiet = Quiet()
+    quiet_failures(loop, quiet)
+    raise_fd_limit()
+    # The order matters: own the database, then take the port, and only then read the
+    # database. A second play stops at the first step it cannot take, having written nothing.
+    try:
+        owner = OwnerLock(r.db).acquire()
+    except StoreError as e:
+        raise ConfigError(Problem(None, "--db", str(e))) from None
+    try:
+        sock = listen(r.host, r.port)
+    except OSError as e:
+        owner.close()
+        raise ConfigError(Problem(None, "--port", f"cannot listen on {r.host}:{r.port} "
+                                  f"({e.strerror or e})")) from None
     try:
         store = Store(r.db)
     except StoreError as e:
+        sock.close()
+        owner.close()
         raise ConfigError(Problem(None, "--db", str(e))) from None
-    with store, Notifier() as notifier:
+    with owner, sock, store, Notifier() as notifier:
         security = Security(store, allow_hosts=r.allow_hosts + ([r.host] if r.host not in ("0.0.0.0", "::") else []))
         if r.pin is not None:
             if not security.check_pin(r.pin):
@@ -202,19 +218,14 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None) -> None:
         cockpit = Cockpit(store, layout_path=r.layout, sim=r.sim, sources=sources, effects=effects,
                           defaults=defaults, touch_sensors=r.touch_sensors)
         await cockpit.start()
-        app = build_app(cockpit, security, sim=r.sim,
+        app = build_app(cockpit, security, sim=r.sim, quiet=quiet,
                         lan_host=lan_address() if r.host in ("0.0.0.0", "::") else "")
-        runner = web.AppRunner(app, access_log=None, handle_signals=False)
-        await runner.setup()
+        runner = await start_serving(app, sock, ConnectionGuard(quiet=quiet))
         try:
-            site = web.TCPSite(runner, r.host, r.port, reuse_address=True)
-            try:
-                await site.start()
-            except OSError as e:
-                raise ConfigError(Problem(None, "--port", f"cannot listen on {r.host}:{r.port} ({e.strerror})")) from None
-            port = site._server.sockets[0].getsockname()[1]  # the real one when --port 0
+            port = sock.getsockname()[1]  # the real one when --port 0
             shown = "127.0.0.1" if r.host in ("0.0.0.0", "::") else r.host
             shown = f"[{shown}]" if ":" in shown else shown
+            owner.note(url=f"http://{shown}:{port}/")
             say(f"serving on http://{shown}:{port}/  ({'simulator' if r.sim else 'hardware'}, "
                 f"database {r.db}, ready in {time.monotonic() - started:.2f} s)")
             lan = lan_address() if r.host in ("0.0.0.0", "::") else ""

@@ -12,7 +12,10 @@ cost is one fsync per input: a handful per second at most, during a turn.
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
+import socket
 import sqlite3
 import time
 from dataclasses import dataclass
@@ -72,6 +75,79 @@ class Entry:
 
 class StoreError(Exception):
     """The database cannot be used (not SQLite, newer schema, read-only ...)."""
+
+
+class DatabaseInUse(StoreError):
+    """Another `play` owns the database."""
+
+
+class OwnerLock:
+    """The one service that owns a database: an exclusive flock on `<db>.lock` beside it,
+    taken before anything is read, restored or written, and held until the process ends
+    (the kernel drops it on any exit, SIGKILL and power cut included, so there is nothing
+    stale to clean up). The file says who holds it, for the one line a second `play` prints.
+    A context manager; `close()` is idempotent. Other commands (matches, debrief,
+    reset-pin) read or write a row without it, as SQLite lets them."""
+
+    def __init__(self, db: str | Path):
+        self.db = Path(db)
+        self.path = self.db.with_name(self.db.name + ".lock")
+        self._fd: int | None = None
+        self._info: dict[str, Any] = {}
+
+    def acquire(self) -> "OwnerLock":
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as e:
+            raise StoreError(f"{self.db}: cannot open the database (its lock file {self.path.name}: {e.strerror})") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _read_holder(fd)
+            os.close(fd)
+            raise DatabaseInUse(f"{self.db} is in use by {holder}: stop that one first "
+                                "(or give this one another --db)") from None
+        except OSError as e:
+            os.close(fd)
+            raise StoreError(f"{self.db}: cannot open the database (cannot lock {self.path.name}: {e.strerror})") from None
+        self._fd = fd
+        self.note(pid=os.getpid(), host=socket.gethostname(), since=time.strftime("%Y-%m-%d %H:%M:%S"))
+        return self
+
+    def note(self, **info: Any) -> None:
+        """Add to what the lock file says about its holder (the address, once it serves)."""
+        if self._fd is None:
+            return
+        self._info.update(info)
+        data = json.dumps(self._info, sort_keys=True).encode()
+        try:
+            os.ftruncate(self._fd, 0)
+            os.pwrite(self._fd, data, 0)
+        except OSError:
+            pass  # only the message of a second play would be poorer
+
+    def close(self) -> None:
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            os.close(fd)  # drops the lock
+
+    def __enter__(self) -> "OwnerLock":
+        return self.acquire() if self._fd is None else self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _read_holder(fd: int) -> str:
+    try:
+        info = json.loads(os.pread(fd, 4096, 0) or b"{}")
+    except (OSError, ValueError):
+        info = {}
+    if not isinstance(info, dict) or "pid" not in info:
+        return "another penguin-panel play (starting up)"
+    where = f", serving {info['url']}" if info.get("url") else ", starting up"
+    return f"penguin-panel play (pid {info['pid']} on {info.get('host', '?')}{where}, since {info.get('since', '?')})"
 
 
 class Store:
