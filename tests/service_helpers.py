@@ -6,6 +6,9 @@ from __future__ import annotations
 import asyncio
 import http.cookiejar
 import json
+import re
+import subprocess
+import sys
 import threading
 import urllib.error
 import urllib.request
@@ -21,6 +24,19 @@ PIN = "2468"
 TEAMS = [{"name": "Gulls", "players": ["Ana", "Bo"]}, {"name": "Puffins", "players": ["Cy", "Di"]}]
 MATCH = {"mode": "competitive", "teams": TEAMS, "turn_seconds": 30, "time_counters": 4, "target_points": 12,
          "side": "blue", "expansion": False, "seed": 7}
+
+
+def start_play(db: Path, *args: str, stderr=subprocess.DEVNULL, **popen):
+    """`python -m panel play --sim` on `db` and a free port, as a subprocess: (process, base URL).
+    The base is None when the process ended before serving (its exit code is set then)."""
+    p = subprocess.Popen([sys.executable, "-m", "panel", "play", "--sim", "--port", "0", "--db", str(db), *args],
+                         stdout=subprocess.PIPE, stderr=stderr, text=True, **popen)
+    for line in p.stdout:
+        m = re.search(r"serving on (http://\S+?)/ ", line)
+        if m:
+            return p, m.group(1)
+    p.wait()
+    return p, None
 
 
 class ServiceThread:
