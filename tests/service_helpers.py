@@ -157,3 +157,19 @@ def _parse(data: bytes, ctype: str):
     if "json" in ctype:
         return json.loads(data)
     return data.decode("utf-8", "replace")
+
+
+def fill_the_disk(store: Store, match_id: int, t: float) -> None:
+    """Make every write to `store` fail as on a full disk, with SQLite's own SQLITE_FULL: no
+    page more for the file (max_page_count), and the last pages filled with the smallest
+    entry the service writes (a clock advance at `t`, harmless before a deadline). Undo with
+    `PRAGMA max_page_count=1073741823`. Run it on the service's loop (svc.on_loop)."""
+    from panel.service.store import StoreWriteError
+
+    db = store._db
+    db.execute(f"PRAGMA max_page_count={db.execute('PRAGMA page_count').fetchone()[0]}")
+    while True:
+        try:
+            store.append(match_id, t, "advance", {})
+        except StoreWriteError:
+            return

@@ -616,3 +616,33 @@ def test_the_game_master_changes_the_pin_and_the_match_defaults(browser, tmp_pat
         expect(admin.locator("#time_counters")).to_have_value("3")
         ctx.close()
         assert errors == [], errors
+
+
+def test_a_store_that_cannot_save_is_shown_on_the_board_and_the_admin_page(browser, tmp_path):
+    """A full disk: the board tells the room and the game master's page says why."""
+    from service_helpers import PIN as THREAD_PIN, ServiceThread, fill_the_disk
+
+    with ServiceThread(tmp_path / "panel.db") as svc:
+        gm = svc.client()
+        gm.login()
+        match_id = gm.new_match()["match_id"]
+        laptop = browser.new_context(viewport={"width": 1280, "height": 900})
+        try:
+            board = laptop.new_page()
+            board.goto(svc.base + "/board")
+            expect(board.locator("#team")).to_contain_text("Turn", timeout=WAIT)
+            expect(board.locator("#saveerror")).to_be_hidden()
+            svc.on_loop(lambda: fill_the_disk(svc.store, match_id, svc.cockpit.now()))
+            assert gm.act("start_turn")[0] == 503
+            expect(board.locator("#saveerror")).to_contain_text("cannot save (the disk is full)", timeout=WAIT)
+            admin = laptop.new_page()
+            admin.goto(svc.base + "/admin")
+            expect(admin.locator("#login")).to_be_visible(timeout=WAIT)
+            admin.fill("#pin", THREAD_PIN)
+            admin.click("#login button[type=submit]")
+            expect(admin.locator("#warnings")).to_contain_text("cannot save: the disk is full", timeout=WAIT)
+            svc.on_loop(lambda: svc.store._db.execute("PRAGMA max_page_count=1073741823"))
+            assert gm.act("start_turn")[0] == 200  # space again: the next write clears it
+            expect(board.locator("#saveerror")).to_be_hidden(timeout=WAIT)
+        finally:
+            laptop.close()

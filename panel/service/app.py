@@ -20,15 +20,14 @@ from aiohttp import WSCloseCode, web
 
 from .. import __version__
 from ..debrief import COLUMNS, csv_text, debrief
-from ..engine import MatchSettings
 from ..errors import ConfigError
 from ..scenario import contract_events
-from .cockpit import MATCH_FIELDS, Cockpit, Refused
+from .cockpit import MATCH_FIELDS, Cockpit, Refused, check_defaults
 from .drawing import card_svg, qr_svg
 from .guard import Quiet, out_of_fds
 from .replay import replay_events
 from .security import LoginRefused, PinError, Security, split_host
-from .store import MatchRecord
+from .store import MatchRecord, StoreError, StoreWriteError
 
 log = logging.getLogger("penguin-panel")
 
@@ -72,6 +71,8 @@ async def errors_as_json(request: web.Request, handler):
         return error(e.status, reason or "error")
     except asyncio.CancelledError:
         raise
+    except StoreWriteError as e:  # a setting or a PIN the full or failing disk did not take
+        return error(503, f"the cockpit cannot save ({e}): nothing was changed, try again when it can")
     except Exception as e:  # the last resort: a line for the page, the details for the log
         if out_of_fds(e):  # a flood of connections: said once a minute, not a traceback each
             request.app[QUIET].warn("fds", f"too many open files while serving {request.path}")
@@ -272,7 +273,10 @@ async def sim_input(request: web.Request) -> web.Response:
             return error(400, f"value: {control} has positions {', '.join(positions)}, not {value!r}")
     elif not isinstance(value, bool):
         return error(400, f"value: {control} is a button: true (pressed) or false (released), not {value!r}")
-    logged = await cockpit.input(control, value)
+    try:
+        logged = await cockpit.input(control, value)
+    except Refused as e:
+        return refused(e)
     return web.json_response({"ok": True, "logged": logged})
 
 
@@ -327,9 +331,8 @@ async def admin_settings(request: web.Request) -> web.Response:
     security = request.app[SECURITY]
     defaults = {k: v for k, v in body.items() if k in SETTING_FIELDS}
     if defaults:
-        merged = {**cockpit.defaults, **defaults}
-        try:  # the same checks a new match gets, with placeholder teams
-            MatchSettings.from_dict({"teams": [{"name": "A", "players": ["a", "b"]}], **merged}, key="")
+        try:
+            check_defaults({**cockpit.defaults, **defaults})
         except ConfigError as e:
             return error(400, "; ".join(str(p) for p in e.problems))
     if "pin" in body:
@@ -337,9 +340,10 @@ async def admin_settings(request: web.Request) -> web.Response:
             await security.change_pin(body["pin"])
         except PinError as e:
             return error(400, f"pin: {e}")
-    if defaults:
+    if defaults:  # saved first: nothing changes that the store did not take
+        merged = {**cockpit.defaults, **defaults}
+        cockpit.store.set_setting("match_defaults", json.dumps(merged, sort_keys=True))
         cockpit.defaults.update(defaults)
-        cockpit.store.set_setting("match_defaults", json.dumps(cockpit.defaults, sort_keys=True))
     resp = web.json_response({"ok": True, "defaults": cockpit.defaults})
     if "pin" in body:  # a new PIN logs everybody out, this browser too: log in again
         resp.del_cookie(COOKIE, path="/")
@@ -355,7 +359,8 @@ async def admin_status(request: web.Request) -> web.Response:
         match = {"id": r.id, "created": r.created, "status": r.status, "code": r.code, "settings": r.settings,
                  "state": cockpit.public_state()}
     return web.json_response({"link": cockpit.link_status(), "match": match, "version": __version__,
-                              "defaults": cockpit.defaults, "fields": list(MATCH_FIELDS)})
+                              "defaults": cockpit.defaults, "fields": list(MATCH_FIELDS),
+                              "warnings": cockpit.problems()})
 
 
 async def admin_matches(request: web.Request) -> web.Response:
@@ -388,7 +393,12 @@ def debrief_record(request: web.Request) -> MatchRecord:
 async def match_debrief(request: web.Request) -> dict[str, Any]:
     """The debrief of the requested match, rebuilt from its log (cached while the log is unchanged)."""
     record = debrief_record(request)
-    entries = request.app[COCKPIT].store.entries(record.id)
+    if record.problem:
+        raise web.HTTPUnprocessableEntity(text=f"match {record.id} cannot be read from the store ({record.problem})")
+    try:
+        entries = request.app[COCKPIT].store.entries(record.id)
+    except StoreError as e:
+        raise web.HTTPUnprocessableEntity(text=f"match {record.id} cannot be read from the store ({e})") from None
     key = (record.id, record.status, len(entries), entries[-1].seq if entries else 0)
     cache = request.app[DEBRIEFS]
     if key in cache:

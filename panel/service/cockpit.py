@@ -17,6 +17,7 @@ with a pause entry logged so that a replay of the log agrees with the service.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import secrets
@@ -29,11 +30,12 @@ from ..events import Action, GameEvent, InputEvent
 from ..layout import Layout
 from .effects import sim_leds
 from .replay import apply, layout_for, replay
-from .store import Entry, MatchRecord, Store
+from .store import Entry, MatchRecord, Store, StoreError, StoreWriteError
 
 log = logging.getLogger("penguin-panel")
 
 TICK = 0.25  # seconds between state pushes while a turn runs
+RETRY_FIRST, RETRY_MOST = 0.5, 8.0  # seconds between tries to log a due deadline the store refused
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud across a café
 CODE_LENGTH = 6
 GM_ACTIONS = ("start_turn", "flip", "pause", "resume", "challenge", "rule", "end", "abandon")
@@ -62,6 +64,12 @@ def public_event(event: GameEvent) -> dict[str, Any]:
     return d
 
 
+def check_defaults(defaults: dict[str, Any], *, file: str | None = None, key: str = "") -> None:
+    """ConfigError when defaults for new matches (settings without teams) would be refused:
+    the checks a new match gets, with placeholder teams."""
+    MatchSettings.from_dict({"teams": [{"name": "A", "players": ["a", "b"]}], **defaults}, file=file, key=key)
+
+
 def make_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
@@ -71,7 +79,8 @@ class Cockpit:
 
     def __init__(self, store: Store, *, layout_path: str | None = None, sim: bool = False,
                  sources: Iterable[Any] = (), effects: Iterable[Any] = (), defaults: dict[str, Any] | None = None,
-                 touch_sensors: bool = False, clock: Callable[[], float] = time.monotonic, tick: float = TICK):
+                 touch_sensors: bool = False, clock: Callable[[], float] = time.monotonic, tick: float = TICK,
+                 warnings: Iterable[str] = ()):
         self.store = store
         self.layout_path = layout_path
         self.sim = sim
@@ -95,6 +104,10 @@ class Cockpit:
         self._task: asyncio.Task | None = None
         self._next_tick = 0.0
         self.started = False
+        self.warnings: list[str] = list(warnings)  # for the game master: what the start found wrong
+        self.store_error: str | None = None  # why the last write failed, until one succeeds
+        self._retry_at: float | None = None  # clock time of the next try to log a due deadline
+        self._retry_wait = RETRY_FIRST
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
@@ -138,15 +151,31 @@ class Cockpit:
         return self._task is not None and not self._task.done()
 
     def restore(self) -> None:
-        """Load the latest match from the store by replaying its log."""
+        """Load the latest match from the store by replaying its log. A match whose rows
+        cannot be read or replayed is set aside with the reason (its rows stay for a look)
+        and the cockpit starts with no match: a bad row must not keep the café's cockpit
+        down in a restart loop."""
         record = self.store.latest_match()
         if record is None:
             return
-        entries = self.store.entries(record.id)
-        try:
-            match, last = replay(record, entries)
-        except (ConfigError, ValueError, KeyError, TypeError) as e:
-            log.error("could not restore match %s from the log: %s", record.id, e)
+        if record.status == "set_aside":
+            reason = self.store.set_aside_reason(record.id) or "reason not kept"
+            self.warnings.append(f"match {record.id} was set aside at an earlier start ({reason}); "
+                                 "set up a new match")
+            return
+        problem, entries = record.problem, []
+        if problem is None:
+            try:
+                entries = self.store.entries(record.id)
+                match, last = replay(record, entries)
+            except ConfigError as e:
+                problem = "its settings are refused: " + "; ".join(str(p) for p in e.problems)
+            except StoreError as e:
+                problem = str(e)
+            except Exception as e:  # whatever a garbled row makes the engine say: one line, no restart loop
+                problem = f"its log cannot be replayed ({type(e).__name__}: {str(e)[:160]})"
+        if problem is not None:
+            self._set_aside(record, problem)
             return
         self.record, self.match = record, match
         self._offset = self.clock() - last
@@ -158,9 +187,21 @@ class Cockpit:
             ended = any(e.kind == "action" and e.data.get("name") == "end" for e in entries)
             self._set_status("ended" if ended else "finished")
         if self.record.status == "active" and match.phase.value == "in_turn":
-            self._log_and_handle(Action("pause", last, {"reason": "restart"}))
+            try:
+                self._log_and_handle(Action("pause", last, {"reason": "restart"}))
+            except Refused:  # the store cannot write: said on the pages; the turn goes on unlogged
+                pass
         log.info("match %s restored from %d logged inputs at %.1f s, %s", record.id, len(entries), last,
                  match.phase.value)
+
+    def _set_aside(self, record: MatchRecord, problem: str) -> None:
+        message = f"match {record.id} could not be restored ({problem}): it is set aside and the cockpit started with no match"
+        try:
+            self.store.set_aside(record.id, problem)
+        except StoreError as e:
+            message += f" (it could not be marked as set aside either: {e})"
+        log.warning("%s", message)
+        self.warnings.append(message)
 
     # ------------------------------------------------------------------ time
     def now(self) -> float:
@@ -207,7 +248,14 @@ class Cockpit:
         state["match_id"] = self.record.id if self.record else None
         state["status"] = self.record.status if self.record else None
         state["link"] = self.link_status()
+        state["store_error"] = self.store_error
         return state
+
+    def problems(self) -> list[str]:
+        """What the game master should know: the start's findings, a store that cannot write."""
+        now = [f"the cockpit cannot save: {self.store_error}; presses and actions are refused until it can"] \
+            if self.store_error else []
+        return now + self.warnings
 
     def tower_card(self, full: dict[str, Any] | None = None) -> dict[str, Any] | None:
         full = full if full is not None else self.full_snapshot()
@@ -261,6 +309,8 @@ class Cockpit:
     def _guard(self, fn: Callable[[], None]) -> None:
         try:
             fn()
+        except Refused:
+            pass  # a panel press the store could not take: said once, on the pages and in the log
         except Exception:  # never let one bad input stop the cockpit
             log.exception("the cockpit could not handle an input")
 
@@ -271,7 +321,9 @@ class Cockpit:
         waits = []
         due = self.match.next_deadline()
         if due is not None:
-            waits.append(due - now)
+            # A deadline the store would not log waits for the next try, not for nothing (a spin).
+            retry = self._retry_at - self.clock() if self._retry_at is not None else 0.0
+            waits.append(max(due - now, retry))
         if self.match.phase.value == "in_turn":
             waits.append(self._next_tick - self.clock())
         for effect in self.effects:
@@ -288,9 +340,14 @@ class Cockpit:
         if self.active:
             t = self._stamp(self.clock())
             due = self.match.next_deadline()
-            if due is not None and due <= t:
+            if due is not None and due <= t and (self._retry_at is None or self.clock() >= self._retry_at):
                 # Logged before it runs, like any input: a replay advances at the same moment.
-                self.store.append(self.record.id, t, "advance", {})
+                try:
+                    self._append(t, "advance", {})
+                except Refused:  # tried again later, each wait twice the last (the pages tick on)
+                    self._retry_at = self.clock() + self._retry_wait
+                    self._retry_wait = min(self._retry_wait * 2, RETRY_MOST)
+                    return
                 self._publish(self.match.advance(t))
             elif self.match.phase.value == "in_turn" and self.clock() >= self._next_tick:
                 self._publish([])  # the timer drains on the pages
@@ -359,7 +416,7 @@ class Cockpit:
             entry = Entry(0, event.t, "input", {"control": event.control, "value": event.value})
         else:
             entry = Entry(0, event.t, "action", {"name": event.name, "params": event.params})
-        self.store.append(self.record.id, entry.t, entry.kind, entry.data)  # the log first
+        self._append(entry.t, entry.kind, entry.data)  # the log first
         self._t = max(self._t, event.t)
         events = apply(self.match, entry)
         if self.match.finished and self.record.status == "active":
@@ -367,8 +424,42 @@ class Cockpit:
         self._publish(events)
         return events
 
-    def _set_status(self, status: str) -> None:
-        self.store.set_status(self.record.id, status)
+    def _append(self, t: float, kind: str, data: dict[str, Any]) -> None:
+        """One entry into the match's log; Refused (503) when the store cannot write it."""
+        try:
+            self.store.append(self.record.id, t, kind, data)
+        except StoreWriteError as e:
+            raise self._unsaved(e) from None
+        self._saved()
+
+    def _unsaved(self, e: StoreWriteError) -> Refused:
+        """A write failed: shown on the pages, logged once; the Refused to give whoever asked."""
+        if self.store_error is None:  # one line when it starts, one when it ends: no flood
+            log.warning("the store cannot write (%s): presses and actions are refused until it can", e)
+        if self.store_error != str(e):
+            self.store_error = str(e)
+            self._publish([])
+        return Refused(503, f"the cockpit cannot save ({e}): nothing was changed, try again when it can")
+
+    def _saved(self) -> None:
+        self._retry_at, self._retry_wait = None, RETRY_FIRST
+        if self.store_error is not None:
+            log.warning("the store writes again")
+            self.store_error = None
+
+    def _set_status(self, status: str, *, acknowledged: bool = False) -> None:
+        """The match's status in the store. An `acknowledged` change (one the game master is
+        told happened) is refused when it cannot be saved; the others are also told by the
+        log (a start sets them from it), so the match goes on with them in memory."""
+        try:
+            self.store.set_status(self.record.id, status)
+        except StoreWriteError as e:
+            refused = self._unsaved(e)
+            if acknowledged:
+                raise refused from None
+            self.record = dataclasses.replace(self.record, status=status)
+            return
+        self._saved()
         self.record = self.store.match(self.record.id)
 
     # ------------------------------------------------------------------ game master
@@ -393,7 +484,11 @@ class Cockpit:
         except ValueError as e:
             raise Refused(400, str(e)) from None
         code = make_code()
-        match_id = self.store.create_match(settings.as_dict(), dict(self.positions), code)
+        try:
+            match_id = self.store.create_match(settings.as_dict(), dict(self.positions), code)
+        except StoreWriteError as e:
+            raise self._unsaved(e) from None
+        self._saved()
         self.record = self.store.match(match_id)
         self.match = match
         self._offset = self.clock()
@@ -422,7 +517,7 @@ class Cockpit:
             events.extend(self._log_and_handle(Action(action_name, self._stamp(self.clock()), p)))
 
         if name == "abandon":
-            self._set_status("abandoned")
+            self._set_status("abandoned", acknowledged=True)
             self._publish([])
             return []
         if phase == "finished":

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..errors import ConfigError, Problem, read_toml
 from .app import build_app
-from .cockpit import Cockpit
+from .cockpit import Cockpit, check_defaults
 from .sdnotify import Notifier, watchdog_interval
 from .guard import ConnectionGuard, Quiet, listen, quiet_failures, raise_fd_limit, start_serving
 from .security import PinError, Security, check_pin_format, machine_hosts
@@ -105,11 +105,8 @@ def read_settings(path: str | None) -> dict[str, Any]:
     if "touch_sensors" in match and not isinstance(match["touch_sensors"], bool):
         problems.append(Problem(path, "match.touch_sensors", "must be true or false"))
     if any(k in match for k in MATCH_KEYS if k != "touch_sensors"):
-        from ..engine import MatchSettings
-
-        probe = {k: v for k, v in match.items() if k != "touch_sensors"}
         try:
-            MatchSettings.from_dict({"teams": [{"name": "A", "players": ["a", "b"]}], **probe}, file=path)
+            check_defaults({k: v for k, v in match.items() if k != "touch_sensors"}, file=path)
         except ConfigError as e:
             problems += e.problems
     if problems:
@@ -136,6 +133,27 @@ def resolve(opts: Options) -> Resolved:
                     hardware=hardware, allow_hosts=list(service.get("allow_hosts", [])) + list(opts.allow_hosts),
                     pin=str(service["pin"]) if "pin" in service else None, match_defaults=match,
                     touch_sensors=touch)
+
+
+def stored_defaults(store: Store, base: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """The defaults for new matches: the settings file's, under those saved on /admin. Saved
+    ones that cannot be read are left out, with one line saying so (never a failed start)."""
+    stored = store.get_setting("match_defaults")
+    if not stored:
+        return dict(base), None
+    try:
+        saved = json.loads(stored)
+        if not isinstance(saved, dict):
+            raise ValueError("not a JSON object")
+        check_defaults({**base, **saved})
+    except ConfigError as e:
+        why = "; ".join(str(p) for p in e.problems)
+    except (ValueError, RecursionError) as e:
+        why = f"not valid JSON ({str(e).splitlines()[0][:120]})"
+    else:
+        return {**base, **saved}, None
+    return dict(base), (f"the defaults for new matches saved on /admin cannot be used ({why}): "
+                        "the settings file's are used; save them again on /admin")
 
 
 def hardware_io(r: Resolved) -> tuple[list, list]:
@@ -193,7 +211,7 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None) -> None:
         raise ConfigError(Problem(None, "--port", f"cannot listen on {r.host}:{r.port} "
                                   f"({e.strerror or e})")) from None
     try:
-        store = Store(r.db)
+        store = Store(r.db, scan_wal=True)
     except StoreError as e:
         sock.close()
         owner.close()
@@ -210,13 +228,18 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None) -> None:
                 say(f"game master PIN: {pin}  (made now and shown only this once; a new one: penguin-panel service reset-pin, or pin = '...' in the settings file)")
             else:
                 say("game master PIN: as set before (forgotten? penguin-panel service reset-pin)")
-        defaults = dict(r.match_defaults)
-        stored = store.get_setting("match_defaults")
-        if stored:
-            defaults.update(json.loads(stored))
+        warnings = list(store.warnings)
+        damage = store.quick_check()
+        if damage:
+            warnings.append(f"{damage}: copy the file aside and start a new one if matches misbehave")
+        defaults, problem = stored_defaults(store, r.match_defaults)
+        if problem:
+            warnings.append(problem)
+        for warning in warnings:
+            say(f"warning: {warning}")
         sources, effects = ([], []) if r.sim else hardware_io(r)
         cockpit = Cockpit(store, layout_path=r.layout, sim=r.sim, sources=sources, effects=effects,
-                          defaults=defaults, touch_sensors=r.touch_sensors)
+                          defaults=defaults, touch_sensors=r.touch_sensors, warnings=warnings)
         await cockpit.start()
         app = build_app(cockpit, security, sim=r.sim, quiet=quiet,
                         lan_host=lan_address() if r.host in ("0.0.0.0", "::") else "")

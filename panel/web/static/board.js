@@ -15,6 +15,9 @@ function pips(node, n, total, cls) {
 function show(s) {
   clock.update(s);
   shown = s;
+  // The store cannot write (a full card): nothing pressed counts until it can, so the room is told.
+  $("#saveerror").textContent = s.store_error ? `The cockpit cannot save (${s.store_error}): presses do not count until it can` : "";
+  $("#saveerror").classList.toggle("hidden", !s.store_error);
   const noMatch = !hasMatch(s);
   $(".board").classList.toggle("nomatch", noMatch);
   if (noMatch) {
