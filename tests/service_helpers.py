@@ -67,7 +67,8 @@ class ServiceThread:
     async def _start(self) -> None:
         self.store = Store(self.db)
         self.security = Security(self.store)
-        self.security.set_pin(self.pin)
+        if not self.security.check_pin(self.pin):  # as a start does: the same PIN keeps its sessions' screens
+            self.security.set_pin(self.pin)
         self.cockpit = Cockpit(self.store, sim=self.sim)
         await self.cockpit.start()
         app = build_app(self.cockpit, self.security, sim=self.sim, static_dir=self.static_dir)

@@ -322,7 +322,7 @@ def test_match_defaults_are_kept_and_checked_as_a_whole(svc, gm):
 
 def test_the_card_only_with_the_join_code(svc, gm):
     public = svc.client()
-    assert is_error(*public.get("/api/join"), 404)
+    assert is_error(*gm.get("/api/join"), 404)
     code = gm.new_match()["code"]
     gm.act("start_turn")
     assert "card" not in public.state()
@@ -330,8 +330,50 @@ def test_the_card_only_with_the_join_code(svc, gm):
     assert is_error(*public.get("/api/tower?code=WRONG1"), 403)
     status, body = public.get(f"/api/tower?code={code.lower()}")
     assert status == 200 and body["card"]["kind"] and body["svg"].startswith("<svg")
-    status, join = public.get("/api/join")
+    status, join = gm.get("/api/join")
     assert join["code"] == code and join["url"].endswith(f"/tower?code={code}") and "<svg" in join["qr_svg"]
+
+
+def test_an_anonymous_client_cannot_get_the_code_or_the_card(svc, gm):
+    """Anyone on the café's network: no request of the public API hands out the join code,
+    so none gives the tower's card."""
+    code = gm.new_match()["code"]
+    assert gm.act("start_turn")[0] == 200
+    anyone = svc.client()
+    assert "room's screen" in is_error(*anyone.get("/api/join"), 403)
+    assert "room's screen" in is_error(*anyone.get("/api/join", headers={"Cookie": "pp_screen=guessed"}), 403)
+    for path in ("/api/state", "/api/layout", "/", "/join", "/board", "/tower"):
+        status, body = anyone.get(path)
+        assert status == 200 and code not in json.dumps(body), path
+    assert is_error(*anyone.get("/api/tower"), 403) and is_error(*anyone.get("/api/admin/status"), 403)
+
+    async def board_messages():
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(f"{svc.base}/ws?view=board") as ws:
+                return [await ws.receive_str() for _ in range(1)]
+    assert code not in "".join(asyncio.run(board_messages()))
+
+
+def test_a_paired_room_screen_shows_the_code_across_restarts_until_the_pin_changes(tmp_path):
+    db = tmp_path / "panel.db"
+    with ServiceThread(db) as svc:
+        gm = svc.client()
+        gm.login()
+        code = gm.new_match()["code"]
+        screen = svc.client()
+        assert is_error(*screen.get("/api/join"), 403)
+        assert is_error(*screen.post("/api/admin/screen", {}), 403)  # only a game master pairs
+        screen.login()
+        assert screen.post("/api/admin/screen", {})[0] == 200
+        assert is_error(*screen.get("/api/admin/status"), 403)  # the screen is no admin page
+        assert screen.get("/api/join")[1]["code"] == code
+    with ServiceThread(db) as svc:  # a restart: still paired (the token's hash is in the store)
+        screen.base = svc.base
+        assert screen.get("/api/join")[1]["code"] == code
+        gm = svc.client()
+        gm.login()
+        assert gm.post("/api/admin/settings", {"pin": "86420"})[0] == 200
+        assert is_error(*screen.get("/api/join"), 403)  # a new PIN unpairs every screen
 
 
 def test_sim_input_is_judged(svc, gm):

@@ -290,11 +290,32 @@ def test_the_tower_shows_nothing_of_the_card_without_the_code(pages):
     tower.fill("#code", code)
     tower.click("#codeform button[type=submit]")
     read_card(tower)
-    # The join page shows the code and a QR code of the tower's address.
+    # The join page shows the code and a QR code of the tower's address to the game master.
     join = pages.open(pages.laptop, "/join")
     expect(join.locator("#code")).to_have_text(code, timeout=WAIT)
     expect(join.locator("#qr svg")).to_be_visible()
     assert f"/tower?code={code}" in join.text_content("#url")
+    # A phone in the room gets no code from /join; the room's screen, once the game master
+    # pairs it with the PIN, shows it.
+    snoop = pages.open(pages.phone, "/join")
+    expect(snoop.locator("#pair")).to_be_visible(timeout=WAIT)
+    assert code not in snoop.content() and snoop.locator("#qr svg").count() == 0
+    tv = pages.laptop.browser.new_context(viewport={"width": 1920, "height": 1080})
+    try:
+        screen = tv.new_page()
+        screen.goto(pages.base + "/join")
+        expect(screen.locator("#pair")).to_be_visible(timeout=WAIT)
+        screen.fill("#pin", "0000")
+        screen.click("#pair button[type=submit]")
+        expect(screen.locator("#pairerror")).to_contain_text("Wrong PIN", timeout=WAIT)
+        screen.fill("#pin", PIN)
+        screen.click("#pair button[type=submit]")
+        expect(screen.locator("#code")).to_have_text(code, timeout=WAIT)
+        expect(screen.locator("#pair")).to_be_hidden()
+        screen.reload()  # paired for good, not just this page
+        expect(screen.locator("#code")).to_have_text(code, timeout=WAIT)
+    finally:
+        tv.close()
 
 
 def test_the_simulator_tokens_drag_and_feed_the_service(pages):

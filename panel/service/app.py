@@ -34,6 +34,8 @@ log = logging.getLogger("penguin-panel")
 PAGES = ("tower", "board", "admin", "sim", "join", "debrief")
 VIEWS = ("board", "sim", "tower")
 COOKIE = "pp_session"
+SCREEN = "pp_screen"  # a paired room screen's cookie (shows the join code)
+SCREEN_COOKIE_SECONDS = 400 * 24 * 3600  # the longest a browser keeps a cookie
 MAX_BODY = 64 * 1024
 MAX_DEPTH = 16  # levels of JSON nesting in a body (a match's teams and players need 4)
 MAX_NUMBER_CHARS = 40  # characters of one number in a body: seeds, seconds and indexes need far fewer
@@ -246,6 +248,12 @@ async def get_tower(request: web.Request) -> web.Response:
 
 
 async def get_join(request: web.Request) -> web.Response:
+    """The join code, URL and QR: for a game master's session or a paired room screen only.
+    The code opens the tower's card, so nobody gets it just by asking the network."""
+    security = request.app[SECURITY]
+    if security.session(request.cookies.get(COOKIE)) is None and not security.screen_ok(request.cookies.get(SCREEN)):
+        return error(403, "the join code shows only on the room's screen and the game master's page: "
+                          "pair this screen with the game master's PIN")
     cockpit = request.app[COCKPIT]
     if not cockpit.active:
         return error(404, "no match is being played: the game master sets one up on /admin")
@@ -294,6 +302,20 @@ async def admin_login(request: web.Request) -> web.Response:
         return error(e.status, str(e))
     resp = web.json_response({"csrf": session.csrf})
     resp.set_cookie(COOKIE, session.token, httponly=True, samesite="Strict", path="/")
+    return resp
+
+
+async def admin_screen(request: web.Request) -> web.Response:
+    """Pair this browser as a room screen: it may show the join code from now on, across
+    restarts, until the PIN changes. The game master's session that paired it ends: a
+    screen in the room is not a game master's page."""
+    require_admin(request)
+    security = request.app[SECURITY]
+    token = security.pair_screen()
+    security.end_session(request.cookies.get(COOKIE))
+    resp = web.json_response({"ok": True})
+    resp.set_cookie(SCREEN, token, httponly=True, samesite="Strict", path="/", max_age=SCREEN_COOKIE_SECONDS)
+    resp.del_cookie(COOKIE, path="/")
     return resp
 
 
@@ -547,6 +569,7 @@ def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static
     if sim:
         r.add_post("/api/sim/input", sim_input)
     r.add_post("/api/admin/login", admin_login)
+    r.add_post("/api/admin/screen", admin_screen)
     r.add_post("/api/admin/match", admin_match)
     r.add_post("/api/admin/action", admin_action)
     r.add_post("/api/admin/settings", admin_settings)

@@ -13,6 +13,11 @@ web page in someone's browser posting to the Pi (cross-site forgery) and DNS reb
   refused by either limit is refused before its PIN is hashed.
 - The PIN's hash is checked off the event loop, one at a time: a flood of logins never
   holds up the presses, the pages or the watchdog.
+- The join code (which opens the tower's card) is given only to a game master's session
+  and to a room screen the game master paired: a screen token in a long-lived HttpOnly
+  cookie, kept as a hash, void when the PIN changes. Anyone may look at the room screen
+  (as anyone at the table may glance at the tower's card); nobody gets the code by asking
+  the network.
 - The Host header must be one of this machine's names or addresses (or --allow-host):
   a rebinding page's requests carry the attacker's host name and are refused.
 """
@@ -23,6 +28,7 @@ import hashlib
 import asyncio
 import hmac
 import ipaddress
+import json
 import secrets
 import socket
 import time
@@ -39,6 +45,7 @@ LOGIN_WINDOW = 60.0  # ... in this many seconds
 LOGIN_BUDGET = 30  # wrong PINs from all addresses together ...
 LOGIN_BUDGET_WINDOW = 600.0  # ... in this many seconds: 3 guesses a minute at most
 SESSION_SECONDS = 12 * 3600
+SCREENS_KEPT = 16  # paired room screens remembered (the oldest is forgotten first)
 
 
 class PinError(ValueError):
@@ -77,6 +84,10 @@ def verify_pin(pin: str, stored: str) -> bool:
     except (ValueError, TypeError):
         return False
     return hmac.compare_digest(got.hex(), digest)
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()  # a random 256-bit token needs no salt
 
 
 @dataclass
@@ -167,7 +178,29 @@ class Security:
 
     def _keep_hash(self, stored: str) -> None:
         self._store.set_setting("pin_hash", stored)
+        self._store.set_setting("screen_tokens", "[]")  # and unpairs every room screen
         self._sessions.clear()  # a new PIN logs everybody out
+
+    # ------------------------------------------------------------------ room screens
+    def pair_screen(self) -> str:
+        """A token for a room screen that may show the join code (a game master asked)."""
+        token = secrets.token_urlsafe(32)
+        kept = self._screen_hashes()[-(SCREENS_KEPT - 1):] + [_token_hash(token)]
+        self._store.set_setting("screen_tokens", json.dumps(kept))
+        return token
+
+    def screen_ok(self, token: str | None) -> bool:
+        if not token:
+            return False
+        digest = _token_hash(token)
+        return any(hmac.compare_digest(digest, h) for h in self._screen_hashes())
+
+    def _screen_hashes(self) -> list[str]:
+        try:
+            kept = json.loads(self._store.get_setting("screen_tokens") or "[]")
+        except ValueError:
+            return []
+        return [h for h in kept if isinstance(h, str)] if isinstance(kept, list) else []
 
     def check_pin(self, pin: object) -> bool:
         stored = self._store.get_setting("pin_hash")
@@ -236,6 +269,9 @@ class Security:
             self._sessions.pop(token, None)
             return None
         return s
+
+    def end_session(self, token: str | None) -> None:
+        self._sessions.pop(token or "", None)
 
     def _expire(self, now: float) -> None:
         for token in [t for t, s in self._sessions.items() if s.expires < now]:

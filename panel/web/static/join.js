@@ -1,5 +1,7 @@
 // The join page: a QR code of the tower URL with this match's code, shown in the room.
-import { $, api, connect, liveBadge } from "/static/common.js";
+// Only on a screen the game master paired (or with a game master's session): the code opens
+// the tower's card, so the server gives it to nobody else.
+import { $, api, post, csrf, connect, liveBadge } from "/static/common.js";
 
 let matchId;
 
@@ -17,12 +19,36 @@ async function load() {
     $("#error").classList.add("hidden");
     shown(true);
   } catch (e) {
+    shown(false);
+    if (e.status === 403) { // not a paired screen: the game master may pair it here
+      $("#error").classList.add("hidden");
+      $("#pair").classList.remove("hidden");
+      return;
+    }
     // No match yet: say so, without an empty QR frame and a dash for a code.
     $("#error").textContent = e.status === 404 ? "No match yet: the QR code appears here when the game master sets one up." : e.message;
     $("#error").className = e.status === 404 ? "waitmsg" : "error";
     shown(false);
   }
 }
+
+$("#pair").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const err = $("#pairerror");
+  try {
+    const r = await post("/api/admin/login", { pin: $("#pin").value });
+    csrf.set(r.csrf);
+    await post("/api/admin/screen", {}, { admin: true }); // ends that session: a screen is not an admin page
+    csrf.clear();
+    $("#pin").value = "";
+    $("#pair").classList.add("hidden");
+    err.classList.add("hidden");
+    load();
+  } catch (e) {
+    err.textContent = e.status === 429 ? "Too many wrong PINs: wait a minute." : e.status === 403 ? "Wrong PIN." : e.message;
+    err.classList.remove("hidden");
+  }
+});
 
 load();
 // A new match brings a new code: reload it when the match changes.
