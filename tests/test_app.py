@@ -210,6 +210,33 @@ def test_match_validation_names_the_field(gm):
     assert gm.state()["match_id"] is None
 
 
+def test_names_are_trimmed_before_they_are_compared_and_bounded(gm):
+    """"A" and " A " would share one score on the board: one name. Sizes are bounded (a
+    30,000-character name made every state message 150 KB, four times a second)."""
+    def teams(*named):
+        return [{"name": n, "players": p} for n, p in named]
+
+    cases = [
+        (teams(("A", ["x", "y"]), (" A ", ["z", "w"])), "two teams are called 'A'"),
+        (teams(("Gulls", ["x", "y"]), ("gulls", ["z", "w"])), "two teams are called 'gulls'"),
+        (teams(("A", ["Ana", " Ana "]), ("B", ["z", "w"])), "listed twice"),
+        (teams(("   ", ["x", "y"]), ("B", ["z", "w"])), "needs a name"),
+        (teams(("A", ["x", "  "]), ("B", ["z", "w"])), "a player needs a name"),
+        (teams(("N" * 30000, ["x", "y"]), ("B", ["z", "w"])), "30000 characters long (at most 40)"),
+        (teams(("A", ["p" * 41, "y"]), ("B", ["z", "w"])), "at most 40"),
+        (teams(("A\nB", ["x", "y"]), ("B", ["z", "w"])), "one line"),
+        (teams(*((f"T{i}", ["x", "y"]) for i in range(9))), "9 teams: at most 8"),
+        (teams(("A", [f"p{i}" for i in range(13)]), ("B", ["z", "w"])), "13 players: at most 12"),
+    ]
+    for named, why in cases:
+        assert why in is_error(*gm.post("/api/admin/match", {**MATCH, "teams": named}), 400), why
+    assert gm.state()["match_id"] is None
+    ok = teams(("  Gulls ", [" Ana", "Bo "]), ("Puffins", ["Cy", "Di"]))
+    assert gm.post("/api/admin/match", {**MATCH, "teams": ok})[0] == 200
+    assert [t["name"] for t in gm.state()["teams"]] == ["Gulls", "Puffins"]
+    assert gm.state()["teams"][0]["players"] == ["Ana", "Bo"]
+
+
 def test_a_whole_turn_through_the_api(svc, gm):
     created = gm.new_match()
     assert len(created["code"]) == 6
