@@ -106,7 +106,7 @@ def read_settings(path: str | None) -> dict[str, Any]:
         problems.append(Problem(path, "match.touch_sensors", "must be true or false"))
     if any(k in match for k in MATCH_KEYS if k != "touch_sensors"):
         try:
-            check_defaults({k: v for k, v in match.items() if k != "touch_sensors"}, file=path)
+            check_defaults({k: v for k, v in match.items() if k != "touch_sensors"}, file=path, key="match")
         except ConfigError as e:
             problems += e.problems
     if problems:
