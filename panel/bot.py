@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .engine import Match
+from .engine import Match, Phase
 from .events import Action, InputEvent
 
 
@@ -64,7 +64,7 @@ class BotCrew:
         """Every input of one whole turn from `t`, fed to the match as it goes."""
         inputs: list[InputEvent | Action] = [Action("start_turn", t)]
         self.match.handle(inputs[0])
-        while self.match.phase.value == "in_turn":
+        while self.match.phase is Phase.IN_TURN:
             snap = self.match.snapshot(t)
             if snap["time_left"] is not None and snap["time_left"] < 6 and snap["counters_held"] > 0:
                 flip = Action("flip", t)
@@ -77,7 +77,7 @@ class BotCrew:
             for ev in planned:
                 inputs.append(ev)
                 self.match.handle(ev)
-                if self.match.phase.value != "in_turn":
+                if self.match.phase is not Phase.IN_TURN:
                     break
             t = planned[-1].t + 0.6 if planned else t + 1
             self.match.advance(t)

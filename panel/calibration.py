@@ -27,6 +27,7 @@ from typing import Iterable, Sequence
 
 from .errors import ConfigError, Problem, read_toml
 from .hardware.map import AdcSource, EncoderSource, HardwareMap
+from .i18n import _
 
 ENV = "PENGUIN_PANEL_CALIBRATION"
 MIN_SPAN = 0.3   # ends closer than this (of full scale) mean the slider is not really moving
@@ -78,15 +79,16 @@ class Calibration:
 def end_reading(samples: Sequence[float]) -> float:
     """One end from a burst of readings: the median, so a noisy sample does not move it."""
     if not samples:
-        raise ValueError("no readings arrived")
+        raise ValueError(_("no readings arrived"))
     return float(statistics.median(samples))
 
 
 def fit(low_samples: Sequence[float], high_samples: Sequence[float]) -> SliderCalibration:
     low, high = end_reading(low_samples), end_reading(high_samples)
     if abs(high - low) < MIN_SPAN:
-        raise ValueError(f"the two ends read {low:.2f} and {high:.2f} of full scale: the slider hardly "
-                         f"changes the reading (a wire off the wiper, or both ends on one rail?)")
+        raise ValueError(_("the two ends read {low} and {high} of full scale: the slider hardly changes the "
+                           "reading (a wire off the wiper, or both ends on one rail?)").format(low=f"{low:.2f}",
+                                                                                           high=f"{high:.2f}"))
     return SliderCalibration(round(low, 4), round(high, 4))
 
 
@@ -99,14 +101,15 @@ def position_of(cal: SliderCalibration, positions: Sequence[str], raw: float) ->
 
 
 def check_positions(cal: SliderCalibration, positions: Sequence[str],
-                    readings: dict[str, Sequence[float]]) -> list[str]:
-    """Problems of the check pass: each position, set by the maker, must read as itself."""
-    problems = []
+                    readings: dict[str, Sequence[float]]) -> dict[str, str]:
+    """The check pass: each position, set by the maker, must read as itself. Returns the
+    ones that do not, each with the position it reads as."""
+    wrong = {}
     for p in positions:
         got = position_of(cal, positions, end_reading(readings[p]))
         if got != p:
-            problems.append(f"set to {p}, it reads as {got}")
-    return problems
+            wrong[p] = got
+    return wrong
 
 
 # ---------------------------------------------------------------------------- the file
@@ -203,11 +206,13 @@ def status_at_start(hmap: HardwareMap, path: str | Path | None = None, *,
     if not path.is_file():
         if not needs:
             return None, None
-        return None, f"no calibration ({path} is missing) for {', '.join(needs)}: run `{fix}`"
+        return None, _("no calibration ({file} is missing) for {controls}: run `{command}`").format(
+            file=path, controls=", ".join(needs), command=fix)
     cal = load(path)
     missing = cal.missing(hmap)
     if missing:
-        return cal, f"calibration {path} lacks {', '.join(missing)}: run `{fix}`"
+        return cal, _("calibration {file} lacks {controls}: run `{command}`").format(
+            file=path, controls=", ".join(missing), command=fix)
     return cal, None
 
 
@@ -216,8 +221,8 @@ def describe(cal: Calibration, ids: Iterable[str]) -> list[str]:
     for cid in ids:
         if cid in cal.sliders:
             s = cal.sliders[cid]
-            lines.append(f"{cid}: ends {s.low:.3f} .. {s.high:.3f}, positions checked: "
-                         f"{', '.join(s.checked) or 'none'}")
+            lines.append(_("{control}: ends {low} .. {high}, positions checked: {positions}").format(
+                control=cid, low=f"{s.low:.3f}", high=f"{s.high:.3f}", positions=", ".join(s.checked) or _("none")))
         elif cid in cal.knobs:
-            lines.append(f"{cid}: homed at {cal.knobs[cid]}")
+            lines.append(_("{control}: homed at {position}").format(control=cid, position=cal.knobs[cid]))
     return lines

@@ -2,7 +2,8 @@
 
 Each card is the tower's own drawing (`panel.web.card_drawing.card_svg`) at poker size
 (63 x 88 mm), so a printed card and the screen agree on every detail; the card carries its
-number (#n) in its top corner, and each page's footer says which cards it holds.
+number (#n) in its top corner, and each page's footer says which cards it holds. The
+footer and the cards' words are in the system locale's language (panel.i18n), or `tr`'s.
 
 Pages are composed as SVG (the cards nested in a page of millimetres) and turned into PDF
 by CairoSVG, which draws with the Cairo library (Debian's libcairo2, on every Pi OS image
@@ -12,6 +13,7 @@ pypdf joins the one-page PDFs into one file (pure Python).
 
 from __future__ import annotations
 
+import gettext
 import io
 import os
 import re
@@ -20,6 +22,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from .cards import Card, Deck
+from .i18n import system
 from .layout import Layout
 
 PAGE_W, PAGE_H = 210.0, 297.0   # A4, mm
@@ -47,10 +50,18 @@ def _nested(card_doc: str, x: float, y: float) -> str:
             f'width="{CARD_W}" height="{CARD_H}"' + card_doc[m.end():])
 
 
-def page_svgs(deck: Deck, layout: Layout, *, title: str = "Penguin Airlines") -> list[str]:
+def page_svgs(deck: Deck, layout: Layout, *, title: str = "Penguin Airlines",
+              tr: gettext.NullTranslations | None = None) -> list[str]:
     """One SVG document per page (A4, millimetres)."""
     from .web.card_drawing import card_svg
 
+    tr = tr or system()
+    # Translators: the panel side a printed deck is for, {side} being its colour ("blue side").
+    where = tr.gettext("{side} side").format(side=tr.gettext(deck.side))  # the side's colour, translated
+    if deck.expansion:
+        where = tr.gettext("{deck}, with the expansion").format(deck=where)
+    if deck.seed is not None:
+        where = tr.gettext("{deck}, seed {seed}").format(deck=where, seed=deck.seed)
     cards = numbered(deck)
     left = (PAGE_W - COLS * CARD_W) / 2
     top = (PAGE_H - ROWS * CARD_H) / 2
@@ -61,13 +72,11 @@ def page_svgs(deck: Deck, layout: Layout, *, title: str = "Penguin Airlines") ->
         body = [f'<rect width="{PAGE_W}" height="{PAGE_H}" fill="#ffffff"/>']
         for i, card in enumerate(chunk):
             r, c = divmod(i, COLS)
-            body.append(_nested(card_svg(card, layout), left + c * CARD_W, top + r * CARD_H))
+            body.append(_nested(card_svg(card, layout, tr=tr), left + c * CARD_W, top + r * CARD_H))
         body.append(_cut_marks(left, top))
-        where = f"{deck.side} side" + (", with the expansion" if deck.expansion else "")
-        seed = f", seed {deck.seed}" if deck.seed is not None else ""
-        first, last = chunk[0].number, chunk[-1].number
-        footer = (f"{title} instruction deck ({where}{seed}): page {p + 1} of {total}, "
-                  f"cards #{first} to #{last}. Cut along the marks.")
+        footer = tr.gettext("{title} instruction deck ({deck}): page {page} of {pages}, cards #{first} to #{last}. "
+                            "Cut along the marks.").format(title=title, deck=where, page=p + 1, pages=total,
+                                                           first=chunk[0].number, last=chunk[-1].number)
         body.append(f'<text x="{PAGE_W / 2}" y="{PAGE_H - 6}" font-family="DejaVu Sans, sans-serif" '
                     f'font-size="3.2" fill="#444" text-anchor="middle">{escape(footer)}</text>')
         pages.append(f'<svg xmlns="http://www.w3.org/2000/svg" width="{PAGE_W}mm" height="{PAGE_H}mm" '
@@ -89,17 +98,20 @@ def _cut_marks(left: float, top: float) -> str:
                    f'stroke-width="0.2"/>' for a, b, c, d in lines)
 
 
-def deck_pdf(deck: Deck, layout: Layout, *, title: str = "Penguin Airlines") -> bytes:
+def deck_pdf(deck: Deck, layout: Layout, *, title: str = "Penguin Airlines",
+             tr: gettext.NullTranslations | None = None) -> bytes:
     """The whole deck as one PDF document."""
     import cairosvg
     from pypdf import PdfReader, PdfWriter
 
+    tr = tr or system()
     writer = PdfWriter()
-    for svg in page_svgs(deck, layout, title=title):
+    for svg in page_svgs(deck, layout, title=title, tr=tr):
         one = cairosvg.svg2pdf(bytestring=svg.encode("utf-8"))
         for page in PdfReader(io.BytesIO(one)).pages:
             writer.add_page(page)
-    writer.add_metadata({"/Title": f"{title} instruction deck", "/Creator": "penguin-panel deck print"})
+    writer.add_metadata({"/Title": tr.gettext("{title} instruction deck").format(title=title),
+                         "/Creator": "penguin-panel deck print"})
     buf = io.BytesIO()
     writer.write(buf)
     return buf.getvalue()

@@ -25,6 +25,8 @@ _COORDINATE = re.compile(r"^[A-Z][1-9][0-9]?$")
 _LETTER = re.compile(r"^[A-Z]$")
 
 DEFAULT_LAYOUT = "penguin-airlines.toml"
+# How a person calls each kind of token (plain names, see Layout.plain_name).
+_TOKEN_WORDS = {"knob": "rotating knob", "lever": "big lever", "round_lever": "round lever"}
 
 
 def default_layout_path() -> Path:
@@ -141,6 +143,45 @@ class Layout:
 
     def start_positions(self) -> dict[str, str]:
         return {tid: t.start for tid, t in self.tokens.items()}
+
+    def plain_name(self, control_id: str) -> str:
+        """What a person calls the control, derived from the layout: "the white beacon",
+        "OK on the direction cross", "the red round lever", "the START button". Colours
+        are this side's. Ids stay for scripts; this is for text people read."""
+        c = self.control(control_id)
+        if control_id in self.cockpit:
+            return f"the {c.label or c.name.upper()} button"
+        if isinstance(c, Token):
+            kin = [t for t in self.tokens.values() if t.token_kind == c.token_kind]
+            word = _TOKEN_WORDS.get(c.token_kind, c.token_kind.replace("_", " "))
+            if len(kin) == 1:
+                return f"the {word}"
+            if sum(t.colour == c.colour for t in kin) == 1:
+                return f"the {c.colour} {word}"
+            return f"the {c.name} {word}"
+        section = self.sections[c.section]
+        module = self.modules[c.module].name if c.module in self.modules else section.label
+        module = module[:1].lower() + module[1:]
+        alike = [self.buttons[b] for b in section.buttons]
+        unique_colour = sum(b.colour == c.colour for b in alike) == 1
+        col, row = c.at
+        if section.kind == "buttons":
+            noun = section.id.replace("_", " ")
+            if c.label:
+                return f"the {noun} button {c.label}"
+            if len({b.colour for b in alike}) == len(alike):  # a row of coloured buttons: the colour names it
+                return f"the {c.colour} {noun}"
+            if unique_colour:
+                return f"the {c.colour} {noun} button"
+            return f"the {noun} button at row {row + 1}, column {col + 1}"
+        word = c.role if c.role in DIRECTIONS else c.label
+        if word:
+            return f"{word} on the {module}"
+        if sum(b.shape == c.shape for b in alike) == 1:
+            return f"the {c.shape.split('-')[0]} {c.colour} button on the {module}"
+        if unique_colour:
+            return f"the {c.colour} button on the {module}"
+        return f"the button at row {row + 1}, column {col + 1} on the {module}"
 
     def as_dicts(self) -> list[dict[str, Any]]:
         out = []

@@ -8,10 +8,17 @@ Each input has `t` (seconds from the start of the match) and one of:
     press = "id"              press and release a button
     hold = "id" / release = "id"
     move = "id", to = position
-    action = "start_turn" | "flip" | "pause" | "resume" | "end"
+    action = "start_turn" | "flip" | "end" | "abandon"
+    action = "pause" | "resume", optional reason = "pause" | "restart" | "link"
     action = "challenge", team = "...", card = "current" | index of a card completed this turn
     action = "rule", upheld = true | false
     action = "touch", control = "token id"   (builds with touch sensors)
+
+The actions and their parameters are `panel.events.ACTIONS`; a parameter of the wrong
+shape is an error of the file, found before anything is played. Whether an action may
+happen at its moment is the engine's answer (`Match.refusal`): an action the engine
+refuses then (a team challenging its own turn, a flip with no counter) does nothing and
+is reported in the result's `refused` list, with the engine's reason.
 
 `run_scenario` returns the JSON-ready result; a match's input log, written back as
 `[[input]]` entries, replays to the same result because the engine is deterministic.
@@ -23,13 +30,13 @@ from pathlib import Path
 from typing import Any
 
 from .cards import Card, parse_cards
-from .engine import Match, MatchSettings
+from .engine import Match, MatchSettings, malformed
 from .errors import ConfigError, Problem, read_toml
-from .events import Action, GameEvent, InputEvent
+from .events import ACTIONS, Action, GameEvent, InputEvent
 from .layout import Layout, load_layout
 
-SCENARIO_ACTIONS = ("start_turn", "flip", "challenge", "rule", "pause", "resume", "touch", "end")
 _INPUT_VERBS = ("press", "hold", "release", "move", "action")
+_ACTION_PARAMS = tuple(dict.fromkeys(p for params in ACTIONS.values() for p in params))
 
 
 class Scenario:
@@ -137,7 +144,7 @@ def parse_inputs(raw_inputs: Any, layout: Layout, file: str | None,
             continue
         verb = verbs[0]
         allowed = {"t", verb} | ({"to"} if verb == "move" else set()) | (
-            {"team", "card", "upheld", "control", "reason"} if verb == "action" else set())
+            set(_ACTION_PARAMS) if verb == "action" else set())
         for extra in e:
             if extra not in allowed:
                 bad(f"unknown key for a '{verb}' input", extra)
@@ -163,29 +170,16 @@ def parse_inputs(raw_inputs: Any, layout: Layout, file: str | None,
                 continue
             out.append(InputEvent(target, to, t))
         else:
-            if target not in SCENARIO_ACTIONS:
-                bad(f"{target!r} is not an action ({', '.join(SCENARIO_ACTIONS)})", "action")
+            if target == "new_match":
+                bad("a scenario plays one match: new_match is the service's, not a scenario's", "action")
                 continue
-            params: dict[str, Any] = {}
-            if target == "challenge":
-                card = e.get("card", "current")
-                if card != "current" and (not isinstance(card, int) or isinstance(card, bool) or card < 0):
-                    bad("must be \"current\" or the index of a card completed this turn", "card")
-                    continue
-                params = {"team": e.get("team"), "card": card}
-            elif target == "rule":
-                if not isinstance(e.get("upheld"), bool):
-                    bad("a ruling needs upheld = true or false", "upheld")
-                    continue
-                params = {"upheld": e["upheld"]}
-            elif target == "touch":
-                if e.get("control") not in layout.tokens:
-                    bad(f"{e.get('control')!r} is not a token", "control")
-                    continue
-                params = {"control": e["control"]}
-            elif target in ("pause", "resume") and "reason" in e:
-                params = {"reason": str(e["reason"])}
-            out.append(Action(target, t, params))
+            params = {p: e[p] for p in _ACTION_PARAMS if p in e}
+            action = Action(target, t, params)
+            why = malformed(action, layout)
+            if why is not None:
+                bad(why.reason, why.param)
+                continue
+            out.append(action)
     return out, problems
 
 
@@ -198,9 +192,19 @@ def input_entry(event: InputEvent | Action) -> dict[str, Any]:
     return {"t": event.t, "move": event.control, "to": event.value}
 
 
-def play(match: Match, inputs: list[InputEvent | Action], end: float | None = None) -> list[GameEvent]:
+def play(match: Match, inputs: list[InputEvent | Action], end: float | None = None,
+         refused: list[dict[str, Any]] | None = None) -> list[GameEvent]:
+    """Feed the inputs in order; the game events. An action the engine refuses at its
+    moment does nothing; when `refused` is given, each refusal is appended to it."""
     events: list[GameEvent] = []
-    for event in inputs:
+    for i, event in enumerate(inputs):
+        if isinstance(event, Action):
+            events += match.advance(event.t)  # asked at its moment: the timer may have run out
+            why = match.refusal(event)
+            if why is not None:
+                if refused is not None:
+                    refused.append({"t": event.t, "action": event.name, **event.params, "reason": str(why)})
+                continue
         events += match.handle(event)
     if end is not None:
         events += match.advance(end)
@@ -238,9 +242,10 @@ def contract_events(events: list[GameEvent]) -> list[dict[str, Any]]:
     return out
 
 
-def result(match: Match, events: list[GameEvent]) -> dict[str, Any]:
+def result(match: Match, events: list[GameEvent], refused: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     return {
         "events": contract_events(events),
+        "refused": list(refused or []),
         "scores": dict(match.scores),
         "round": match.round,
         "finished": match.finished,
@@ -252,5 +257,6 @@ def result(match: Match, events: list[GameEvent]) -> dict[str, Any]:
 
 def run_scenario(scenario: Scenario) -> dict[str, Any]:
     match = scenario.new_match()
-    events = play(match, scenario.inputs, scenario.end)
-    return result(match, events)
+    refused: list[dict[str, Any]] = []
+    events = play(match, scenario.inputs, scenario.end, refused)
+    return result(match, events, refused)

@@ -24,9 +24,11 @@ def scenario(inputs: list[dict[str, Any]], *, cards: list[dict] | None = None, e
 
 
 def run(inputs: list[dict[str, Any]], **kw: Any) -> dict[str, Any]:
+    """The scenario's result, with the actions the engine refused under "refused"."""
     sc = scenario(inputs, **kw)
     match = sc.new_match()
-    return result(match, play(match, sc.inputs, sc.end))
+    refused: list[dict[str, Any]] = []
+    return result(match, play(match, sc.inputs, sc.end, refused), refused)
 
 
 def types(out: dict[str, Any]) -> list[str]:

@@ -43,8 +43,10 @@ class ServiceThread:
     """Context manager: the service serving on 127.0.0.1:<free port> until closed."""
 
     def __init__(self, db: Path, *, sim: bool = True, static_dir: Path | None = None, pin: str = PIN,
-                 guard: dict | None = None):
-        self.db, self.sim, self.static_dir, self.pin = db, sim, static_dir, pin
+                 guard: dict | None = None, host: str = "127.0.0.1"):
+        """host: where to listen; "0.0.0.0" serves as a café's cockpit does (the network,
+        where a browser on 127.0.0.1 is the cockpit's own screen)."""
+        self.db, self.sim, self.static_dir, self.pin, self.host = db, sim, static_dir, pin, host
         self.guard = ConnectionGuard(**(guard or {}))
         self.loop = asyncio.new_event_loop()
         self._ready = threading.Event()
@@ -71,9 +73,10 @@ class ServiceThread:
             self.security.set_pin(self.pin)
         self.cockpit = Cockpit(self.store, sim=self.sim)
         await self.cockpit.start()
-        app = build_app(self.cockpit, self.security, sim=self.sim, static_dir=self.static_dir)
+        app = build_app(self.cockpit, self.security, sim=self.sim, static_dir=self.static_dir,
+                        quiet=self.guard.quiet, own_screen=self.host != "127.0.0.1")
         quiet_failures(self.loop, self.guard.quiet)
-        sock = listen("127.0.0.1", 0)
+        sock = listen(self.host, 0)
         self.runner = await start_serving(app, sock, self.guard)
         self.port = sock.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"

@@ -349,8 +349,12 @@ def test_match_defaults_are_kept_and_checked_as_a_whole(svc, gm):
 
 def test_the_card_only_with_the_join_code(svc, gm):
     public = svc.client()
-    assert is_error(*gm.get("/api/join"), 404)
+    # No match yet: the next match's code, so a tower can join before START.
+    status, ahead = gm.get("/api/join")  # the game master's
+    assert status == 200 and ahead["url"].endswith(f"/tower?code={ahead['code']}") and "<svg" in ahead["qr_svg"]
+    assert public.get(f"/api/tower?code={ahead['code']}") == (200, {"card": None, "svg": None})
     code = gm.new_match()["code"]
+    assert code == ahead["code"]
     gm.act("start_turn")
     assert "card" not in public.state()
     assert is_error(*public.get("/api/tower"), 403)
@@ -359,6 +363,11 @@ def test_the_card_only_with_the_join_code(svc, gm):
     assert status == 200 and body["card"]["kind"] and body["svg"].startswith("<svg")
     status, join = gm.get("/api/join")
     assert join["code"] == code and join["url"].endswith(f"/tower?code={code}") and "<svg" in join["qr_svg"]
+    # Once the match is over its code is void, and the next one (kept across restarts) is shown.
+    gm.act("abandon")
+    assert is_error(*public.get(f"/api/tower?code={code}"), 403)
+    nxt = gm.get("/api/join")[1]["code"]
+    assert nxt != code and svc.on_loop(lambda: svc.store.get_setting("next_code")) == nxt
 
 
 def test_an_anonymous_client_cannot_get_the_code_or_the_card(svc, gm):
@@ -379,6 +388,24 @@ def test_an_anonymous_client_cannot_get_the_code_or_the_card(svc, gm):
             async with session.ws_connect(f"{svc.base}/ws?view=board") as ws:
                 return [await ws.receive_str() for _ in range(1)]
     assert code not in "".join(asyncio.run(board_messages()))
+
+
+def test_serving_the_network_the_cockpits_own_screen_is_a_room_screen(tmp_path):
+    """Listening on the café's network, a browser on the Pi itself (the kiosk on the room's
+    TV, at 127.0.0.1) gets the code; any other address does not."""
+    async def join_from(base, address):
+        connector = aiohttp.TCPConnector(local_addr=(address, 0))
+        async with aiohttp.ClientSession(connector=connector) as session:
+            async with session.get(f"{base}/api/join") as r:
+                return r.status, await r.json()
+
+    with ServiceThread(tmp_path / "panel.db", host="0.0.0.0") as svc:
+        status, own = asyncio.run(join_from(svc.base, "127.0.0.1"))
+        assert status == 200 and own["code"] == svc.on_loop(lambda: svc.cockpit.join_code())
+        status, other = asyncio.run(join_from(svc.base, "127.0.2.1"))
+        assert status == 403 and "room's screen" in other["error"]
+    with ServiceThread(tmp_path / "panel.db") as svc:  # on 127.0.0.1 only: every browser is local, none special
+        assert asyncio.run(join_from(svc.base, "127.0.0.1"))[0] == 403
 
 
 def test_a_paired_room_screen_shows_the_code_across_restarts_until_the_pin_changes(tmp_path):
@@ -486,14 +513,61 @@ def test_sockets_push_state_events_leds_and_the_card(svc, gm):
         later = first
         while later >= first:
             later = (await _next(board, "state"))["state"]["time_left"]
-        # A new match voids the join code: the tower is closed and must scan again.
-        await asyncio.get_running_loop().run_in_executor(None, lambda: (gm.act("abandon"), gm.new_match()))
+        # A new match voids the join code: the tower is closed and must scan again; a tower
+        # that joined with the next match's code while none ran stays, and gets its cards.
+        await asyncio.get_running_loop().run_in_executor(None, lambda: gm.act("abandon"))
+        ahead = await asyncio.get_running_loop().run_in_executor(None, lambda: gm.get("/api/join")[1]["code"])
+        early = await session.ws_connect(ws_base + f"/ws?view=tower&code={ahead}")
+        assert (await _next(early, "card"))["card"] is None
+        await asyncio.get_running_loop().run_in_executor(None, lambda: (gm.new_match(), gm.act("start_turn")))
         msg = await _next(tower, "never")
         assert msg.type == aiohttp.WSMsgType.CLOSE and msg.data == 4403
-        for ws in (board, sim):
+        card = None
+        while card is None:  # until the first card of the turn (each _next waits at most 10 s)
+            card = (await _next(early, "card"))["card"]
+        for ws in (board, sim, early):
             await ws.close()
 
     asyncio.run(_ws_session(svc.base, scenario))
+
+
+def test_the_game_master_chooses_the_language_and_every_page_is_told(svc, gm):
+    status, body = gm.get("/api/admin/status")
+    assert body["language"] == "en"
+    assert body["languages"] == [{"code": "en", "name": "English"}, {"code": "es", "name": "Español"}]
+    public = svc.client()
+    assert public.get("/api/i18n")[1]["language"] == "en"
+    assert public.get("/api/i18n?lang=es")[1]["messages"]["Press START to play"] == "Pulsa START para jugar"
+    assert "lang" in is_error(*public.get("/api/i18n?lang=xx"), 400)
+    # Not one of its languages: refused, and nothing else in the request is taken.
+    for bad in ("fr", ["es"], None):
+        assert is_error(*gm.post("/api/admin/settings", {"language": bad, "turn_seconds": 40}), 400).startswith(
+            "language: ")
+    assert "turn_seconds" not in gm.get("/api/admin/status")[1]["defaults"]
+    assert "PIN" in is_error(*public.post("/api/admin/settings", {"language": "es"}), 403)
+    code = gm.new_match()["code"]
+    gm.act("start_turn")
+
+    async def scenario(session, ws_base):
+        board = await session.ws_connect(ws_base + "/ws?view=board")
+        tower = await session.ws_connect(ws_base + f"/ws?view=tower&code={code}")
+        for ws in (board, tower):
+            assert (await _next(ws, "language"))["language"] == "en"
+        assert (await _next(tower, "card"))["svg"]
+        status, body = await asyncio.get_running_loop().run_in_executor(
+            None, lambda: gm.post("/api/admin/settings", {"language": "es"}))
+        assert status == 200 and body["language"] == "es"
+        for ws in (board, tower):
+            assert (await _next(ws, "language"))["language"] == "es"
+        assert (await _next(tower, "card"))["svg"]  # the card drawn again, in Spanish
+        late = await session.ws_connect(ws_base + "/ws?view=board")
+        assert (await _next(late, "language"))["language"] == "es"
+        for ws in (board, tower, late):
+            await ws.close()
+
+    asyncio.run(_ws_session(svc.base, scenario))
+    assert public.get("/api/i18n")[1]["language"] == "es"
+    assert svc.on_loop(lambda: svc.store.get_setting("language")) == "es"  # remembered (read at start)
 
 
 def test_socket_views_are_checked(svc):
@@ -602,3 +676,15 @@ def test_debrief_follows_the_log_and_guards_the_csv(svc, gm):
     assert [t["team"] for t in body["tables"]["turns"]] == ["=HYPERLINK(1)"]
     text = _get_raw(gm, "/api/admin/debrief.csv?table=turns")[3]
     assert "\r\n'=HYPERLINK(1),1,Ana," in text
+
+
+def test_a_cooperative_challenge_is_called_by_the_game_master(svc, gm):
+    """Nobody plays against a cooperative crew (rule 19): the game master calls the challenge,
+    naming no team; a team given as null is logged as left out (the log exports as TOML)."""
+    gm.new_match(mode="cooperative", teams=[{"name": "Crew", "players": ["Ana", "Bo", "Cy"]}])
+    gm.act("start_turn")
+    assert gm.state()["actions"]["challenge"]["teams"] == [None, "Crew"]
+    assert gm.act("challenge", team=None, card="current")[0] == 200
+    assert gm.state()["challenge"]["team"] is None
+    logged = svc.on_loop(lambda: [e.data for e in svc.cockpit.store.entries(svc.cockpit.record.id)])
+    assert {"name": "challenge", "params": {"card": "current"}} in logged

@@ -19,11 +19,15 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
+from panel.events import ACTIONS
+from panel.layout import load_layout
+
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
 PIN = "4321"
 WAIT = 15_000  # ms: the longest any page may take to show what it should
+LAYOUT = load_layout()  # the blue side, as the matches below are played
 
 
 @contextlib.contextmanager
@@ -119,11 +123,13 @@ def new_match(admin: Page, *, mode="competitive", teams=(("Penguins", "Ana, Ben"
     admin.fill("#seed", str(seed))
     accept = lambda d: d.accept()  # "replace the match in play?" (asked only when one is)
     admin.on("dialog", accept)
-    before = admin.text_content("#code")
+    made = admin.locator("#log li", has_text="New match")
+    before = made.count()
     admin.click("#setup button[type=submit]")
-    expect(admin.locator("#code")).not_to_have_text(before or "–", timeout=WAIT)
+    expect(made).to_have_count(before + 1, timeout=WAIT)
     admin.remove_listener("dialog", accept)  # not left to answer a later question
-    code = admin.text_content("#code").strip()
+    code = made.first.text_content().rsplit(" ", 1)[1]  # "New match N, join code CODE", newest first
+    expect(admin.locator("#code")).to_have_text(code)
     assert re.fullmatch(r"[A-Z0-9]{4,12}", code), code
     return code
 
@@ -224,10 +230,15 @@ def test_a_turn_played_in_the_browser(pages):
     expect(board.locator("#team")).to_have_text("Turn: Penguins", timeout=WAIT)
     expect(tower.locator("#waiting")).to_be_visible()
     assert tower.locator("#card svg").count() == 0  # no card before the turn starts
+    # Between turns the board shows the tower's QR code and says START starts the turn.
+    expect(board.locator("#joincode")).to_have_text(code, timeout=WAIT)
+    expect(board.locator("#joinbox .qr svg")).to_be_visible()
+    expect(board.locator("#banner")).to_have_text("Next: Penguins — crew, reset the tokens, then press START")
 
     admin.click("#start_turn")
     card = read_card(tower)
     expect(board.locator("#roles")).to_contain_text("Tower: Ana")
+    expect(board.locator("#joinbox")).to_be_hidden()  # not over the running turn
 
     # The crew does what the tower's card says: the tower gets the next card, the
     # scoreboard counts the card and the time counter it earned.
@@ -241,7 +252,7 @@ def test_a_turn_played_in_the_browser(pages):
     wrong = outside_buttons(nxt, 2)
     sim_press(sim, wrong[0])
     expect(board.locator("#mistakes")).to_have_attribute("data-count", "1", timeout=WAIT)
-    expect(board.locator("#stuck")).to_have_text(f"stuck: {wrong[0]}", timeout=WAIT)
+    expect(board.locator("#stuck")).to_have_text(f"stuck: {LAYOUT.plain_name(wrong[0])}", timeout=WAIT)
     expect(sim.locator(f'.ctl[data-control="{wrong[0]}"]')).to_have_class(re.compile(r"\bstuck\b"), timeout=WAIT)
     sim_press(sim, wrong[1])
     # The turn scored its one card: the score is on the board, the next team is up.
@@ -447,7 +458,7 @@ def test_what_goes_wrong_is_said_on_the_page(pages):
     expect(admin.locator("#start_turn")).to_be_disabled(timeout=WAIT)
     admin.evaluate("() => { document.querySelector('#start_turn').disabled = false; }")
     admin.click("#start_turn")
-    expect(admin.locator("#error")).to_have_text(re.compile(r"^Not possible now: match \d+ is \w+: set up a new match\.$"),
+    expect(admin.locator("#error")).to_have_text("Not possible now: the match is over: set up a new match.",
                                                  timeout=WAIT)
     # The session is gone (the cookie cleared): the next action asks for the PIN again.
     pages.laptop.clear_cookies()
@@ -593,8 +604,8 @@ def test_the_game_master_changes_the_pin_and_the_match_defaults(browser, tmp_pat
         admin.fill("#def_time_counters", "3")
         admin.fill("#def_target_points", "9")
         admin.click("#defaultsform button[type=submit]")
-        expect(msg).to_have_text("Defaults saved: new matches get 45 s turns, 3 time counters, 9 target points.",
-                                 timeout=WAIT)
+        expect(msg).to_have_text("Defaults saved: new matches get Mode competitive, Turn seconds 45, Time counters 3, "
+                                 "Target points 9, Settle time (ms) 500, Side blue, Expansion (★) no.", timeout=WAIT)
         expect(msg).to_have_class("notice")
         # The New match form starts from them.
         expect(admin.locator("#turn_seconds")).to_have_value("45")
@@ -635,6 +646,129 @@ def test_the_game_master_changes_the_pin_and_the_match_defaults(browser, tmp_pat
         expect(admin.locator("#notice")).to_be_hidden()
         expect(admin.locator("#def_turn_seconds")).to_have_value("45", timeout=WAIT)  # kept by the service
         expect(admin.locator("#time_counters")).to_have_value("3")
+        ctx.close()
+        assert errors == [], errors
+
+
+READ_BUTTONS = """() => [...document.querySelectorAll('button[data-action]')].map(b => (
+  {id: b.id, action: b.dataset.action, upheld: b.dataset.upheld ?? null, enabled: !b.disabled}))"""
+BUTTONS_ARE = """(want) => {
+  const got = {};
+  for (const b of document.querySelectorAll('button[data-action], #setupsubmit')) got[b.id] = !b.disabled;
+  const options = (sel) => [...document.querySelectorAll(sel + ' option')].map(o => o.value);
+  got.chteam = options('#chteam'); got.chcard = options('#chcard');
+  return JSON.stringify(Object.keys(want).sort().map(k => [k, got[k]])) ===
+         JSON.stringify(Object.keys(want).sort().map(k => [k, want[k]]));
+}"""
+
+
+def expect_buttons_follow_the_state(admin: Page, base: str, phase: str) -> dict:
+    """The service's state now (its phase checked), and the page showing exactly its actions:
+    each button enabled when the state's `actions` allows it (a ruling: that verdict), the
+    set-up button when a new match may be set up or the match in play abandoned first, and
+    the challenge menus offering the state's teams and cards."""
+    state = admin.request.get(base + "/api/state").json()
+    assert state["phase"] == phase, state
+    actions = state["actions"]
+    want = {}
+    for b in admin.evaluate(READ_BUTTONS):
+        ok = b["action"] in actions
+        if ok and b["upheld"] is not None:
+            ok = (b["upheld"] == "true") in actions["rule"]["upheld"]
+        want[b["id"]] = ok
+    want["setupsubmit"] = "new_match" in actions or "abandon" in actions
+    challenge = actions.get("challenge", {"teams": [], "cards": []})
+    want["chteam"] = ["" if t is None else t for t in challenge["teams"]]
+    want["chcard"] = [str(c) for c in challenge["cards"]]
+    try:
+        admin.wait_for_function(BUTTONS_ARE, arg=want, timeout=WAIT)
+    except Exception:
+        got = admin.evaluate(READ_BUTTONS)
+        pytest.fail(f"{phase}: the page's buttons {got} are not the state's actions {actions}")
+    return state
+
+
+def test_the_game_masters_buttons_are_the_engines_answers(browser, tmp_path):
+    """On a service of its own (no match yet): in each phase, /admin enables exactly the
+    actions the state lists, and moving between phases with the page's own buttons keeps it so."""
+    with service(tmp_path) as base:
+        ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+        errors: list[str] = []
+        admin = ctx.new_page()
+        admin.on("pageerror", lambda e: errors.append(str(e)))
+        admin.on("dialog", lambda d: d.accept())
+        admin.goto(base + "/admin")
+        admin_login(admin)
+        # Every action a game master asks for has its button (a touch comes from the panel,
+        # a new match from the set-up form).
+        assert {b["action"] for b in admin.evaluate(READ_BUTTONS)} == set(ACTIONS) - {"touch", "new_match"}
+
+        state = expect_buttons_follow_the_state(admin, base, "idle")
+        assert set(state["actions"]) == {"new_match"}
+        new_match(admin, seed=41)
+        state = expect_buttons_follow_the_state(admin, base, "between_turns")
+        assert "start_turn" in state["actions"] and "flip" not in state["actions"]
+
+        admin.click("#start_turn")
+        expect(admin.locator("#phase")).to_have_text("in turn", timeout=WAIT)
+        state = expect_buttons_follow_the_state(admin, base, "in_turn")
+        # The team whose turn it is cannot challenge it: the menu offers only the other team.
+        assert state["actions"]["challenge"] == {"teams": ["Puffins"], "cards": ["current"]}
+        assert "flip" not in state["actions"]  # no time counter held yet
+
+        admin.click("#challenge")
+        expect(admin.locator("#chinfo")).to_contain_text("Open challenge by Puffins", timeout=WAIT)
+        state = expect_buttons_follow_the_state(admin, base, "paused")
+        assert state["paused_for"] == ["challenge"] and "resume" not in state["actions"]
+
+        admin.click("#rejected")  # the card counts, with its time counter
+        expect(admin.locator("#chinfo")).to_have_text("No challenge open.", timeout=WAIT)
+        state = expect_buttons_follow_the_state(admin, base, "in_turn")
+        assert "flip" in state["actions"] and state["actions"]["challenge"]["cards"] == ["current", 0]
+
+        admin.click("#pause")
+        expect(admin.locator("#phase")).to_contain_text("paused", timeout=WAIT)
+        state = expect_buttons_follow_the_state(admin, base, "paused")
+        assert "resume" in state["actions"] and "challenge" not in state["actions"]
+
+        admin.click("#end")
+        expect(admin.locator("#phase")).to_have_text("finished", timeout=WAIT)
+        state = expect_buttons_follow_the_state(admin, base, "finished")
+        assert set(state["actions"]) == {"new_match"}
+        ctx.close()
+        assert errors == [], errors
+
+
+def test_the_pages_follow_the_language_chosen_on_admin(browser, tmp_path):
+    """On a service of its own (the language is kept): the game master picks Spanish in
+    Settings and an open board shows it at once, without a reload; back to English too."""
+    with service(tmp_path) as base:
+        ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+        errors: list[str] = []
+        admin, board = ctx.new_page(), ctx.new_page()
+        for page in (admin, board):
+            page.on("pageerror", lambda e: errors.append(str(e)))
+        board.goto(base + "/board")
+        expect(board.locator("#team")).to_have_text("Press START to play", timeout=WAIT)
+        expect(board.locator("html")).to_have_attribute("lang", "en")
+        admin.goto(base + "/admin")
+        admin_login(admin)
+        expect(admin.locator("#language")).to_have_value("en", timeout=WAIT)
+        assert admin.locator("#language option").all_text_contents() == ["English", "Español"]
+
+        admin.select_option("#language", "es")
+        expect(admin.locator("#settingsmsg")).to_have_text(
+            "Idioma guardado: todas las páginas se muestran ahora en Español.", timeout=WAIT)
+        expect(board.locator("#team")).to_have_text("Pulsa START para jugar", timeout=WAIT)  # by its socket
+        expect(board.locator("html")).to_have_attribute("lang", "es")
+        expect(board.locator(".joincaption")).to_have_text("Torre de control: escanea esto")  # data-t
+        expect(board.locator("#joinbox")).to_have_attribute("aria-label", "Únete como torre de control")
+        board.reload()
+        expect(board.locator("#round")).to_have_text("Aún no hay partida", timeout=WAIT)
+
+        admin.select_option("#language", "en")
+        expect(board.locator("#team")).to_have_text("Press START to play", timeout=WAIT)
+        expect(board.locator(".joincaption")).to_have_text("Control tower: scan this")
         ctx.close()
         assert errors == [], errors
 

@@ -29,9 +29,9 @@ def test_fit_takes_the_median_and_refuses_a_slider_that_does_not_move():
 def test_check_pass_names_a_position_that_reads_as_another():
     sc = cal.SliderCalibration(0.0, 1.0)
     good = {p: [(i + 0.5) / 5] for i, p in enumerate(POS)}
-    assert cal.check_positions(sc, POS, good) == []
+    assert cal.check_positions(sc, POS, good) == {}
     bad = dict(good, **{"3": [0.5]})
-    assert cal.check_positions(sc, POS, bad) == ["set to 3, it reads as 2"]
+    assert cal.check_positions(sc, POS, bad) == {"3": "2"}
     # A reversed slider (wired the other way round) calibrates and reads right too.
     rev = cal.SliderCalibration(0.97, 0.02)
     assert cal.position_of(rev, POS, 0.9) == "0" and cal.position_of(rev, POS, 0.05) == "4"

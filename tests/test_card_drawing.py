@@ -152,3 +152,22 @@ def test_any_simple_card_draws_a_hand_per_press_and_an_outline_per_token(card):
     assert {t.get("data-control"): t.get("data-position") for t in with_class(root, "target-token")} \
         == dict(card.set)
     assert bool(with_class(root, "star")) == card.expansion
+
+
+def test_a_card_in_spanish_translates_its_words_not_the_games_codes(layout):
+    """The heading, the colours' names and the tokens' position words follow the language;
+    the activation word, the grid's letters and the buttons' labels are the game's own."""
+    from panel.i18n import translations
+
+    es = translations("es")
+    card = Card("sequence", section="cross", steps=("up", "up", "down", "right"))
+    english, spanish = parse(card_svg(card, layout)), parse(card_svg(card, layout, tr=es))
+    assert "SEQUENCE" in texts(english) and "SECUENCIA" in texts(spanish) and "SEQUENCE" not in texts(spanish)
+    colours = colour_sequence(card, layout)
+    assert [texts(d) for d in with_class(spanish, "colour-dot")] == [[es.gettext(c).upper()] for c in colours]
+    assert any(es.gettext(c) != c for c in colours)
+    word = Card("activation", word="FNAP", steps=tuple("FNAP"), expansion=True)
+    root = parse(card_svg(word, layout, tr=es))
+    assert "ACTIVACIÓN" in texts(root) and "FNAP" in texts(with_class(root, "word")[0])
+    clicks = Card("simple", set=(("click.red", "on"), ("switch.left", "up")))
+    assert {"ENCENDIDO", "arriba"} <= set(texts(parse(card_svg(clicks, layout, tr=es))))

@@ -33,3 +33,19 @@ def test_every_tier_has_its_landing_outcome():
     assert sorted(OUTCOMES) == sorted(TIERS)
     assert OUTCOMES["Captain General"].startswith("You are heroes!")
     assert set(TABLE) == {2, 3, 4, 5, 6}
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_every_landing_in_both_languages(lang):
+    """The engine keeps the English texts; a page or command shows them through the catalog."""
+    from panel.i18n import translations
+
+    tr = translations(lang)
+    shown = {tr.gettext(tier): tr.gettext(OUTCOMES[tier]) for tier in TIERS}
+    assert len(set(shown)) == len(TIERS) and len(set(shown.values())) == len(TIERS)
+    if lang == "en":
+        assert shown == OUTCOMES
+    else:
+        assert list(shown) == ["Novato", "Cadete", "Comandante", "Capitán", "Capitán General"]
+        assert shown["Capitán General"].startswith("¡Sois unos héroes!")
+        assert not set(shown.values()) & set(OUTCOMES.values())

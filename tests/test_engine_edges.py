@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine_helpers import SIMPLE, move, of_type, press, run, start, types
+from engine_helpers import SIMPLE, move, of_type, press, run, scenario, start, types
+from panel.errors import ConfigError
 
 LEVER_AT_TARGET = {"kind": "simple", "set": {"round_lever.red": 1}}  # round levers start at 1: scores for nothing
 SLIDER_CARD = {"kind": "simple", "set": {"slider.red": 3}}
@@ -47,9 +48,12 @@ def test_rejected_challenge_ruled_while_paused_for_another_reason_completes_the_
 
 
 def test_a_resume_action_cannot_end_a_challenge_only_a_ruling_can():
-    inputs = [start(0), challenge(5), {"t": 6, "action": "resume", "reason": "challenge"}, press("alarm.red", 7)]
-    out = run(inputs, end=8)
+    out = run([start(0), challenge(5), {"t": 6, "action": "resume"}, press("alarm.red", 7)], end=8)
     assert "resumed" not in types(out) and "mistake" not in types(out)
+    assert [r["reason"] for r in out["refused"]] == ["a challenge is open: rule on it to resume"]
+    # Naming the challenge's own pause is a mistake of the script, found before playing (rule 18).
+    with pytest.raises(ConfigError, match="a challenge stops the timer"):
+        scenario([start(0), challenge(5), {"t": 6, "action": "resume", "reason": "challenge"}])
 
 
 def test_a_fifth_card_by_rejected_challenge_ends_the_turn_with_its_bonus():

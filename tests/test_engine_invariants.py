@@ -7,7 +7,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from panel.cards import Card
 from panel.engine import Match, MatchSettings, Team
-from panel.events import Action, InputEvent
+from panel.events import ACTIONS, Action, InputEvent
 from panel.layout import load_layout
 
 LAYOUT = load_layout(expansion=True)
@@ -117,6 +117,23 @@ class MatchMachine(RuleBasedStateMachine):
         assert snap["counters_held"] + snap["counters_pool"] == SETTINGS.time_counters
         assert 0 <= snap["mistakes"] < 2
         assert 0 <= snap["completed"] < 5
+
+    @invariant()
+    def the_actions_listed_are_the_ones_the_engine_allows(self):
+        """The snapshot's list (kept between inputs) is the refusal's answer at this moment."""
+        listed = self.match.snapshot()["actions"]
+        ask = lambda name, **p: self.match.refusal(Action(name, self.match.now, p)) is None  # noqa: E731
+        for name in ACTIONS:
+            if name not in ("challenge", "rule", "touch"):
+                assert (name in listed) == ask(name), name
+        assert ("touch" in listed) == ask("touch", control=TOKENS[0])
+        for upheld in (True, False):
+            assert (upheld in listed.get("rule", {}).get("upheld", [])) == ask("rule", upheld=upheld)
+        options = listed.get("challenge", {"teams": [], "cards": []})
+        for team in ("A", "B"):
+            for card in ["current", 0, 1, 2, 3, 4]:
+                assert (team in options["teams"] and card in options["cards"]) == \
+                    ask("challenge", team=team, card=card), (team, card)
 
     @invariant()
     def scores_are_the_sum_of_turn_points(self):

@@ -1,4 +1,4 @@
-"""One test per rule of DESIGN.md "How the cockpit judges", driven through scenarios."""
+"""One test per house rule of docs/rules.md (the numbers below are its rules), driven through scenarios."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ def complete_simple(n: int, t0: float = 1.0, step: float = 1.0, first: int = 0) 
     return [press(SIMPLE[first + i]["press"][0], t0 + i * step) for i in range(n)]
 
 
-# ---------------------------------------------------------------- rule 1: timer
+# ---------------------------------------------------------------- rule 5: timer
 
 def test_turn_ends_when_the_default_30_second_timer_runs_out():
     out = run([start(0)], end=100)
@@ -35,7 +35,7 @@ def test_a_press_after_the_timer_ran_out_is_not_judged():
     assert "card_completed" not in types(out)
 
 
-# ---------------------------------------------------------------- rule 2: time counters
+# ---------------------------------------------------------------- rules 6 and 7: time counters
 
 def test_each_completed_card_grants_a_counter_while_the_pool_lasts():
     out = run([start(0)] + complete_simple(3), time_counters=2, end=5)
@@ -70,7 +70,7 @@ def test_counters_return_to_the_pool_at_the_end_of_the_turn():
     assert [(g["team"], g["held"], g["pool"]) for g in granted] == [("Ice", 1, 3), ("Ice", 2, 2), ("Snow", 1, 3)]
 
 
-# ---------------------------------------------------------------- rule 3: turn endings
+# ---------------------------------------------------------------- rules 8 and 9: turn endings
 
 def test_the_fifth_completed_card_ends_the_turn():
     out = run([start(0)] + complete_simple(6), end=10)
@@ -93,7 +93,7 @@ def test_nothing_is_judged_between_turns():
     assert after == []
 
 
-# ---------------------------------------------------------------- rule 4: mistakes
+# ---------------------------------------------------------------- rules 12, 15 and 16: mistakes
 
 def test_pressing_a_button_not_on_a_simple_card_is_a_mistake_and_sticks():
     out = run([start(0), press("alarm.red", 1)], end=5)
@@ -182,7 +182,7 @@ def test_a_token_moved_on_a_sequence_card_is_a_mistake():
     assert of_type(out, "mistake")[0]["control"] == "lever.big"
 
 
-# ---------------------------------------------------------------- rule 5: completion
+# ---------------------------------------------------------------- rule 11: completion
 
 def test_a_token_already_at_its_target_counts():
     cards = [{"kind": "simple", "press": ["alarm.red"], "set": {"round_lever.red": 1}}] + SIMPLE
@@ -208,7 +208,7 @@ def test_presses_made_before_the_card_was_drawn_do_not_count():
     assert len(of_type(out, "card_completed")) == 1
 
 
-# ---------------------------------------------------------------- rule 6: drawing
+# ---------------------------------------------------------------- rules 8, 10, 13 and 14: drawing
 
 def test_the_card_in_play_when_a_turn_ends_is_discarded():
     out = run([start(0), start(40)], end=45)
@@ -238,7 +238,7 @@ def test_the_deck_is_reshuffled_when_it_runs_out():
     assert len(drawn) == 3 and drawn[2].get("reshuffled") is True and "reshuffled" not in drawn[1]
 
 
-# ---------------------------------------------------------------- rule 7: challenges
+# ---------------------------------------------------------------- rules 19, 20 and 21: challenges
 
 def test_a_challenge_pauses_the_timer_until_the_ruling():
     out = run([start(0), {"t": 10, "action": "challenge", "team": "Snow"},
@@ -272,7 +272,7 @@ def test_inputs_during_a_challenge_are_not_judged():
     assert "mistake" not in types(out) and "card_completed" not in types(out)
 
 
-# ---------------------------------------------------------------- rule 8: scoring
+# ---------------------------------------------------------------- rule 22: scoring
 
 def test_five_cards_with_two_counters_left_scores_seven():
     # Four cards bring four counters; three are spent; the fifth card brings one back.
@@ -291,7 +291,7 @@ def test_counters_score_nothing_when_time_runs_out():
     assert ended["counters"] == 3 and ended["points"] == 3
 
 
-# ---------------------------------------------------------------- rule 9: competitive rounds
+# ---------------------------------------------------------------- rule 23: competitive rounds
 
 def test_roles_rotate_inside_each_team_every_round():
     out = run([start(0), start(40), start(80), start(120)], end=200)
@@ -321,7 +321,7 @@ def test_a_tie_shares_the_win():
     assert out["finished"] and out["winner"] == ["Ice", "Snow"]
 
 
-# ---------------------------------------------------------------- rule 10: cooperative
+# ---------------------------------------------------------------- rule 24: cooperative
 
 def test_cooperative_match_plays_the_tables_rounds_and_reports_tier_and_outcome():
     crew = [{"name": "Penguins", "players": ["ann", "bob", "cid"]}]
@@ -335,7 +335,7 @@ def test_cooperative_match_plays_the_tables_rounds_and_reports_tier_and_outcome(
     assert out["tier"] == "Rookie" and out["outcome"].startswith("That was a close one!")
 
 
-# ---------------------------------------------------------------- rule 12: expansion
+# ---------------------------------------------------------------- rule 3: expansion
 
 EXP = [{"kind": "coordinates", "section": "roman", "steps": ["A1", "C3", "D1"]},
        {"kind": "activation", "word": "FNAP"}] + SIMPLE
@@ -360,7 +360,7 @@ def test_a_misspelt_activation_word_is_a_mistake():
     assert of_type(out, "mistake")[0]["control"] == "keypad.ok"
 
 
-# ---------------------------------------------------------------- pause and the API
+# ---------------------------------------------------------------- rule 18: pauses, and the API
 
 def test_pause_and_resume_stop_the_timer():
     out = run([start(0), {"t": 10, "action": "pause"}, {"t": 100, "action": "resume"}], end=200)

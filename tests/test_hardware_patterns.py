@@ -68,7 +68,7 @@ def test_cues_team_colour_at_turn_start_flashes_and_chase():
 
 
 def test_counters_mistakes_progress_and_button_leds():
-    f = render(snap(counters_held=3, mistakes=1, completed=2, stuck="cross.ok"), 0, CFG)
+    f = render(snap(counters_held=3, mistakes=1, completed=2, stuck="cross.ok", actions={"flip": {}}), 0, CFG)
     assert f[24:28] == [AMBER, AMBER, AMBER, OFF]
     assert f[28:30] == [RED, OFF]
     assert f[30:35] == [GREEN, GREEN, OFF, OFF, OFF]
@@ -78,7 +78,7 @@ def test_counters_mistakes_progress_and_button_leds():
     assert f[31] == WHITE and f[28] == RED
     f = render(snap(completed=2, mistakes=1, stuck="cross.ok"), 100.05 + 0.125, CFG, [Cue("mistake", 100.05)])
     assert f[28] == OFF and f[35] == OFF
-    between = render(snap(phase="between_turns", counters_held=2), 0, CFG)
+    between = render(snap(phase="between_turns", counters_held=2, actions={"start_turn": {}}), 0, CFG)
     assert between[24:35] == [OFF] * 11 and between[37] == GREEN
 
 

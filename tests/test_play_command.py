@@ -66,8 +66,8 @@ def test_sigterm_closes_open_pages_and_stops(tmp_path):
         async def watch():
             async with aiohttp.ClientSession() as session:
                 async with session.ws_connect(f"{base}/ws?view=board", headers={"Origin": base}) as ws:
-                    first = await ws.receive_json()
-                    assert first["type"] == "state"
+                    assert (await ws.receive_json())["type"] == "language"  # the pages' language, then
+                    assert (await ws.receive_json())["type"] == "state"  # the state
                     p.send_signal(signal.SIGTERM)
                     while True:
                         msg = await ws.receive()

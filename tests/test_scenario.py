@@ -61,7 +61,8 @@ def test_replay_json_follows_the_contract(tmp_path, capsys):
     path.write_text(SCENARIO)
     assert main(["replay", str(path), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"events", "scores", "round", "finished", "winner", "tier", "outcome"}
+    assert set(out) == {"events", "refused", "scores", "round", "finished", "winner", "tier", "outcome"}
+    assert out["refused"] == []
     types = [e["type"] for e in out["events"]]
     assert types[:3] == ["turn_started", "card_drawn", "card_completed"]
     completed = [e for e in out["events"] if e["type"] == "card_completed"]
@@ -105,7 +106,16 @@ def test_generated_deck_is_used_without_cards(tmp_path):
     ({"match": {"teams": TWO_TEAMS}, "input": [{"t": 2, "action": "start_turn"}, {"t": 1, "action": "flip"}]},
      "input[1].t: 1.0 is before the previous input's 2.0"),
     ({"match": {"teams": TWO_TEAMS}, "input": [{"t": 1, "action": "dance"}]}, "input[0].action: 'dance' is not an action"),
-    ({"match": {"teams": TWO_TEAMS}, "input": [{"t": 1, "action": "rule"}]}, "upheld = true or false"),
+    ({"match": {"teams": TWO_TEAMS}, "input": [{"t": 1, "action": "rule"}]}, "input[0].upheld: must be true"),
+    ({"match": {"teams": TWO_TEAMS}, "input": [{"t": 1, "action": "challenge", "team": "Snow", "card": "last"}]},
+     "input[0].card: must be \"current\" or the index"),
+    ({"match": {"teams": TWO_TEAMS}, "input": [{"t": 1, "action": "flip", "team": "Snow"}]},
+     "input[0].team: flip takes no parameters"),
+    ({"match": {"teams": TWO_TEAMS}, "input": [{"t": 1, "action": "resume", "reason": "challenge"}]},
+     "input[0].reason: a challenge stops the timer"),
+    ({"match": {"teams": TWO_TEAMS}, "input": [{"t": 1, "action": "touch", "control": "grid.r1c1"}]},
+     "input[0].control: 'grid.r1c1' is not a token"),
+    ({"match": {"teams": TWO_TEAMS}, "input": [{"t": 1, "action": "new_match"}]}, "a scenario plays one match"),
     ({"match": {"teams": TWO_TEAMS}, "input": [{"t": 1}]}, "needs exactly one of press, hold, release, move, action"),
     ({"match": {"teams": TWO_TEAMS}, "cards": [{"kind": "activation", "word": "FNAP"}]}, "no keypad"),
     ({"match": {"teams": TWO_TEAMS}, "cards": [{"kind": "simple", "press": ["grid.r9c9"]}]}, "cards[0]: button 'grid.r9c9' is not on"),
@@ -149,3 +159,75 @@ def test_contract_inputs_give_only_the_contracts_event_types():
     assert types <= CONTRACT_TYPES, types - CONTRACT_TYPES
     assert {"challenge", "challenge_ruled", "game_ended"} <= types
     assert any(e.get("skipped") for e in out["events"] if e["type"] == "card_drawn")
+
+
+SELF_CHALLENGE = """
+[match]
+mode = "competitive"
+teams = [{ name = "Ice", players = ["ann", "bob"] }, { name = "Snow", players = ["cid", "dee"] }]
+
+[[cards]]
+kind = "simple"
+press = ["grid.r1c1"]
+
+[[cards]]
+kind = "simple"
+press = ["grid.r1c2"]
+
+[[input]]
+t = 0
+action = "start_turn"
+[[input]]
+t = 2
+action = "challenge"
+team = "Ice"
+card = "current"
+[[input]]
+t = 3
+action = "rule"
+upheld = false
+[[input]]
+t = 4
+action = "flip"
+"""
+
+
+def test_a_team_challenging_its_own_turn_is_refused_by_the_replay(tmp_path, capsys):
+    """Ice plays and challenges its own card, then asks for a ruling that would give it the
+    card with its counter: the engine refuses the challenge (rule 19), so there is no
+    challenge, no ruling, no card completed and no counter to flip with; each refusal is
+    reported with the engine's reason, in the JSON and as a `refused` line."""
+    path = tmp_path / "self.toml"
+    path.write_text(SELF_CHALLENGE)
+    assert main(["replay", str(path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    types = [e["type"] for e in out["events"]]
+    assert types == ["turn_started", "card_drawn"]
+    assert out["refused"] == [
+        {"t": 2.0, "action": "challenge", "team": "Ice", "card": "current",
+         "reason": "team: Ice cannot challenge its own turn"},
+        {"t": 3.0, "action": "rule", "upheld": False, "reason": "no challenge is open"},
+        {"t": 4.0, "action": "flip", "reason": "the crew holds no time counter"},
+    ]
+    assert out["scores"] == {"Ice": 0, "Snow": 0}
+    assert main(["replay", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "    2.00s  refused          challenge (team=Ice, card=current): team: Ice cannot challenge its own turn" in text
+    assert "card_completed" not in text and "challenge_ruled" not in text
+    # The same challenge by the other team is taken: the rejected ruling completes the card.
+    path.write_text(SELF_CHALLENGE.replace('team = "Ice"', 'team = "Snow"'))
+    assert main(["replay", str(path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["refused"] == []
+    assert [e["by"] for e in out["events"] if e["type"] == "card_completed"] == ["challenge"]
+    assert [e["type"] for e in out["events"]].count("counter_spent") == 1
+
+
+def test_refusals_are_asked_at_the_actions_moment():
+    """A challenge after the timer ran out is refused at its moment (no turn in progress),
+    though the turn was running when the previous input came."""
+    out = run_scenario(scenario([{"t": 0, "action": "start_turn"},
+                                 {"t": 31, "action": "challenge", "team": "Snow", "card": "current"}]))
+    assert out["refused"] == [{"t": 31.0, "action": "challenge", "team": "Snow", "card": "current",
+                               "reason": "no turn is in progress: start one first"}]
+    assert [e["type"] for e in out["events"]][-1] == "turn_ended"

@@ -5,6 +5,7 @@ the engine, logged in a real SQLite file; a pulled cable pauses the turn."""
 import asyncio
 from pathlib import Path
 
+from panel.engine import Phase
 from panel.hardware.map import load_map
 from panel.layout import load_layout
 from panel.link.emulator import FirmwareEmulator
@@ -55,7 +56,7 @@ def test_board_presses_sliders_and_a_pulled_cable_reach_the_match(tmp_path):
                 assert await until(lambda: cockpit.match.positions["slider.blue"] == "2")
 
                 emu.unplug()
-                assert await until(lambda: cockpit.match.phase.value == "paused")
+                assert await until(lambda: cockpit.match.phase is Phase.PAUSED)
                 assert "link" in cockpit.match.snapshot()["paused_for"]
                 assert cockpit.public_state()["link"]["connected"] is False
                 try:  # the game master's Resume cannot lift it, and the page is told why
@@ -64,7 +65,7 @@ def test_board_presses_sliders_and_a_pulled_cable_reach_the_match(tmp_path):
                 except Refused as e:
                     assert e.status == 409 and "link is lost" in str(e)
                 emu.replug()
-                assert await until(lambda: cockpit.match.phase.value == "in_turn")
+                assert await until(lambda: cockpit.match.phase is Phase.IN_TURN)
                 status = cockpit.public_state()["link"]
                 assert status["connected"] and status["reconnects"] == 1 and status["frames_rejected"] == 0
                 logged = [(e.kind, e.data) for e in store.entries(cockpit.record.id)]

@@ -3,8 +3,9 @@ starts its first turn; after a match, START plays the same teams again on a new 
 
 import asyncio
 
+from panel.engine import MatchSettings, Phase
 from panel.events import InputEvent
-from panel.service.cockpit import WALK_UP_TEAMS, Cockpit
+from panel.service.cockpit import Cockpit
 from panel.service.store import Store
 
 
@@ -25,9 +26,10 @@ def test_start_with_no_match_sets_one_up_and_plays(tmp_path):
                 assert cockpit.match is None
                 await cockpit.input("cockpit.start", True)
                 await cockpit.input("cockpit.start", False)
-                assert await until(lambda: cockpit.match is not None and cockpit.match.phase.value == "in_turn")
+                assert await until(lambda: cockpit.match is not None and cockpit.match.phase is Phase.IN_TURN)
                 first = cockpit.record
-                assert [t["name"] for t in first.settings["teams"]] == [t["name"] for t in WALK_UP_TEAMS]
+                assert first.settings["teams"] == MatchSettings().as_dict()["teams"]
+                assert [t["name"] for t in first.settings["teams"]] == ["Blue team", "Red team"]  # as the README says
                 logged = [(e.kind, e.data) for e in store.entries(first.id)]
                 assert logged[0] == ("input", {"control": "cockpit.start", "value": True})
 
@@ -41,7 +43,7 @@ def test_start_with_no_match_sets_one_up_and_plays(tmp_path):
                 assert await until(lambda: cockpit.record.id != first.id)
                 second = cockpit.record
                 assert second.settings["teams"] == first.settings["teams"]
-                assert cockpit.match.phase.value == "in_turn"
+                assert cockpit.match.phase is Phase.IN_TURN
             finally:
                 await cockpit.close()
 

@@ -6,7 +6,8 @@ import json
 import sys
 
 from ..bot import BotCrew
-from ..engine import Match, MatchSettings, Team
+from ..engine import Match, MatchSettings, Phase, Team
+from ..i18n import _
 from ..layout import load_layout
 from ..scenario import input_entry
 
@@ -38,7 +39,7 @@ def demo(args) -> int:
         log += inputs
         t = max(t, match.now)
         # run out the clock of a turn that ended on time
-        if match.phase.value == "in_turn":
+        if match.phase is Phase.IN_TURN:
             match.advance(match.next_deadline() or t)
             t = match.now
     # Replay the log into a fresh match: the printed result is the replayed one,
@@ -56,7 +57,7 @@ def demo(args) -> int:
     if replayed.winner:
         print("winner: " + " and ".join(replayed.winner))
     if replayed.tier:
-        print(f"landing: {replayed.tier}: {replayed.outcome}")
+        print(_("landing: {tier}: {outcome}").format(tier=_(replayed.tier), outcome=_(replayed.outcome)))
     if args.scenario_out:
         import tomli_w
 

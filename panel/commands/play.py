@@ -10,7 +10,7 @@ def register(sub) -> None:
                                    "controls and LEDs are used.")
     p.add_argument("--sim", action="store_true", help="simulated panel in the browser (no hardware)")
     p.add_argument("--host", help="address to listen on (default: 127.0.0.1 with --sim, else 0.0.0.0)")
-    p.add_argument("--port", type=int, help="port to listen on (default 8080; 0 picks a free one)")
+    p.add_argument("--port", type=int, help="port to listen on (default: the settings file's, else 8080; 0 picks a free one)")
     p.add_argument("--settings", metavar="FILE", help="settings TOML ([service] and [match] tables)")
     p.add_argument("--hardware", metavar="MAP", help="hardware map TOML of the built cockpit")
     p.add_argument("--layout", metavar="FILE", help="layout TOML (default: the Penguin Airlines panel)")

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import json
 
+from ..i18n import _
 from ..scenario import load_scenario, run_scenario
 
 
 def register(sub) -> None:
-    p = sub.add_parser("replay", help="run a scenario file through the rules engine")
+    p = sub.add_parser("replay", help="run a scenario file through the rules engine",
+                       description="Run a scenario through the rules engine. An action the engine refuses at its "
+                                   "moment (a team challenging its own turn, a flip with no counter) does nothing "
+                                   "and is listed with the engine's reason: a 'refused' line, or the 'refused' "
+                                   "list of the JSON output.")
     p.add_argument("file", metavar="FILE", help="scenario TOML ([match], [[cards]], [[input]])")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=replay)
@@ -24,15 +29,23 @@ def replay(args) -> int:
 
 
 def print_log(out: dict) -> None:
-    """The result as a log a person reads."""
+    """The result as a log a person reads; an action the engine refused is a `refused`
+    line at its moment, with the engine's reason."""
+    lines = []
     for e in out["events"]:
         details = ", ".join(f"{k}={v}" for k, v in e.items() if k not in ("t", "type", "card", "outcome"))
-        print(f"{e['t']:8.2f}s  {e['type']:<16} {details}")
+        lines.append((e["t"], f"{e['t']:8.2f}s  {e['type']:<16} {details}"))
+    for r in out.get("refused", []):
+        asked = ", ".join(f"{k}={v}" for k, v in r.items() if k not in ("t", "action", "reason"))
+        lines.append((r["t"], f"{r['t']:8.2f}s  {'refused':<16} {r['action']}{f' ({asked})' if asked else ''}: "
+                              f"{r['reason']}"))
+    for _t, line in sorted(lines, key=lambda tl: tl[0]):  # stable: a refusal after that moment's events
+        print(line)
     print("scores: " + ", ".join(f"{k} {v}" for k, v in out["scores"].items()))
     if out["finished"]:
         if out["winner"]:
             print("winner: " + " and ".join(out["winner"]))
         if out["tier"]:
-            print(f"landing: {out['tier']}: {out['outcome']}")
+            print(_("landing: {tier}: {outcome}").format(tier=_(out["tier"]), outcome=_(out["outcome"])))
     else:
         print(f"match not finished (round {out['round']})")

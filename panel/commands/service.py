@@ -1,18 +1,24 @@
-"""`penguin-panel service install | reset-pin`: run the cockpit at boot under systemd."""
+"""`penguin-panel service install | uninstall | reset-pin`: run the cockpit at boot under
+systemd, and with `--kiosk` show its board on the Pi's own screen."""
 
 from __future__ import annotations
 
 import os
 import pwd
 import re
+import shlex
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
 from ..errors import ConfigError, Problem
 
 UNIT_NAME = "penguin-panel.service"
+KIOSK_UNIT = "penguin-panel-kiosk.service"
+KIOSK_RULES = "70-penguin-panel-kiosk.rules"  # udev: no phantom mouse pointer (see the file)
 DEFAULT_EXEC = "/opt/penguin-panel/.venv/bin/penguin-panel"
+SYSTEMD_RUNNING = Path("/run/systemd/system")  # sd_booted(): systemd is this machine's init
 SETTINGS_TEMPLATE = """\
 # Settings of the cockpit service (penguin-panel play --settings this file).
 [service]
@@ -35,17 +41,26 @@ def register(sub) -> None:
     inst.add_argument("--user", default="penguin", help="user the service runs as (default: penguin)")
     inst.add_argument("--unit-dir", default="/etc/systemd/system", help="where the unit goes (default: /etc/systemd/system)")
     inst.add_argument("--config-dir", default="/etc/penguin-panel", help="settings and hardware map (default: /etc/penguin-panel)")
+    inst.add_argument("--kiosk", action="store_true",
+                      help="also show the board full screen on this machine's screen at boot (cage + Chromium)")
+    inst.add_argument("--kiosk-user", default="penguin-kiosk", help="user the kiosk runs as (default: penguin-kiosk)")
+    inst.add_argument("--udev-dir", default="/etc/udev/rules.d", help="where the kiosk's udev rule goes")
     inst.add_argument("--print", action="store_true", dest="print_only",
-                      help="only print the unit this installation would get")
+                      help="only print the unit(s) this installation would get")
     inst.set_defaults(func=install)
+    uninst = ssub.add_parser("uninstall", help="stop and remove the unit(s); settings and matches are kept")
+    uninst.add_argument("--kiosk", action="store_true", help="remove only the kiosk (the cockpit stays)")
+    uninst.add_argument("--unit-dir", default="/etc/systemd/system", help="where the units are")
+    uninst.add_argument("--udev-dir", default="/etc/udev/rules.d", help="where the kiosk's udev rule is")
+    uninst.set_defaults(func=uninstall)
     reset = ssub.add_parser("reset-pin", help="make a new game master PIN and print it")
     reset.add_argument("--db", metavar="PATH", help="the service's database (default: as penguin-panel play)")
     reset.set_defaults(func=reset_pin)
 
 
-def unit_template() -> Path:
-    """systemd/penguin-panel.service of the checkout this package runs from."""
-    path = Path(__file__).resolve().parents[2] / "systemd" / UNIT_NAME
+def unit_template(name: str = UNIT_NAME) -> Path:
+    """systemd/<name> of the checkout this package runs from."""
+    path = Path(__file__).resolve().parents[2] / "systemd" / name
     if not path.is_file():
         raise ConfigError(Problem(str(path), None, "the unit file is not there: install from a checkout of the "
                                                    "repository (python3 bootstrap.py start)"))
@@ -61,8 +76,8 @@ def executable() -> str:
     return found or DEFAULT_EXEC
 
 
-def render_unit(*, exec_path: str, user: str, config_dir: str) -> str:
-    text = unit_template().read_text()
+def render_unit(*, exec_path: str, user: str, config_dir: str, name: str = UNIT_NAME) -> str:
+    text = unit_template(name).read_text()
     text = text.replace(DEFAULT_EXEC, exec_path)
     text = re.sub(r"^User=.*$", f"User={user}", text, flags=re.M)
     text = re.sub(r"^Group=.*$", f"Group={user}", text, flags=re.M)
@@ -74,37 +89,124 @@ def render_unit(*, exec_path: str, user: str, config_dir: str) -> str:
 
 
 def install(args) -> int:
-    unit = render_unit(exec_path=executable(), user=args.user, config_dir=args.config_dir)
+    exec_path = executable()
+    units = {UNIT_NAME: render_unit(exec_path=exec_path, user=args.user, config_dir=args.config_dir)}
+    if args.kiosk:
+        units[KIOSK_UNIT] = render_unit(exec_path=exec_path, user=args.kiosk_user, config_dir=args.config_dir,
+                                        name=KIOSK_UNIT)
     if args.print_only:
-        print(unit, end="")
+        print("\n".join(f"# ---- {name}\n{text}" for name, text in units.items()), end="")
         return 0
     if os.geteuid() != 0:
         print("penguin-panel: installing a system service needs root; run:\n"
-              f"  sudo {executable()} service install", file=sys.stderr)
+              f"  sudo {exec_path} service install{' --kiosk' if args.kiosk else ''}", file=sys.stderr)
         return 1
+    if args.kiosk and not kiosk_can_run(units[KIOSK_UNIT]):
+        return 1  # said why; nothing written
     unit_dir, config_dir = Path(args.unit_dir), Path(args.config_dir)
     unit_dir.mkdir(parents=True, exist_ok=True)
-    (unit_dir / UNIT_NAME).write_text(unit)
+    for name, text in units.items():
+        (unit_dir / name).write_text(text)
+        print(f"penguin-panel: wrote {unit_dir / name}")
     config_dir.mkdir(parents=True, exist_ok=True)
     settings = config_dir / "settings.toml"
     if not settings.exists():
         settings.write_text(SETTINGS_TEMPLATE)
-    print(f"penguin-panel: wrote {unit_dir / UNIT_NAME}")
     print(f"penguin-panel: settings in {settings}; copy your hardware map to {config_dir / 'hardware.toml'}")
-    steps = []
-    try:
-        pwd.getpwnam(args.user)
-    except KeyError:
-        steps.append(f"useradd --system --no-create-home --shell /usr/sbin/nologin {args.user}")
-    groups = [g for g in ("gpio", "spi", "dialout") if _group_exists(g)]
-    if groups:
-        steps.append(f"usermod -aG {','.join(groups)} {args.user}")
-    steps += ["systemctl daemon-reload", "systemctl enable --now penguin-panel",
-              "journalctl -u penguin-panel -b | grep PIN    # the game master's PIN, shown at first start"]
+    steps = _user_steps(args.user, ("gpio", "spi", "dialout"))
+    if args.kiosk:
+        rules = Path(args.udev_dir) / KIOSK_RULES
+        rules.parent.mkdir(parents=True, exist_ok=True)
+        rules.write_text(unit_template(KIOSK_RULES).read_text())
+        print(f"penguin-panel: wrote {rules} (no mouse pointer on the board)")
+        # video, render: the GPU, should the screen be reached before logind grants it.
+        steps += _user_steps(args.kiosk_user, ("video", "render"))
+    steps += ["systemctl daemon-reload", "systemctl enable --now penguin-panel"]
+    if args.kiosk:
+        steps += ["udevadm control --reload-rules && udevadm trigger --subsystem-match=input",
+                  "systemctl enable --now penguin-panel-kiosk    # the board on the screen, now and at every boot"]
+    steps.append("journalctl -u penguin-panel -b | grep PIN    # the game master's PIN, shown at first start")
     print("penguin-panel: now run:")
     for s in steps:
         print(f"  sudo {s}")
     return 0
+
+
+def _user_steps(user: str, groups: tuple[str, ...]) -> list[str]:
+    """The commands that make a system user and put it in those of the groups that exist."""
+    steps = []
+    try:
+        pwd.getpwnam(user)
+    except KeyError:
+        steps.append(f"useradd --system --no-create-home --shell /usr/sbin/nologin {user}")
+    present = [g for g in groups if _group_exists(g)]
+    if present:
+        steps.append(f"usermod -aG {','.join(present)} {user}")
+    return steps
+
+
+def kiosk_can_run(unit: str) -> bool:
+    """The kiosk's programs are installed and a screen is connected (the unit's own
+    ExecCondition, run here); otherwise one line says what to do."""
+    from ..kiosk import missing_programs
+
+    missing = missing_programs()
+    if missing:
+        print(f"penguin-panel: the kiosk needs {', '.join(missing)}; install first:\n"
+              f"  sudo apt-get install {' '.join(missing)}", file=sys.stderr)
+        return False
+    if not screen_connected(unit):
+        print("penguin-panel: no screen is connected (no display connector in /sys/class/drm reads "
+              "\"connected\"): plug the screen in, switch it on and run this again", file=sys.stderr)
+        return False
+    return True
+
+
+def screen_connected(unit: str) -> bool:
+    m = re.search(r"^ExecCondition=(.+)$", unit, flags=re.M)
+    if m is None:  # the unit changed shape: fail loudly rather than install blind
+        raise ConfigError(Problem(KIOSK_UNIT, "ExecCondition", "missing: the kiosk unit must check for a screen"))
+    return subprocess.run(shlex.split(m.group(1)), capture_output=True).returncode == 0
+
+
+def uninstall(args) -> int:
+    names = [KIOSK_UNIT] if args.kiosk else [KIOSK_UNIT, UNIT_NAME]
+    if os.geteuid() != 0:
+        print("penguin-panel: removing a system service needs root; run:\n"
+              f"  sudo {executable()} service uninstall{' --kiosk' if args.kiosk else ''}", file=sys.stderr)
+        return 1
+    unit_dir, running = Path(args.unit_dir), SYSTEMD_RUNNING.is_dir()
+    removed = False
+    for name in names:
+        unit = unit_dir / name
+        if not unit.exists():
+            continue
+        if running:  # disabled while its file is still there for systemctl to read
+            _run(["systemctl", "disable", "--now", name])
+        unit.unlink()
+        removed = True
+        print(f"penguin-panel: removed {unit}")
+    rules = Path(args.udev_dir) / KIOSK_RULES
+    if rules.exists():
+        rules.unlink()
+        print(f"penguin-panel: removed {rules}")
+    if not removed:
+        print(f"penguin-panel: nothing to remove ({', '.join(names)} not in {unit_dir})")
+        return 0
+    if running:
+        _run(["systemctl", "daemon-reload"])
+    else:
+        print("penguin-panel: systemd is not running here: nothing to stop")
+    print("penguin-panel: kept: the settings (/etc/penguin-panel), the matches (/var/lib/penguin-panel) "
+          "and the users (userdel removes one)")
+    return 0
+
+
+def _run(cmd: list[str]) -> None:
+    print(f"penguin-panel: {' '.join(cmd)}")
+    r = subprocess.run(cmd)
+    if r.returncode != 0:
+        raise ConfigError(Problem(None, None, f"{' '.join(cmd)} failed (exit {r.returncode})"))
 
 
 def _group_exists(name: str) -> bool:

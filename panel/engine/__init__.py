@@ -1,8 +1,10 @@
-"""The rules engine: pure, deterministic, time passed in. See match.py."""
+"""The rules engine: pure, deterministic, time passed in. See match.py and docs/rules.md."""
 
 from .cooperative import OUTCOMES, TABLE, rounds_for, tier_for
-from .match import CARDS_PER_TURN, MISTAKES_PER_TURN, Match, Phase
-from .settings import MODES, MatchSettings, Team
+from .match import (CARDS_PER_TURN, MISTAKES_PER_TURN, PAUSES, Match, Phase, Refusal, allowed_actions, malformed,
+                    refusal)
+from .settings import MODES, SETTINGS, MatchSettings, Setting, Team, names
 
-__all__ = ["Match", "MatchSettings", "Team", "Phase", "MODES", "CARDS_PER_TURN", "MISTAKES_PER_TURN",
+__all__ = ["Match", "MatchSettings", "Team", "Phase", "Refusal", "refusal", "malformed", "allowed_actions", "PAUSES",
+           "MODES", "SETTINGS", "Setting", "names", "CARDS_PER_TURN", "MISTAKES_PER_TURN",
            "TABLE", "OUTCOMES", "rounds_for", "tier_for"]

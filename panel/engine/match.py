@@ -4,30 +4,99 @@ Pure Python: time is passed in with every call, nothing here reads a clock, touc
 hardware, the network or a file. The same inputs in the same order give the same game
 events, so a recorded input log replays to the same result by construction.
 
-The house interpretation of the rulebook is in DESIGN.md ("How the cockpit judges");
-the numbers in comments below refer to its rules.
+This is the one place the rules live: the house rules are written down in docs/rules.md,
+and "rule N" in the comments below is rule N there. Whether an action may happen now is
+answered by `refusal` (and `Match.refusal`), which the engine obeys itself and which the
+replay, the service and the pages ask instead of keeping guards of their own.
 """
 
 from __future__ import annotations
 
 import enum
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..cards import Card, card_section, check_card, sequence_buttons, with_colours
-from ..events import Action, GameEvent, InputEvent
+from ..events import ACTIONS, Action, GameEvent, InputEvent
 from ..layout import Layout
 from . import cooperative
 from .draw_pile import DrawPile
 from .settings import MatchSettings
 
-CARDS_PER_TURN = 5
-MISTAKES_PER_TURN = 2
+CARDS_PER_TURN = 5  # rule 8
+MISTAKES_PER_TURN = 2  # rule 8
+# Why the timer of a turn in progress stops (rule 18), and the ones a resume that names no
+# reason lifts: the game master's own pause and the pause after a restart.
+PAUSES = ("pause", "restart", "link", "challenge")
+LIFTED_BY_GAME_MASTER = ("pause", "restart")
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why an action may not happen now, in one line for a person. `param` names the
+    parameter at fault when the request itself is wrong (a team that is not in the match,
+    a card index out of range); it is None when the request is fine but the moment is not."""
+
+    reason: str
+    param: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.param}: {self.reason}" if self.param else self.reason
+
+
+def malformed(action: Action, layout: Layout | None = None) -> Refusal | None:
+    """What is wrong with an action whatever the moment: its name, its parameters' names
+    and types. The scenario reader asks this up front; `refusal` asks it first."""
+    name, params = action.name, action.params
+    if not isinstance(name, str) or name not in ACTIONS:
+        return Refusal(f"{name!r} is not an action (expected one of: {', '.join(ACTIONS)})", "action")
+    takes = ACTIONS[name]
+    for k in params:
+        if k not in takes:
+            return Refusal(f"{name} takes {'only ' + ', '.join(takes) if takes else 'no parameters'}", k)
+    if "reason" in params:
+        reason = params["reason"]
+        if reason == "challenge":
+            return Refusal("a challenge stops the timer when it is called and the ruling starts it again", "reason")
+        if reason not in PAUSES:
+            return Refusal(f"{reason!r} is not a reason to pause (pause, restart or link)", "reason")
+    if name == "challenge":
+        team, card = params.get("team"), params.get("card", "current")
+        if team is not None and not isinstance(team, str):
+            return Refusal("must be the name of the team calling the challenge", "team")
+        if card != "current" and (not isinstance(card, int) or isinstance(card, bool) or card < 0):
+            return Refusal("must be \"current\" or the index of a card completed this turn (0 for the first)", "card")
+    elif name == "rule" and not isinstance(params.get("upheld"), bool):
+        return Refusal("must be true (upheld) or false (rejected)", "upheld")
+    elif name == "touch":
+        control = params.get("control")
+        if not isinstance(control, str) or (layout is not None and control not in layout.tokens):
+            return Refusal(f"{control!r} is not a token of this panel", "control")
+    return None
+
+
+def refusal(match: "Match | None", action: Action) -> Refusal | None:
+    """May `action` happen now, and if not, why: the one answer every layer asks. With no
+    match set up, only a new match may (rule 1)."""
+    if match is not None:
+        return match.refusal(action)
+    why = malformed(action)
+    if why is None and action.name != "new_match":
+        why = Refusal("no match: set one up first")
+    return why
+
+
+def allowed_actions(match: "Match | None") -> dict[str, dict[str, list]]:
+    """The actions `refusal` allows now, each with the parameter values it allows (a
+    challenge's teams and cards, a ruling's verdicts), JSON-ready for the pages."""
+    if match is not None:
+        return match.allowed()
+    return {name: {} for name in ACTIONS if refusal(None, Action(name, 0.0)) is None}
 
 
 def at(t: float) -> float:
-    """A computed moment, rounded to the microsecond: a token moved at 30.1 s that settles
+    """A computed moment, rounded to the microsecond (rule 26): a token moved at 30.1 s that settles
     300 ms later settles at exactly 30.4 s, the moment a timer started at 0.4 s runs out,
     not a float's width after it (30.400000000000002): ties are decided by the rules, not
     by rounding error."""
@@ -64,7 +133,7 @@ class _Turn:
         self.touched: set[str] = set()  # with touch sensors: card tokens touched since the draw
         self.draws = 0  # cards dealt this turn: the first one takes the panel as it stands
         self.forced = False  # the card in play scores for nothing but no other card could be dealt
-        self.unjudged: set[str] = set()  # tokens last moved while paused: nothing is judged then
+        self.unjudged: set[str] = set()  # tokens last moved while paused: nothing is judged then (rule 17)
         self.settled_paused: set[str] = set()  # tokens moved in turn that settled while paused
         self.challenge: dict[str, Any] | None = None
 
@@ -110,7 +179,7 @@ class Match:
         self.phase = Phase.BETWEEN_TURNS
         self.now = 0.0
         if settings.mode == "cooperative":
-            # One crew of every player; the tower passes round by round (rulebook, cooperative mode).
+            # One crew of every player, whatever teams were listed; the tower passes round by round (rule 24).
             self._coop_players = settings.players
             self._coop_rounds = cooperative.rounds_for(len(self._coop_players))
             self._coop_name = settings.teams[0].name if len(settings.teams) == 1 else "Crew"
@@ -123,6 +192,8 @@ class Match:
         self.winner: list[str] | None = None
         self.tier: str | None = None
         self.outcome: str | None = None
+        self.ended_by: str | None = None  # complete, ended or abandoned, once the match is over
+        self._allowed: dict[str, dict[str, list]] | None = None  # allowed() until the next input or advance
         self.history: list[dict[str, Any]] = []  # one entry per finished turn, for the debrief
 
     # ------------------------------------------------------------------ public API
@@ -168,12 +239,13 @@ class Match:
 
     def advance(self, now: float) -> list[GameEvent]:
         """Run the clock to `now`: settle times elapse and the turn timer may run out."""
+        self._allowed = None  # what may happen is asked again after any change
         out: list[GameEvent] = []
         while True:
             due_token = min(self._settle_due.items(), key=lambda kv: (kv[1], kv[0]), default=None)
             timer = self._turn.deadline if self._turn and self.phase is Phase.IN_TURN else None
             if due_token is not None and due_token[1] <= now and (timer is None or due_token[1] <= timer):
-                # A token settling at the very moment the timer runs out counts for the crew.
+                # A token settling at the very moment the timer runs out counts for the crew (rule 5).
                 tid, t = due_token
                 self.now = max(self.now, t)
                 del self._settle_due[tid]
@@ -192,22 +264,117 @@ class Match:
         return out
 
     def handle(self, event: InputEvent | Action) -> list[GameEvent]:
-        """Judge one input at its time `event.t` (the clock first advances to it)."""
+        """Judge one input at its time `event.t` (the clock first advances to it). An action
+        `refusal` refuses at that moment does nothing."""
         out = self.advance(event.t)
         t = self.now
+        self._allowed = None
         if isinstance(event, Action):
-            self._action(event, t, out)
+            self._act(event, t, out)
         elif event.control in self.layout.tokens:
             self._token_moved(event.control, event.value, t, out)
         elif event.control in self.layout.cockpit:
             if event.value is True:
+                # The cockpit's own buttons ask for the game master's actions (rules 4 and 7).
                 role = self.layout.cockpit[event.control].role
-                if role == "flip":
-                    self._flip(t, out)
-                elif role == "start" and self.phase is Phase.BETWEEN_TURNS:
-                    self._start_turn(t, out)
+                self._act(Action("flip" if role == "flip" else "start_turn", t), t, out)
         elif event.control in self.layout.buttons and event.value is True and self.phase is Phase.IN_TURN:
             self._button_pressed(event.control, t, out)
+        return out
+
+    def refusal(self, action: Action) -> Refusal | None:
+        """May `action` happen now (at `self.now`), and if not, why. The engine obeys this
+        itself; the replay reports it and the service turns it into an HTTP status."""
+        why = malformed(action, self.layout)
+        if why is not None:
+            return why
+        name, params = action.name, action.params
+        if name == "new_match":  # rule 1
+            return None if self.finished else Refusal("a match is still being played: end or abandon it first")
+        if self.finished:
+            return Refusal("the match is over: set up a new match")
+        if name in ("end", "abandon"):  # rule 25
+            return None
+        turn = self._turn
+        if name == "start_turn":  # rule 4
+            return None if turn is None else Refusal("a turn is already in progress")
+        if turn is None:
+            return Refusal("no turn is in progress: start one first")
+        running = self.phase is Phase.IN_TURN
+        if name == "flip":  # rule 7
+            if not running:
+                return Refusal("the timer is paused: a counter is spent while it runs")
+            if turn.held == 0:
+                return Refusal("the crew holds no time counter")
+        elif name == "pause":  # rule 18
+            if params.get("reason", "pause") in turn.pause_reasons:
+                return Refusal("already paused")
+        elif name == "resume":  # rule 18
+            if not any(r in turn.pause_reasons for r in self._lifted_by(params.get("reason"))):
+                if "challenge" in turn.pause_reasons:
+                    return Refusal("a challenge is open: rule on it to resume")
+                if "link" in turn.pause_reasons:
+                    return Refusal("the panel's link is lost: the turn resumes by itself when the panel is heard "
+                                   "again (check its USB cable)")
+                return Refusal("not paused")
+        elif name == "challenge":  # rule 19
+            if turn.challenge is not None:
+                return Refusal("a challenge is already open: rule on it first")
+            if not running:
+                return Refusal("the timer is paused: a challenge is called while it runs")
+            team, card = params.get("team"), params.get("card", "current")
+            names = [t.name for t in self.settings.teams]
+            if team is None and not self.cooperative:
+                return Refusal(f"name the team calling the challenge ({' or '.join(names)})", "team")
+            if team is not None and team not in names:
+                return Refusal(f"{team!r} is not a team of this match ({', '.join(names)})", "team")
+            if not self.cooperative and team == self.current_team:
+                return Refusal(f"{team} cannot challenge its own turn", "team")
+            if card == "current":
+                if turn.card is None:
+                    return Refusal("no card is in play")
+            elif card >= len(turn.completed):
+                n = len(turn.completed)
+                return Refusal(f"{card} is not the index of a card completed this turn (0 to {n - 1})" if n else
+                               "no card was completed this turn", "card")
+        elif name == "rule":  # rules 20 and 21
+            if turn.challenge is None:
+                return Refusal("no challenge is open")
+        elif name == "touch":  # rule 27
+            if not running:
+                return Refusal("the timer is paused: touches count while it runs")
+        return None
+
+    def allowed(self) -> dict[str, dict[str, list]]:
+        """The actions `refusal` allows now, with the parameter values it allows (see
+        `allowed_actions`). A challenge lists the teams that may call it and the cards it
+        may be called on; a touch is asked with one of the panel's tokens. Kept until the
+        next input or advance: the pages ask it with every state they are sent."""
+        if self._allowed is None:
+            self._allowed = self._ask_every_action()
+        return {name: {k: list(v) for k, v in options.items()} for name, options in self._allowed.items()}
+
+    def _ask_every_action(self) -> dict[str, dict[str, list]]:
+        out: dict[str, dict[str, list]] = {}
+        now = self.now
+        for name in ACTIONS:
+            if name == "challenge":
+                turn = self._turn
+                teams = ([None] if self.cooperative else []) + [t.name for t in self.settings.teams]
+                cards: list[Any] = ["current"] + list(range(len(turn.completed) if turn else 0))
+                ok = [(team, card) for team in teams for card in cards
+                      if self.refusal(Action(name, now, {"team": team, "card": card})) is None]
+                if ok:
+                    out[name] = {"teams": list(dict.fromkeys(tm for tm, _ in ok)),
+                                 "cards": list(dict.fromkeys(c for _, c in ok))}
+            elif name == "rule":
+                verdicts = [u for u in (True, False) if self.refusal(Action(name, now, {"upheld": u})) is None]
+                if verdicts:
+                    out[name] = {"upheld": verdicts}
+            else:
+                params = {"control": next(iter(self.layout.tokens), "")} if name == "touch" else {}
+                if self.refusal(Action(name, now, params)) is None:
+                    out[name] = {}
         return out
 
     def snapshot(self, now: float | None = None) -> dict[str, Any]:
@@ -227,8 +394,11 @@ class Match:
             "counters_pool": turn.pool if turn else self.settings.time_counters,
             "time_counters": self.settings.time_counters,
             "mistakes": turn.mistakes if turn else 0,
+            "mistakes_per_turn": MISTAKES_PER_TURN,
             "stuck": turn.stuck if turn else None,
+            "stuck_name": self.layout.plain_name(turn.stuck) if turn and turn.stuck else None,
             "completed": len(turn.completed) if turn else 0,
+            "cards_per_turn": CARDS_PER_TURN,
             "card": turn.card.as_dict() if turn and turn.card else None,
             "challenge": dict(turn.challenge) if turn and turn.challenge else None,
             "paused_for": sorted(turn.pause_reasons) if turn else [],
@@ -239,34 +409,45 @@ class Match:
             "winner": self.winner,
             "tier": self.tier,
             "outcome": self.outcome,
+            "ended_by": self.ended_by,
+            "actions": self.allowed(),
             "positions": dict(self.positions),
         }
 
     # ------------------------------------------------------------------ actions
 
-    def _action(self, a: Action, t: float, out: list[GameEvent]) -> None:
-        name = a.name
+    def _act(self, a: Action, t: float, out: list[GameEvent]) -> None:
+        """Carry out an action `refusal` allows; a refused one does nothing."""
+        if self.refusal(a) is not None:
+            return
+        name, params = a.name, a.params
+        turn = self._turn
         if name == "start_turn":
-            if self.phase is Phase.BETWEEN_TURNS:
-                self._start_turn(t, out)
+            self._start_turn(t, out)
         elif name == "flip":
             self._flip(t, out)
         elif name == "challenge":
-            self._challenge(a.params.get("team"), a.params.get("card", "current"), t, out)
+            self._challenge(params.get("team"), params.get("card", "current"), t, out)
         elif name == "rule":
-            self._rule(bool(a.params.get("upheld")), t, out)
-        elif name in ("pause", "resume"):
-            reason = str(a.params.get("reason", "pause"))
-            if reason != "challenge":  # only a challenge opens that pause and only a ruling closes it
-                (self._pause if name == "pause" else self._resume)(reason, t, out)
+            self._rule(params["upheld"], t, out)
+        elif name == "pause":
+            self._pause(params.get("reason", "pause"), t, out)
+        elif name == "resume":
+            for reason in self._lifted_by(params.get("reason")):
+                if self._turn is turn and reason in turn.pause_reasons:
+                    self._resume(reason, t, out)
         elif name == "touch":
-            turn = self._turn
-            c = a.params.get("control")
-            if turn and self.phase is Phase.IN_TURN and turn.card and c in turn.card.targets:
-                turn.touched.add(c)
+            if turn.card and params["control"] in turn.card.targets:
+                turn.touched.add(params["control"])
                 self._check_complete(t, out)
-        elif name == "end":
-            self._end_match(t, out, reason="ended")
+        elif name in ("end", "abandon"):
+            self._end_match(t, out, reason="ended" if name == "end" else "abandoned")
+        # new_match: asked of the match in play, never played inside it.
+
+    @staticmethod
+    def _lifted_by(reason: str | None) -> tuple[str, ...]:
+        """The pauses a resume lifts: the one it names, or the game master's (rule 18)."""
+        return LIFTED_BY_GAME_MASTER if reason is None else (reason,)
 
     def _start_turn(self, t: float, out: list[GameEvent]) -> None:
         turn = _Turn(self._next_team, t, self.settings.turn_seconds, self.settings.time_counters)
@@ -278,10 +459,8 @@ class Match:
         self._draw(t, out)
 
     def _flip(self, t: float, out: list[GameEvent]) -> None:
-        """Rule 2: spending a time counter turns the hourglass: the timer is full again."""
+        """Rule 7: spending a time counter turns the hourglass: the timer is full again."""
         turn = self._turn
-        if self.phase is not Phase.IN_TURN or turn is None or turn.held == 0:
-            return
         turn.held -= 1
         turn.pool += 1
         turn.deadline = at(t + self.settings.turn_seconds)
@@ -289,8 +468,6 @@ class Match:
 
     def _pause(self, reason: str, t: float, out: list[GameEvent]) -> None:
         turn = self._turn
-        if turn is None or self.phase not in (Phase.IN_TURN, Phase.PAUSED) or reason in turn.pause_reasons:
-            return
         if not turn.pause_reasons:
             turn.remaining_when_paused = max(0.0, at(turn.deadline - t))
         turn.pause_reasons.add(reason)
@@ -299,8 +476,6 @@ class Match:
 
     def _resume(self, reason: str, t: float, out: list[GameEvent]) -> None:
         turn = self._turn
-        if turn is None or reason not in turn.pause_reasons:
-            return
         turn.pause_reasons.discard(reason)
         if not turn.pause_reasons:
             turn.deadline = at(t + (turn.remaining_when_paused or 0.0))
@@ -315,30 +490,18 @@ class Match:
             if self._turn is turn:
                 self._check_complete(t, out)  # a card token may have settled at its target meanwhile
 
-    def _challenge(self, team: Any, which: Any, t: float, out: list[GameEvent]) -> None:
-        """Rule 7: an opposing team calls a challenge; the timer pauses until the ruling."""
+    def _challenge(self, team: str | None, target: str | int, t: float, out: list[GameEvent]) -> None:
+        """Rule 19: a team calls a challenge; the timer pauses until the ruling."""
         turn = self._turn
-        if turn is None or self.phase is not Phase.IN_TURN or turn.challenge is not None:
-            return
-        if which == "current" or which is None:
-            if turn.card is None:
-                return
-            target: Any = "current"
-            challenged = turn.card
-        elif isinstance(which, int) and not isinstance(which, bool) and 0 <= which < len(turn.completed):
-            target = which
-            challenged = turn.completed[which]
-        else:
-            return
+        challenged = turn.card if target == "current" else turn.completed[target]
         turn.challenge = {"team": team, "card": target, "number": challenged.number}
         self._pause("challenge", t, out)
         out.append(GameEvent(t, "challenge", {"team": team, "card": target, "number": challenged.number,
                                                "against": self.current_team, "time_left": self.time_left(t)}))
 
     def _rule(self, upheld: bool, t: float, out: list[GameEvent]) -> None:
+        """Rules 20 and 21: the game master's ruling on the open challenge."""
         turn = self._turn
-        if turn is None or turn.challenge is None:
-            return
         target = turn.challenge["card"]
         turn.challenge = None
         discarded = []
@@ -372,7 +535,7 @@ class Match:
     # ------------------------------------------------------------------ judging
 
     def _draw(self, t: float, out: list[GameEvent]) -> None:
-        """Rule 6: the next card comes up as soon as one completes."""
+        """Rule 10: the next card comes up as soon as one completes (rules 13 and 14 at the deck's end)."""
         turn = self._turn
         assert turn is not None
         skipped = 0  # cards sent to the bottom in a row
@@ -397,7 +560,7 @@ class Match:
             skipped += 1
             if skipped > len(self._pile) - 1 and self._pile.used:
                 # Every card left in the pile was skipped: the pile has run out of playable
-                # cards, so the used ones are reshuffled in on top (rule 11).
+                # cards, so the used ones are reshuffled in on top (rule 13).
                 n = self._pile.reshuffle_used_on_top()
                 out.append(GameEvent(t, "deck_reshuffled", {"cards": n}))
                 skipped = 0
@@ -429,7 +592,7 @@ class Match:
             if control in card.press:
                 turn.pressed.add(control)  # pressing a card button twice is no mistake
                 self._check_complete(t, out)
-            elif control != turn.stuck:  # the finger stuck on it may press it again
+            elif control != turn.stuck:  # the finger stuck on it may press it again (rule 16)
                 self._mistake(control, "button not on the card", t, out)
             return
         section = self.layout.sections[card_section(card, self.layout)]
@@ -472,7 +635,7 @@ class Match:
                 out.extend(self.advance(t))
 
     def _judge_token(self, token: str, t: float, out: list[GameEvent]) -> None:
-        """A token has held a new position for the settle time (rule 4 and 5)."""
+        """A token has held a new position for the settle time (rules 11, 15 and 17)."""
         turn = self._turn
         card = turn.card if turn else None
         if turn is None or card is None:
@@ -487,7 +650,7 @@ class Match:
             self._mistake(token, "token not on the card moved", t, out)
 
     def _check_complete(self, t: float, out: list[GameEvent]) -> None:
-        """Rule 5: every card button pressed, every card token at its target, held for the settle time."""
+        """Rule 11: every card button pressed, every card token at its target, held for the settle time."""
         turn = self._turn
         card = turn.card if turn else None
         if turn is None or card is None or card.kind != "simple" or self.phase is not Phase.IN_TURN:
@@ -510,7 +673,7 @@ class Match:
         self._pile.set_aside(card)
         out.append(GameEvent(t, "card_completed", {"number": card.number, "completed": len(turn.completed),
                                                    "by": by}))
-        if turn.pool > 0:  # rule 2: a counter while the pool is not empty
+        if turn.pool > 0:  # rule 6: a counter while the pool is not empty, for the 5th card too
             turn.pool -= 1
             turn.held += 1
             out.append(GameEvent(t, "counter_granted", {"team": self.current_team, "held": turn.held,
@@ -526,8 +689,9 @@ class Match:
         turn.mistakes += 1
         first = turn.mistakes == 1
         if first:
-            turn.stuck = control  # the crew keeps a finger on it (rule 4)
-        out.append(GameEvent(t, "mistake", {"control": control, "reason": why, "mistakes": turn.mistakes,
+            turn.stuck = control  # the crew keeps a finger on it (rule 16)
+        out.append(GameEvent(t, "mistake", {"control": control, "name": self.layout.plain_name(control),
+                                            "reason": why, "mistakes": turn.mistakes,
                                             "stuck": first, "number": turn.card.number if turn.card else None,
                                             **extra}))
         if turn.mistakes >= MISTAKES_PER_TURN:
@@ -536,7 +700,7 @@ class Match:
     # ------------------------------------------------------------------ turns, rounds, end
 
     def _end_turn(self, reason: str, t: float, out: list[GameEvent]) -> None:
-        """Rule 3 and 8: score the turn, return the counters, discard the card in play."""
+        """Rules 8 and 22: score the turn, return the counters, discard the card in play."""
         turn = self._turn
         assert turn is not None
         team = self.current_team
@@ -544,7 +708,7 @@ class Match:
         points = len(turn.completed) + bonus
         self.scores[team] += points
         if turn.card is not None:
-            self._pile.set_aside(turn.card)  # never handed to the next team (rule 6)
+            self._pile.set_aside(turn.card)  # never handed to the next team (rule 8)
         self.history.append({"team": team, "round": self.round, "reason": reason, "points": points,
                              "completed": [c.number for c in turn.completed], "counters": turn.held,
                              "mistakes": turn.mistakes, "started": turn.started, "ended": t})
@@ -568,19 +732,22 @@ class Match:
                 self._end_match(t, out)
                 return
         elif max(self.scores.values()) >= self.settings.target_points:
-            self._end_match(t, out)  # rule 9: only at the end of the round
+            self._end_match(t, out)  # rule 23: only at the end of the round
             return
         self.round += 1
 
     def _end_match(self, t: float, out: list[GameEvent], reason: str = "complete") -> None:
-        if self.phase is Phase.FINISHED:
-            return
+        """The match is over: played to its end, or ended or abandoned early (rule 25: the
+        turn in progress is not scored; an abandoned match has no result)."""
         if self._turn is not None and self._turn.card is not None:
             self._pile.set_aside(self._turn.card)
         self._turn = None
         self.phase = Phase.FINISHED
+        self.ended_by = reason
         self._settle_due.clear()
-        if self.cooperative:
+        if reason == "abandoned":
+            pass
+        elif self.cooperative:
             total = sum(self.scores.values())
             self.tier = cooperative.tier_for(len(self._coop_players), total)
             self.outcome = cooperative.OUTCOMES[self.tier]

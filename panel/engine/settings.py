@@ -1,28 +1,59 @@
-"""Match settings: the house rules that can change per match, checked with clear messages."""
+"""Match settings: the house rules that can change per match, declared once, checked with
+clear messages.
+
+Each field of `MatchSettings` carries its own declaration (label, limits, choices, where it
+may be set). `SETTINGS` is that list; the scenario reader, the settings file reader, the
+service's web API and the game master's page all take the fields, their defaults and their
+limits from it, and every check goes through `MatchSettings.from_dict`.
+"""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, Iterable
 
 from ..errors import ConfigError, Problem
+from ..layout import SIDES
 from .cooperative import PLAYER_COUNTS
 
 MODES = ("competitive", "cooperative")
 NAME_MAX = 40  # characters of a team's or a player's name (the board shows it large)
 TEAMS_MAX = 8
 PLAYERS_MAX = 12  # in one team
+# Where a setting may be given:
+#   form      the game master's New match form (chosen for each match)
+#   defaults  the defaults for new matches the game master saves on /admin
+#   file      the [match] table of the service's settings file (defaults, and the build's own)
+PLACES = ("form", "defaults", "file")
+EVERYWHERE = PLACES
 
 
-def _name_problem(name: Any, what: str) -> str | None:
-    """Why `name` (already trimmed) cannot be a team's or a player's name, or None."""
-    if not isinstance(name, str) or not name:
-        return f"{what} needs a name"
-    if len(name) > NAME_MAX:
-        return f"{what} name is {len(name)} characters long (at most {NAME_MAX})"
-    if not name.isprintable():
-        return f"{what} name must be text on one line"
-    return None
+@dataclass(frozen=True)
+class Setting:
+    """One field's declaration, JSON-ready for the pages (`as_dict`)."""
+
+    name: str
+    label: str
+    kind: str  # number, choice, flag, teams, path
+    default: Any
+    where: tuple[str, ...]
+    low: float | None = None
+    high: float | None = None
+    whole: bool = False
+    choices: tuple[str, ...] = ()
+    modes: tuple[str, ...] = MODES  # the modes the setting is used in
+    help: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        if self.kind == "teams":
+            d["default"] = [{"name": t.name, "players": list(t.players)} for t in self.default]
+        d["where"], d["choices"], d["modes"] = list(self.where), list(self.choices), list(self.modes)
+        return d
+
+
+def _declare(default: Any, **spec: Any) -> Any:
+    return field(default=default, metadata={"setting": spec})
 
 
 @dataclass(frozen=True)
@@ -40,17 +71,31 @@ class Team:
 
 @dataclass(frozen=True)
 class MatchSettings:
-    mode: str = "competitive"
-    teams: tuple[Team, ...] = (Team("Team 1", ("Player 1", "Player 2")), Team("Team 2", ("Player 3", "Player 4")))
-    turn_seconds: float = 30.0
-    time_counters: int = 4
-    target_points: int = 12
-    settle_ms: int = 500
-    seed: int = 0
-    side: str = "blue"
-    expansion: bool = False
-    touch_sensors: bool = False
-    layout: str | None = None
+    mode: str = _declare("competitive", label="Mode", kind="choice", choices=MODES, where=EVERYWHERE,
+                         help="competitive: teams take turns; cooperative: one crew, the rulebook's rounds and tiers")
+    teams: tuple[Team, ...] = _declare(
+        (Team("Blue team", ("Player 1", "Player 2")), Team("Red team", ("Player 3", "Player 4"))),
+        label="Teams and players", kind="teams", where=EVERYWHERE,
+        help="competitive: 2 players or more in each team; cooperative: 2 to 6 players in all, one crew")
+    turn_seconds: float = _declare(30.0, label="Turn seconds", kind="number", low=5, high=600, where=EVERYWHERE,
+                                   help="the timer of a turn (35 or 40 for a first game)")
+    time_counters: int = _declare(4, label="Time counters", kind="number", low=0, high=20, whole=True,
+                                  where=EVERYWHERE, help="the pool of time counters")
+    target_points: int = _declare(12, label="Target points", kind="number", low=1, high=1000, whole=True,
+                                  where=EVERYWHERE, modes=("competitive",),
+                                  help="the game ends at the end of the round in which a team reaches them")
+    settle_ms: int = _declare(500, label="Settle time (ms)", kind="number", low=0, high=5000, whole=True,
+                              where=EVERYWHERE, help="how long a token must hold a position to count")
+    seed: int = _declare(0, label="Seed", kind="number", low=0, high=2**63 - 1, whole=True, where=("form",),
+                         help="the same seed deals the same deck; left out, every match gets its own")
+    side: str = _declare("blue", label="Side", kind="choice", choices=SIDES, where=EVERYWHERE,
+                         help="the printed side of the panel (blue is easier)")
+    expansion: bool = _declare(False, label="Expansion (★)", kind="flag", where=EVERYWHERE,
+                               help="the 3 expansion modules and the 20 starred cards")
+    touch_sensors: bool = _declare(False, label="Touch sensors", kind="flag", where=("file",),
+                                   help="the build has touch sensors on its tokens (set by the build, not per match)")
+    layout: str | None = _declare(None, label="Layout file", kind="path", where=(),
+                                  help="the panel's layout file (the service's --layout, or a scenario's own)")
 
     @property
     def settle(self) -> float:
@@ -66,8 +111,14 @@ class MatchSettings:
         return d
 
     @classmethod
-    def from_dict(cls, raw: Any, *, file: str | None = None, key: str = "match") -> "MatchSettings":
-        """Build settings from a scenario's [match] table or a web form; every problem at once."""
+    def from_dict(cls, raw: Any, *, file: str | None = None, key: str = "match",
+                  allowed: Iterable[str] | None = None, base: dict[str, Any] | None = None) -> "MatchSettings":
+        """Build settings from a scenario's [match] table, a stored match or a web form;
+        every problem at once, each naming its key.
+
+        `allowed` limits the keys `raw` may give (a place's names, see `names`); `base`
+        holds values taken from elsewhere (the defaults, the build) that `raw` overrides.
+        """
         problems: list[Problem] = []
 
         def bad(k: str, reason: str) -> None:
@@ -75,100 +126,135 @@ class MatchSettings:
 
         if not isinstance(raw, dict):
             raise ConfigError(Problem(file, key, "must be a table"))
-        known = {f for f in cls.__dataclass_fields__}
+        known = tuple(allowed) if allowed is not None else tuple(s.name for s in SETTINGS)
         for k in raw:
             if k not in known:
-                bad(k, f"unknown setting (expected one of: {', '.join(sorted(known))})")
+                bad(k, f"unknown setting (expected one of: {', '.join(known)})")
+        raw = {**(base or {}), **{k: v for k, v in raw.items() if k in known}}
         kw: dict[str, Any] = {}
-        mode = raw.get("mode", "competitive")
-        if mode not in MODES:
-            bad("mode", f"{mode!r} is not a mode (competitive or cooperative)")
-        kw["mode"] = mode
-        teams = []
-        raw_teams = raw.get("teams")
-        if not isinstance(raw_teams, list) or not raw_teams:
-            bad("teams", "needs at least one team: [{ name = \"...\", players = [\"...\", ...] }]")
-            raw_teams = []
-        if len(raw_teams) > TEAMS_MAX:
-            bad("teams", f"{len(raw_teams)} teams: at most {TEAMS_MAX}")
-            raw_teams = raw_teams[:TEAMS_MAX]
-        names = set()  # trimmed and case-folded: "A", " A " and "a" are one team on the board
-        for i, rt in enumerate(raw_teams):
-            if not isinstance(rt, dict):
-                bad(f"teams[{i}]", "must be a table with name and players")
-                continue
-            name = rt.get("name")
-            name = name.strip() if isinstance(name, str) else name
-            players = rt.get("players", [])
-            why = _name_problem(name, "a team")
-            if why:
-                bad(f"teams[{i}].name", why)
-                continue
-            if name.casefold() in names:
-                bad(f"teams[{i}].name", f"two teams are called {name!r}")
-            names.add(name.casefold())
-            if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-                bad(f"teams[{i}].players", "must be an array of player names")
-                players = []
-            players = [p.strip() for p in players]
-            whys = [w for w in (_name_problem(p, "a player") for p in players) if w]
-            if whys:
-                bad(f"teams[{i}].players", whys[0])
-                players = []
-            elif len(players) > PLAYERS_MAX:
-                bad(f"teams[{i}].players", f"{len(players)} players: at most {PLAYERS_MAX} in a team")
-                players = []
-            elif len({p.casefold() for p in players}) != len(players):
-                bad(f"teams[{i}].players", "a player is listed twice")
-            for extra in rt:
-                if extra not in ("name", "players"):
-                    bad(f"teams[{i}].{extra}", "unknown key (expected name, players)")
-            teams.append(Team(name, tuple(players)))
-        kw["teams"] = tuple(teams)
-        if mode == "competitive":
-            for i, t in enumerate(teams):
-                if len(t.players) < 2:
-                    bad(f"teams[{i}].players", f"team {t.name!r} needs at least 2 players (a tower and a crew)")
-        elif mode == "cooperative" and teams:
-            everyone = [p for t in teams for p in t.players]
-            twice = sorted({p for p in everyone if everyone.count(p) > 1})
-            if twice:
-                bad("teams", f"in cooperative mode everyone is one crew: {', '.join(twice)} listed in two teams")
-            n = len(set(everyone))
-            if n not in PLAYER_COUNTS:
-                bad("teams", f"cooperative mode is for 2 to 6 players, these teams have {n}")
-
-        def number(k: str, default, low, high, *, whole: bool) -> None:
-            v = raw.get(k, default)
-            ok = isinstance(v, int) if whole else isinstance(v, (int, float))
-            if not ok or isinstance(v, bool) or not (low <= v <= high):
-                kind = "a whole number" if whole else "a number"
-                bad(k, f"must be {kind} from {low} to {high}, not {v!r}")
-                v = default
-            kw[k] = v
-
-        number("turn_seconds", 30, 5, 600, whole=False)
-        number("time_counters", 4, 0, 20, whole=True)
-        number("target_points", 12, 1, 1000, whole=True)
-        number("settle_ms", 500, 0, 5000, whole=True)
-        number("seed", 0, 0, 2**63 - 1, whole=True)
-        kw["turn_seconds"] = float(kw["turn_seconds"])
-        side = raw.get("side", "blue")
-        if side not in ("blue", "gray"):
-            bad("side", f"{side!r} is not a side (blue or gray)")
-            side = "blue"
-        kw["side"] = side
-        for flag in ("expansion", "touch_sensors"):
-            v = raw.get(flag, False)
-            if not isinstance(v, bool):
-                bad(flag, "must be true or false")
-                v = False
-            kw[flag] = v
-        layout = raw.get("layout")
-        if layout is not None and not isinstance(layout, str):
-            bad("layout", "must be a file path")
-            layout = None
-        kw["layout"] = layout
+        for s in SETTINGS:
+            v = raw.get(s.name, s.default)
+            if s.kind == "choice":
+                if v not in s.choices:
+                    bad(s.name, f"{v!r} is not a {s.name} ({' or '.join(s.choices)})")
+                    v = s.default
+            elif s.kind == "flag":
+                if not isinstance(v, bool):
+                    bad(s.name, "must be true or false")
+                    v = s.default
+            elif s.kind == "number":
+                ok = isinstance(v, int) if s.whole else isinstance(v, (int, float))
+                if not ok or isinstance(v, bool) or not (s.low <= v <= s.high):
+                    bad(s.name, f"must be {'a whole number' if s.whole else 'a number'} from {s.low} to {s.high}, "
+                                f"not {v!r}")
+                    v = s.default
+                v = type(s.default)(v)
+            elif s.kind == "path":
+                if v is not None and not isinstance(v, str):
+                    bad(s.name, "must be a file path")
+                    v = None
+            elif s.kind == "teams":
+                v = _teams(raw.get(s.name), kw["mode"], bad)
+            kw[s.name] = v
         if problems:
             raise ConfigError(problems)
         return cls(**kw)
+
+    @classmethod
+    def check_defaults(cls, raw: Any, place: str, *, file: str | None = None, key: str = "match",
+                       also: tuple[str, ...] = ()) -> None:
+        """Check defaults for new matches given at `place` ("defaults" or "file") on their own:
+        the same checks and the same one-line messages as a whole match (teams may be left
+        out). `also` names other keys the caller takes itself (listed in the message)."""
+        if not isinstance(raw, dict):
+            raise ConfigError(Problem(file, key, "must be a table"))
+        allowed = names(place)
+        unknown = [Problem(file, f"{key}.{k}" if key else k,
+                           f"unknown setting (expected one of: {', '.join(also + allowed)})")
+                   for k in raw if k not in allowed and k not in also]
+        try:
+            cls.from_dict({k: v for k, v in raw.items() if k in allowed}, file=file, key=key, allowed=allowed,
+                          base={"teams": [{"name": "A", "players": ["a", "b"]}]})
+        except ConfigError as e:
+            unknown += e.problems
+        if unknown:
+            raise ConfigError(unknown)
+
+
+def _name_problem(name: Any, what: str) -> str | None:
+    """Why `name` (already trimmed) cannot be a team's or a player's name, or None."""
+    if not isinstance(name, str) or not name:
+        return f"{what} needs a name"
+    if len(name) > NAME_MAX:
+        return f"{what} name is {len(name)} characters long (at most {NAME_MAX})"
+    if not name.isprintable():
+        return f"{what} name must be text on one line"
+    return None
+
+
+def _teams(raw_teams: Any, mode: str, bad) -> tuple[Team, ...]:
+    if not isinstance(raw_teams, list) or not raw_teams:
+        bad("teams", "needs at least one team: [{ name = \"...\", players = [\"...\", ...] }]")
+        return ()
+    if len(raw_teams) > TEAMS_MAX:
+        bad("teams", f"{len(raw_teams)} teams: at most {TEAMS_MAX}")
+        raw_teams = raw_teams[:TEAMS_MAX]
+    teams = []
+    seen = set()  # trimmed and case-folded: "A", " A " and "a" are one team on the board
+    for i, rt in enumerate(raw_teams):
+        if not isinstance(rt, dict):
+            bad(f"teams[{i}]", "must be a table with name and players")
+            continue
+        name = rt.get("name")
+        name = name.strip() if isinstance(name, str) else name
+        players = rt.get("players", [])
+        why = _name_problem(name, "a team")
+        if why:
+            bad(f"teams[{i}].name", why)
+            continue
+        if name.casefold() in seen:
+            bad(f"teams[{i}].name", f"two teams are called {name!r}")
+        seen.add(name.casefold())
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            bad(f"teams[{i}].players", "must be an array of player names")
+            players = []
+        players = [p.strip() for p in players]
+        whys = [w for w in (_name_problem(p, "a player") for p in players) if w]
+        if whys:
+            bad(f"teams[{i}].players", whys[0])
+            players = []
+        elif len(players) > PLAYERS_MAX:
+            bad(f"teams[{i}].players", f"{len(players)} players: at most {PLAYERS_MAX} in a team")
+            players = []
+        elif len({p.casefold() for p in players}) != len(players):
+            bad(f"teams[{i}].players", "a player is listed twice")
+        for extra in rt:
+            if extra not in ("name", "players"):
+                bad(f"teams[{i}].{extra}", "unknown key (expected name, players)")
+        teams.append(Team(name, tuple(players)))
+    # Who may play in each mode: docs/rules.md rules 23 and 24.
+    if mode == "competitive":
+        for i, t in enumerate(teams):
+            if len(t.players) < 2:
+                bad(f"teams[{i}].players", f"team {t.name!r} needs at least 2 players (a tower and a crew)")
+    elif teams:
+        everyone = [p for t in teams for p in t.players]
+        twice = sorted({p for p in everyone if everyone.count(p) > 1})
+        if twice:
+            bad("teams", f"in cooperative mode everyone is one crew: {', '.join(twice)} listed in two teams")
+        n = len(set(everyone))
+        if n not in PLAYER_COUNTS:
+            bad("teams", f"cooperative mode is for {PLAYER_COUNTS[0]} to {PLAYER_COUNTS[-1]} players, "
+                         f"these teams have {n}")
+    return tuple(teams)
+
+
+SETTINGS: tuple[Setting, ...] = tuple(Setting(name=f.name, default=f.default, **f.metadata["setting"])
+                                      for f in fields(MatchSettings))
+
+
+def names(place: str) -> tuple[str, ...]:
+    """The settings that may be given at a place (see PLACES)."""
+    if place not in PLACES:
+        raise ValueError(place)
+    return tuple(s.name for s in SETTINGS if place in s.where)

@@ -146,9 +146,10 @@ def render(snapshot: dict[str, Any], now: float, config: NeoPixelConfig, cues: l
             colour = RED if mistake is None or blink(now, mistake.start, 4) else OFF
         elif control.startswith("cockpit."):
             role = control.split(".", 1)[1]
-            if role == "start" and snapshot.get("phase") == "between_turns":
+            allowed = snapshot.get("actions") or {}  # the engine's answer: lit when pressing it does something
+            if role == "start" and "start_turn" in allowed:
                 colour = GREEN
-            elif role == "flip" and in_turn and snapshot.get("counters_held", 0) > 0:
+            elif role == "flip" and "flip" in allowed:
                 colour = AMBER
         frame[i] = colour
     return frame

@@ -20,9 +20,12 @@ from aiohttp import WSCloseCode, web
 
 from .. import __version__
 from ..debrief import COLUMNS, csv_text, debrief
+from ..engine import CARDS_PER_TURN, MISTAKES_PER_TURN, SETTINGS, MatchSettings, names
 from ..errors import ConfigError
+from ..events import ACTIONS
+from ..i18n import catalog, language_name, languages
 from ..scenario import contract_events
-from .cockpit import MATCH_FIELDS, Cockpit, Refused, check_defaults
+from .cockpit import Cockpit, Refused
 from .drawing import card_svg, qr_svg
 from .guard import Quiet, out_of_fds
 from .replay import replay_events
@@ -40,7 +43,6 @@ MAX_BODY = 64 * 1024
 MAX_DEPTH = 16  # levels of JSON nesting in a body (a match's teams and players need 4)
 MAX_NUMBER_CHARS = 40  # characters of one number in a body: seeds, seconds and indexes need far fewer
 BODY_SECONDS = 10.0  # to receive a whole body once its headers are in
-SETTING_FIELDS = ("turn_seconds", "time_counters", "target_points", "settle_ms", "side", "expansion", "mode")
 TOWER_CLOSE = 4403  # "forbidden", in the private range of WebSocket close codes
 COCKPIT = web.AppKey("cockpit", Cockpit)
 SECURITY = web.AppKey("security", Security)
@@ -49,6 +51,11 @@ STATIC = web.AppKey("static", Path)
 LAN_HOST = web.AppKey("lan_host", str)
 DEBRIEFS = web.AppKey("debriefs", OrderedDict)
 QUIET = web.AppKey("quiet", Quiet)
+# A cockpit serving the network counts a browser on the Pi itself (the kiosk's, on the
+# room's TV) as a room screen: it connects from 127.0.0.1. Listening on 127.0.0.1 only
+# (--sim on a laptop), every browser is on this machine, so none is special.
+OWN_SCREEN = web.AppKey("own_screen", bool)
+OWN_SCREEN_ADDRESSES = ("127.0.0.1", "::1")
 DEBRIEF_CACHE = 8  # rebuilt debriefs kept: a class flicking between the last few matches
 
 
@@ -243,23 +250,33 @@ async def get_tower(request: web.Request) -> web.Response:
     if not cockpit.code_ok(request.query.get("code")):
         return error(403, "wrong or missing join code: scan the code on the join page")
     card = cockpit.tower_card()
-    svg = card_svg(card, cockpit.match.layout) if card is not None else None
+    svg = card_svg(card, cockpit.match.layout, cockpit.language) if card is not None else None
     return web.json_response({"card": card, "svg": svg})
 
 
 async def get_join(request: web.Request) -> web.Response:
-    """The join code, URL and QR: for a game master's session or a paired room screen only.
-    The code opens the tower's card, so nobody gets it just by asking the network."""
+    """The tower's join code, address and QR code (the match's, or while none runs the next
+    one's): for a game master's session or a room screen only (see security.py). The code
+    opens the tower's card, so nobody gets it just by asking the network."""
     security = request.app[SECURITY]
-    if security.session(request.cookies.get(COOKIE)) is None and not security.screen_ok(request.cookies.get(SCREEN)):
+    own_screen = request.app[OWN_SCREEN] and request.remote in OWN_SCREEN_ADDRESSES
+    if (not own_screen and security.session(request.cookies.get(COOKIE)) is None
+            and not security.screen_ok(request.cookies.get(SCREEN))):
         return error(403, "the join code shows only on the room's screen and the game master's page: "
                           "pair this screen with the game master's PIN")
-    cockpit = request.app[COCKPIT]
-    if not cockpit.active:
-        return error(404, "no match is being played: the game master sets one up on /admin")
-    code = cockpit.record.code
+    code = request.app[COCKPIT].join_code()
     url = join_url(request, code)
     return web.json_response({"code": code, "url": url, "qr_svg": qr_svg(url)})
+
+
+async def get_i18n(request: web.Request) -> web.Response:
+    """The compiled catalog the pages translate with: the cockpit's language, or ?lang=."""
+    lang = request.query.get("lang") or request.app[COCKPIT].language
+    if lang not in languages():
+        return error(400, f"lang: {lang[:20]!r} is not one of this cockpit's languages ({', '.join(languages())})")
+    resp = web.json_response(catalog(lang))
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
 
 
 async def sim_input(request: web.Request) -> web.Response:
@@ -333,7 +350,7 @@ async def admin_action(request: web.Request) -> web.Response:
     body = await json_body(request)
     name = body.pop("action", None)
     if not isinstance(name, str):
-        return error(400, "action: missing (start_turn, flip, pause, resume, challenge, rule, end or abandon)")
+        return error(400, f"action: missing (one of: {', '.join(a for a in ACTIONS if a != 'new_match')})")
     try:
         events = await request.app[COCKPIT].action(name, body)
     except Refused as e:
@@ -345,18 +362,17 @@ async def admin_settings(request: web.Request) -> web.Response:
     require_admin(request)
     body = await json_body(request)
     if not body:  # a page that sent nothing has a bug to be told about, not a silent 200
-        return error(400, f"nothing to change: send pin or one of: {', '.join(SETTING_FIELDS)}")
-    unknown = sorted(k for k in body if k not in ("pin",) + SETTING_FIELDS)
-    if unknown:
-        return error(400, f"{unknown[0]}: unknown setting (expected pin or one of: {', '.join(SETTING_FIELDS)})")
+        return error(400, f"nothing to change: send pin, language or one of: {', '.join(names('defaults'))}")
     cockpit = request.app[COCKPIT]
     security = request.app[SECURITY]
-    defaults = {k: v for k, v in body.items() if k in SETTING_FIELDS}
-    if defaults:
-        try:
-            check_defaults({**cockpit.defaults, **defaults})
-        except ConfigError as e:
-            return error(400, "; ".join(str(p) for p in e.problems))
+    if "language" in body and body["language"] not in languages():  # checked before anything changes
+        return error(400, f"language: {str(body['language'])[:20]!r} is not one of this cockpit's languages "
+                          f"({', '.join(languages())})")
+    defaults = {k: v for k, v in body.items() if k not in ("pin", "language")}
+    try:  # the defaults as a whole, with the same checks and messages as the settings file's
+        MatchSettings.check_defaults({**cockpit.defaults, **defaults}, "defaults", key="", also=("pin", "language"))
+    except ConfigError as e:
+        return error(400, "; ".join(str(p) for p in e.problems))
     if "pin" in body:
         try:
             await security.change_pin(body["pin"])
@@ -366,7 +382,9 @@ async def admin_settings(request: web.Request) -> web.Response:
         merged = {**cockpit.defaults, **defaults}
         cockpit.store.set_setting("match_defaults", json.dumps(merged, sort_keys=True))
         cockpit.defaults.update(defaults)
-    resp = web.json_response({"ok": True, "defaults": cockpit.defaults})
+    if "language" in body:
+        await cockpit.call(lambda: cockpit.set_language(body["language"]))
+    resp = web.json_response({"ok": True, "defaults": cockpit.defaults, "language": cockpit.language})
     if "pin" in body:  # a new PIN logs everybody out, this browser too: log in again
         resp.del_cookie(COOKIE, path="/")
     return resp
@@ -380,9 +398,12 @@ async def admin_status(request: web.Request) -> web.Response:
         r = cockpit.record
         match = {"id": r.id, "created": r.created, "status": r.status, "code": r.code, "settings": r.settings,
                  "state": cockpit.public_state()}
+    # The match settings as declared by the engine (labels, defaults, limits, where each may
+    # be set): the page builds its forms from them.
     return web.json_response({"link": cockpit.link_status(), "match": match, "version": __version__,
-                              "defaults": cockpit.defaults, "fields": list(MATCH_FIELDS),
-                              "warnings": cockpit.problems()})
+                              "defaults": cockpit.defaults, "settings": [st.as_dict() for st in SETTINGS],
+                              "language": cockpit.language, "warnings": cockpit.problems(),
+                              "languages": [{"code": lang, "name": language_name(lang)} for lang in languages()]})
 
 
 async def admin_matches(request: web.Request) -> web.Response:
@@ -434,7 +455,8 @@ async def match_debrief(request: web.Request) -> dict[str, Any]:
         return {"match_id": record.id, "created": record.created, "status": record.status,
                 "settings": record.settings, "scores": dict(match.scores), "round": match.round,
                 "finished": match.finished, "winner": match.winner, "tier": match.tier,
-                "outcome": match.outcome, "tables": debrief(contract_events(events))}
+                "outcome": match.outcome, "cards_per_turn": CARDS_PER_TURN, "mistakes_per_turn": MISTAKES_PER_TURN,
+                "tables": debrief(contract_events(events))}
 
     try:
         result = await asyncio.get_running_loop().run_in_executor(None, rebuild)
@@ -472,9 +494,10 @@ class Peer:
 
     QUEUE = 512
 
-    def __init__(self, ws: web.WebSocketResponse, view: str):
+    def __init__(self, ws: web.WebSocketResponse, view: str, code: str | None = None):
         self.ws = ws
         self.view = view
+        self.code = code  # a tower's join code: a new match with another one closes it
         self.queue: asyncio.Queue = asyncio.Queue(self.QUEUE)
         self.closing: int | None = None
 
@@ -521,7 +544,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     if view == "tower" and not cockpit.code_ok(request.query.get("code")):
         await ws.close(code=TOWER_CLOSE, message=b"wrong or missing join code")
         return ws
-    peer = Peer(ws, view)
+    peer = Peer(ws, view, request.query.get("code", "").strip().upper() if view == "tower" else None)
     cockpit.subscribe(peer)
     writer = asyncio.create_task(peer.writer())
     try:
@@ -549,7 +572,7 @@ async def close_sockets(app: web.Application) -> None:
 # ---------------------------------------------------------------------------- the app
 
 def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static_dir: Path | None = None,
-              lan_host: str = "", quiet: Quiet | None = None) -> web.Application:
+              lan_host: str = "", quiet: Quiet | None = None, own_screen: bool = False) -> web.Application:
     app = web.Application(middlewares=[errors_as_json, host_allow_list], client_max_size=MAX_BODY)
     app[COCKPIT] = cockpit
     app[SECURITY] = security
@@ -558,6 +581,7 @@ def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static
     app[LAN_HOST] = lan_host
     app[DEBRIEFS] = OrderedDict()
     app[QUIET] = quiet or Quiet()
+    app[OWN_SCREEN] = own_screen
     r = app.router
     r.add_get("/", page_handler("index"))
     for name in PAGES:
@@ -566,6 +590,7 @@ def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static
     r.add_get("/api/state", get_state)
     r.add_get("/api/tower", get_tower)
     r.add_get("/api/join", get_join)
+    r.add_get("/api/i18n", get_i18n)
     if sim:
         r.add_post("/api/sim/input", sim_input)
     r.add_post("/api/admin/login", admin_login)

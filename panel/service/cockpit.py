@@ -24,9 +24,10 @@ import secrets
 import time
 from typing import Any, Callable, Iterable
 
-from ..engine import Match, MatchSettings
+from ..engine import Match, MatchSettings, Phase, Refusal, allowed_actions, names, refusal
 from ..errors import ConfigError
 from ..events import Action, GameEvent, InputEvent
+from ..i18n import SOURCE, languages
 from ..layout import Layout
 from .effects import sim_leds
 from .replay import apply, layout_for, replay
@@ -38,14 +39,8 @@ TICK = 0.25  # seconds between state pushes while a turn runs
 RETRY_FIRST, RETRY_MOST = 0.5, 8.0  # seconds between tries to log a due deadline the store refused
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud across a café
 CODE_LENGTH = 6
-GM_ACTIONS = ("start_turn", "flip", "pause", "resume", "challenge", "rule", "end", "abandon")
-# Fields of a new match a game master may set from the web page. The layout file and the
-# touch sensors belong to the build (command line, settings file), not to a web form.
-MATCH_FIELDS = ("mode", "teams", "turn_seconds", "time_counters", "target_points", "settle_ms",
-                "side", "expansion", "seed")
-WALK_UP_TEAMS = [{"name": "Blue team", "players": ["Tower", "Crew"]},
-                 {"name": "Red team", "players": ["Tower", "Crew"]}]
-GM_PAUSE_REASONS = ("pause", "restart")  # what the game master's resume clears
+# The stored status of a match the engine has ended, by how it ended.
+STATUS_WHEN_OVER = {"complete": "finished", "ended": "ended", "abandoned": "abandoned"}
 
 
 class Refused(Exception):
@@ -55,6 +50,12 @@ class Refused(Exception):
         super().__init__(message)
         self.status = status
 
+    @classmethod
+    def by_engine(cls, why: Refusal) -> "Refused":
+        """The engine's refusal as HTTP: a request that is wrong in itself (a parameter at
+        fault) is a 400, a request the moment does not allow a 409; the text is the engine's."""
+        return cls(400 if why.param else 409, str(why))
+
 
 def public_event(event: GameEvent) -> dict[str, Any]:
     """A game event as every page may see it: card_drawn without the card (only the tower
@@ -62,12 +63,6 @@ def public_event(event: GameEvent) -> dict[str, Any]:
     d = event.as_dict()
     d.pop("card", None)
     return d
-
-
-def check_defaults(defaults: dict[str, Any], *, file: str | None = None, key: str = "") -> None:
-    """ConfigError when defaults for new matches (settings without teams) would be refused:
-    the checks a new match gets, with placeholder teams."""
-    MatchSettings.from_dict({"teams": [{"name": "A", "players": ["a", "b"]}], **defaults}, file=file, key=key)
 
 
 def make_code() -> str:
@@ -79,8 +74,8 @@ class Cockpit:
 
     def __init__(self, store: Store, *, layout_path: str | None = None, sim: bool = False,
                  sources: Iterable[Any] = (), effects: Iterable[Any] = (), defaults: dict[str, Any] | None = None,
-                 touch_sensors: bool = False, clock: Callable[[], float] = time.monotonic, tick: float = TICK,
-                 warnings: Iterable[str] = ()):
+                 touch_sensors: bool = False, language: str = SOURCE, clock: Callable[[], float] = time.monotonic,
+                 tick: float = TICK, warnings: Iterable[str] = ()):
         self.store = store
         self.layout_path = layout_path
         self.sim = sim
@@ -88,6 +83,7 @@ class Cockpit:
         self.effects = list(effects)
         self.defaults = dict(defaults or {})
         self.touch_sensors = touch_sensors
+        self.language = language  # of every page, chosen on /admin (panel.i18n)
         self.clock = clock
         self.tick = tick
         self.queue: asyncio.Queue = asyncio.Queue()
@@ -101,13 +97,16 @@ class Cockpit:
         # report the real ones when they start).
         self.positions: dict[str, str] = dict(self.any_layout().start_positions())
         self._last_card: str | None = None
-        self._task: asyncio.Task | None = None
-        self._next_tick = 0.0
-        self.started = False
         self.warnings: list[str] = list(warnings)  # for the game master: what the start found wrong
         self.store_error: str | None = None  # why the last write failed, until one succeeds
         self._retry_at: float | None = None  # clock time of the next try to log a due deadline
         self._retry_wait = RETRY_FIRST
+        # The next match's join code, made ahead and kept: the board shows it while no match
+        # runs, so the tower's phone is ready before START sets the match up.
+        self.next_code = store.get_setting("next_code") or self._new_next_code()
+        self._task: asyncio.Task | None = None
+        self._next_tick = 0.0
+        self.started = False
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
@@ -184,9 +183,12 @@ class Cockpit:
         self._last_card = None
         if record.status == "active" and match.finished:
             # Killed between the last input and the status update: the log says how it ended.
-            ended = any(e.kind == "action" and e.data.get("name") == "end" for e in entries)
-            self._set_status("ended" if ended else "finished")
-        if self.record.status == "active" and match.phase.value == "in_turn":
+            self._set_status(STATUS_WHEN_OVER[match.ended_by])
+        elif record.status != "active" and not match.finished:
+            # Ended or abandoned before the engine was told (an older log): tell it now, so
+            # the pages see a match that is over. Not logged: the record is closed.
+            match.handle(Action("abandon" if record.status == "abandoned" else "end", last))
+        if self.record.status == "active" and match.phase is Phase.IN_TURN:
             try:
                 self._log_and_handle(Action("pause", last, {"reason": "restart"}))
             except Refused:  # the store cannot write: said on the pages; the turn goes on unlogged
@@ -240,7 +242,8 @@ class Cockpit:
     def public_state(self, full: dict[str, Any] | None = None) -> dict[str, Any]:
         """GET /api/state: the snapshot without the card, plus the match id, status and link."""
         if self.match is None:
-            state: dict[str, Any] = {"phase": "idle", "positions": dict(self.positions), "finished": False}
+            state: dict[str, Any] = {"phase": "idle", "positions": dict(self.positions), "finished": False,
+                                     "actions": allowed_actions(None)}
         else:
             state = dict(full if full is not None else self.match.snapshot(self.now()))
             state.pop("card", None)
@@ -269,9 +272,20 @@ class Cockpit:
             card["colours"] = [buttons[b].colour for b in card.get("press", []) if b in buttons]
         return card
 
+    def join_code(self) -> str:
+        """The code a tower joins with: the match's while one is played, else the next one's."""
+        return self.record.code if self.active else self.next_code
+
     def code_ok(self, code: str | None) -> bool:
-        return (self.record is not None and self.record.status == "active" and isinstance(code, str)
-                and secrets.compare_digest(code.strip().upper(), self.record.code))
+        return isinstance(code, str) and secrets.compare_digest(code.strip().upper(), self.join_code())
+
+    def _new_next_code(self) -> str:
+        self.next_code = make_code()
+        try:
+            self.store.set_setting("next_code", self.next_code)
+        except StoreWriteError as e:  # kept in memory: a restart makes another one, nothing lost
+            self._unsaved(e)
+        return self.next_code
 
     # ------------------------------------------------------------------ requests from the web
     async def input(self, control: str, value: bool | str) -> bool:
@@ -324,7 +338,7 @@ class Cockpit:
             # A deadline the store would not log waits for the next try, not for nothing (a spin).
             retry = self._retry_at - self.clock() if self._retry_at is not None else 0.0
             waits.append(max(due - now, retry))
-        if self.match.phase.value == "in_turn":
+        if self.match.phase is Phase.IN_TURN:
             waits.append(self._next_tick - self.clock())
         for effect in self.effects:
             d = getattr(effect, "deadline", None)
@@ -339,17 +353,13 @@ class Cockpit:
     def _on_timer(self) -> None:
         if self.active:
             t = self._stamp(self.clock())
-            due = self.match.next_deadline()
-            if due is not None and due <= t and (self._retry_at is None or self.clock() >= self._retry_at):
-                # Logged before it runs, like any input: a replay advances at the same moment.
-                try:
-                    self._append(t, "advance", {})
-                except Refused:  # tried again later, each wait twice the last (the pages tick on)
-                    self._retry_at = self.clock() + self._retry_wait
-                    self._retry_wait = min(self._retry_wait * 2, RETRY_MOST)
-                    return
-                self._publish(self.match.advance(t))
-            elif self.match.phase.value == "in_turn" and self.clock() >= self._next_tick:
+            try:
+                advanced = (self._retry_at is None or self.clock() >= self._retry_at) and self._advance(t)
+            except Refused:  # the store would not log it: tried again later, each wait twice the last
+                self._retry_at = self.clock() + self._retry_wait
+                self._retry_wait = min(self._retry_wait * 2, RETRY_MOST)
+                advanced = False
+            if not advanced and self.match.phase is Phase.IN_TURN and self.clock() >= self._next_tick:
                 self._publish([])  # the timer drains on the pages
         now = self.now()
         full = None
@@ -361,6 +371,18 @@ class Cockpit:
                     effect.update(full, now)
                 except Exception:
                     log.exception("an effect failed")
+
+    def _advance(self, t: float) -> bool:
+        """Run the match's clock to `t` when a deadline has passed, logged before it runs
+        like any input (a replay advances at the same moment). True when it did."""
+        due = self.match.next_deadline()
+        if due is None or due > t:
+            return False
+        self._append(t, "advance", {})
+        events = self.match.advance(t)
+        self._status_from_match()
+        self._publish(events)
+        return True
 
     def _process(self, item: Any) -> None:
         if isinstance(item, tuple):
@@ -375,8 +397,14 @@ class Cockpit:
         if isinstance(item, InputEvent):
             self._input(item)
         elif isinstance(item, Action):
-            if self.active:  # a source's action (the link lost or back)
-                self._log_and_handle(Action(item.name, self._stamp(item.t), item.params))
+            if self.active:  # a source's action (the link lost or back): logged only if the engine takes it
+                action = Action(item.name, self._stamp(item.t), item.params)
+                self._advance(action.t)
+                why = self.match.refusal(action)
+                if why is None:
+                    self._log_and_handle(action)
+                else:
+                    log.info("%s from an input source not taken: %s", action.name, why)
 
     def _input(self, event: InputEvent) -> bool:
         """One control changed: logged and judged when a match is played. True when logged."""
@@ -398,10 +426,10 @@ class Cockpit:
         if self.active and not self.match.finished:
             return False
         body: dict[str, Any] = {}
-        if self.record is not None:
-            body = {k: v for k, v in self.record.settings.items() if k in MATCH_FIELDS and k != "seed"}
+        if self.record is not None:  # the same settings again, a new deck
+            body = {k: v for k, v in self.record.settings.items() if k in names("form") and k != "seed"}
         elif "teams" not in self.defaults:
-            body["teams"] = WALK_UP_TEAMS
+            body["teams"] = MatchSettings().as_dict()["teams"]  # the engine's default teams
         if self.active:
             self._set_status("finished")
         try:
@@ -419,10 +447,14 @@ class Cockpit:
         self._append(entry.t, entry.kind, entry.data)  # the log first
         self._t = max(self._t, event.t)
         events = apply(self.match, entry)
-        if self.match.finished and self.record.status == "active":
-            self._set_status("finished")
+        self._status_from_match()
         self._publish(events)
         return events
+
+    def _status_from_match(self) -> None:
+        """A match the engine has ended is stored as over, the way it ended."""
+        if self.match.finished and self.record.status == "active":
+            self._set_status(STATUS_WHEN_OVER[self.match.ended_by])
 
     def _append(self, t: float, kind: str, data: dict[str, Any]) -> None:
         """One entry into the match's log; Refused (503) when the store cannot write it."""
@@ -447,16 +479,14 @@ class Cockpit:
             log.warning("the store writes again")
             self.store_error = None
 
-    def _set_status(self, status: str, *, acknowledged: bool = False) -> None:
-        """The match's status in the store. An `acknowledged` change (one the game master is
-        told happened) is refused when it cannot be saved; the others are also told by the
-        log (a start sets them from it), so the match goes on with them in memory."""
+    def _set_status(self, status: str) -> None:
+        """The match's status in the store. Every status follows from the log (a start sets
+        it from the log when the row says otherwise), so one the store cannot write is kept
+        in memory and the match goes on."""
         try:
             self.store.set_status(self.record.id, status)
         except StoreWriteError as e:
-            refused = self._unsaved(e)
-            if acknowledged:
-                raise refused from None
+            self._unsaved(e)
             self.record = dataclasses.replace(self.record, status=status)
             return
         self._saved()
@@ -466,36 +496,35 @@ class Cockpit:
     def _create_match(self, body: Any) -> dict[str, Any]:
         if not isinstance(body, dict):
             raise Refused(400, "the body must be a JSON object")
-        if self.active and not self.match.finished:
-            raise Refused(409, f"match {self.record.id} is still being played: end or abandon it first")
-        unknown = sorted(k for k in body if k not in MATCH_FIELDS)
-        if unknown:
-            raise Refused(400, f"{unknown[0]}: unknown field (expected one of: {', '.join(MATCH_FIELDS)})")
-        raw = {**self.defaults, **body}
-        raw.setdefault("seed", secrets.randbelow(2**31))  # every match its own deck unless asked
-        raw["layout"] = self.layout_path
-        raw["touch_sensors"] = self.touch_sensors
+        why = refusal(self.match, Action("new_match", self.now()))
+        if why is not None:
+            raise Refused.by_engine(why)
+        # What the game master chose, over the defaults; the build's own (layout file, touch
+        # sensors) over both. Every match its own deck unless a seed is asked for.
+        base = {**self.defaults, "seed": secrets.randbelow(2**31), "layout": self.layout_path,
+                "touch_sensors": self.touch_sensors}
         try:
-            settings = MatchSettings.from_dict(raw, key="")
+            settings = MatchSettings.from_dict(body, key="", allowed=names("form"), base=base)
             layout = layout_for(settings.layout, settings.side, settings.expansion)
             match = Match(settings, layout, positions=dict(self.positions))
         except ConfigError as e:
             raise Refused(400, "; ".join(str(p) for p in e.problems)) from None
         except ValueError as e:
             raise Refused(400, str(e)) from None
-        code = make_code()
+        code = self.next_code
         try:
             match_id = self.store.create_match(settings.as_dict(), dict(self.positions), code)
         except StoreWriteError as e:
             raise self._unsaved(e) from None
         self._saved()
+        self._new_next_code()
         self.record = self.store.match(match_id)
         self.match = match
         self._offset = self.clock()
         self._t = 0.0
         self._last_card = None
-        for sub in list(self.subscribers):  # the old join code is void
-            if getattr(sub, "view", None) == "tower":
+        for sub in list(self.subscribers):  # the old join code is void; towers that joined ahead stay
+            if getattr(sub, "view", None) == "tower" and getattr(sub, "code", None) != code:
                 sub.revoke()
         log.info("match %s set up: %s, teams %s, join code %s", match_id, settings.mode,
                  ", ".join(t.name for t in settings.teams), code)
@@ -503,93 +532,41 @@ class Cockpit:
         return {"match_id": match_id, "code": code}
 
     def _action(self, name: Any, params: dict[str, Any]) -> list[dict[str, Any]]:
-        if name not in GM_ACTIONS:
-            raise Refused(400, f"action: {name!r} is not an action (expected one of: {', '.join(GM_ACTIONS)})")
-        if self.match is None or self.record is None:
-            raise Refused(409, "no match: set one up first")
-        if self.record.status != "active":
-            raise Refused(409, f"match {self.record.id} is {self.record.status}: set up a new match")
-        snap = self.match.snapshot(self.now())
-        phase = snap["phase"]
-        events: list[GameEvent] = []
-
-        def act(action_name: str, **p: Any) -> None:
-            events.extend(self._log_and_handle(Action(action_name, self._stamp(self.clock()), p)))
-
-        if name == "abandon":
-            self._set_status("abandoned", acknowledged=True)
-            self._publish([])
-            return []
-        if phase == "finished":
-            raise Refused(409, "the match is finished")
-        if name == "end":
-            act("end")
-            self._set_status("ended")
-            self._publish([])
-        elif name == "start_turn":
-            if phase != "between_turns":
-                raise Refused(409, "a turn is already in progress")
-            act("start_turn")
-        elif name == "flip":
-            if phase != "in_turn":
-                raise Refused(409, "no turn is running")
-            if not snap["counters_held"]:
-                raise Refused(409, "the crew holds no time counter")
-            act("flip")
-        elif name == "pause":
-            if phase not in ("in_turn", "paused"):
-                raise Refused(409, "no turn is in progress")
-            if "pause" in snap["paused_for"]:
-                raise Refused(409, "already paused")
-            act("pause", reason="pause")
-        elif name == "resume":
-            reasons = [r for r in GM_PAUSE_REASONS if r in snap["paused_for"]]
-            if not reasons:
-                if "challenge" in snap["paused_for"]:
-                    raise Refused(409, "a challenge is open: rule on it to resume")
-                if "link" in snap["paused_for"]:
-                    raise Refused(409, "the panel's link is lost: the turn resumes by itself when the panel "
-                                       "is heard again (check its USB cable)")
-                raise Refused(409, "not paused")
-            for r in reasons:
-                act("resume", reason=r)
-        elif name == "challenge":
-            if phase != "in_turn" or snap["challenge"] is not None:
-                raise Refused(409, "a challenge needs a running turn with no challenge open")
-            team = params.get("team")
-            teams = [t["name"] for t in snap["teams"]]
-            if not self.match.cooperative:
-                if team not in teams:
-                    raise Refused(400, f"team: {team!r} is not a team of this match")
-                if team == snap["team"]:
-                    raise Refused(400, "team: a team cannot challenge its own turn")
-            elif team is not None and not isinstance(team, str):
-                raise Refused(400, "team: must be a team name")
-            card = params.get("card", "current")
-            if card == "current":
-                if not self.match.snapshot(self.now())["card"]:
-                    raise Refused(409, "no card is in play")
-            elif isinstance(card, int) and not isinstance(card, bool):
-                if not 0 <= card < snap["completed"]:
-                    raise Refused(400, f"card: {card} is not the index of a card completed this turn "
-                                       f"(0 to {snap['completed'] - 1})" if snap["completed"] else
-                                  "card: no card was completed this turn")
-            else:
-                raise Refused(400, "card: must be \"current\" or the index of a card completed this turn")
-            act("challenge", team=team, card=card)
-        elif name == "rule":
-            if snap["challenge"] is None:
-                raise Refused(409, "no challenge is open")
-            upheld = params.get("upheld")
-            if not isinstance(upheld, bool):
-                raise Refused(400, "upheld: must be true or false")
-            act("rule", upheld=upheld)
-        return [public_event(e) for e in events]
+        """A game master's action, carried out if the engine allows it at this moment; the
+        engine's refusal otherwise, as HTTP. No rule is kept here."""
+        if name == "new_match":
+            raise Refused(400, "action: a new match is set up with POST /api/admin/match")
+        t = self._stamp(self.clock())
+        if self.active:
+            self._advance(t)  # asked at its moment: the timer may have run out meanwhile
+        # A parameter sent as null is one left out (the log is written back as TOML, which has no null).
+        action = Action(name, t, {k: v for k, v in params.items() if v is not None})
+        why = refusal(self.match, action)
+        if why is not None:
+            raise Refused.by_engine(why)
+        return [public_event(e) for e in self._log_and_handle(action)]
 
     # ------------------------------------------------------------------ fan-out
+    def set_language(self, language: str) -> None:
+        """The game master chose the pages' language: kept in the store, and every page told
+        (each loads that catalog and shows itself again); towers get the card redrawn."""
+        if language not in languages():
+            raise Refused(400, f"language: {language!r} is not one of this cockpit's languages "
+                               f"({', '.join(languages())})")
+        self.language = language
+        self.store.set_setting("language", language)
+        full = self.full_snapshot()
+        card_msg = None
+        for sub in list(self.subscribers):
+            sub.send({"type": "language", "language": language})
+            if getattr(sub, "view", None) == "tower":
+                card_msg = card_msg or self._card_message(full)
+                sub.send(card_msg)
+
     def subscribe(self, sub: Any) -> None:
-        """Add a page's socket; it gets the state now (and the LEDs or the card)."""
+        """Add a page's socket; it gets the language and the state now (and the LEDs or the card)."""
         self.subscribers.add(sub)
+        sub.send({"type": "language", "language": self.language})
         full = self.full_snapshot()
         sub.send({"type": "state", "state": self.public_state(full)})
         if sub.view == "sim":
@@ -604,7 +581,7 @@ class Cockpit:
         from .drawing import card_svg  # the pages' drawing code, loaded only when a tower looks
 
         card = self.tower_card(full)
-        svg = card_svg(card, self.match.layout) if card is not None and self.match is not None else None
+        svg = card_svg(card, self.match.layout, self.language) if card is not None and self.match is not None else None
         return {"type": "card", "card": card, "svg": svg}
 
     def _publish(self, events: list[GameEvent]) -> None:

@@ -15,11 +15,13 @@ from ..layout import Layout
 log = logging.getLogger("penguin-panel")
 
 
-def card_svg(card: dict[str, Any], layout: Layout) -> str | None:
+def card_svg(card: dict[str, Any], layout: Layout, language: str) -> str | None:
+    """The card drawn with its words in the cockpit's language."""
+    from ..i18n import translations
     from ..web.card_drawing import card_svg as draw
 
     try:
-        return draw(card, layout)
+        return draw(card, layout, tr=translations(language))
     except ValueError as e:  # a card the drawing cannot place: the tower still gets the card's text
         log.warning("cannot draw card %s: %s", card.get("number"), e)
         return None

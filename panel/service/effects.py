@@ -38,8 +38,9 @@ class Effect(Protocol):
 
 def sim_leds(snapshot: dict[str, Any], *, ring: int = RING) -> dict[str, Any]:
     """What the cockpit's LEDs show for a snapshot: the timer ring draining like the
-    hourglass, one pixel per time counter, two mistake pixels, and button LEDs (the stuck
-    control red, FLIP lit while a counter can be spent, START lit between turns)."""
+    hourglass, one pixel per time counter, one per mistake a turn allows, and button LEDs
+    (the stuck control red, FLIP lit while the engine allows a flip, START while it allows
+    a turn to start)."""
     phase = snapshot.get("phase")
     pixels: list[tuple[int, int, int]]
     if phase in ("in_turn", "paused"):
@@ -57,11 +58,12 @@ def sim_leds(snapshot: dict[str, Any], *, ring: int = RING) -> dict[str, Any]:
     counters = snapshot.get("time_counters", 0) or 0
     pixels += [YELLOW if i < held else WHITE_DIM for i in range(counters)]
     mistakes = snapshot.get("mistakes", 0) or 0
-    pixels += [RED if i < mistakes else OFF for i in range(2)]
+    pixels += [RED if i < mistakes else OFF for i in range(snapshot.get("mistakes_per_turn", 0) or 0)]
     buttons: dict[str, tuple[int, int, int]] = {}
     if snapshot.get("stuck"):
         buttons[snapshot["stuck"]] = RED
-    buttons["cockpit.flip"] = YELLOW if phase == "in_turn" and held > 0 else OFF
-    buttons["cockpit.start"] = GREEN if phase == "between_turns" else OFF
+    allowed = snapshot.get("actions") or {}
+    buttons["cockpit.flip"] = YELLOW if "flip" in allowed else OFF
+    buttons["cockpit.start"] = GREEN if "start_turn" in allowed else OFF
     return {"type": "leds", "pixels": [list(p) for p in pixels],
             "buttons": {k: list(v) for k, v in buttons.items()}}

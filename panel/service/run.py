@@ -9,6 +9,7 @@ is ready, feeds the watchdog from the loop and stops cleanly on SIGTERM or Ctrl-
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import logging
 import os
@@ -19,9 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..engine import MatchSettings
 from ..errors import ConfigError, Problem, read_toml
+from ..i18n import languages, system_language
 from .app import build_app
-from .cockpit import Cockpit, check_defaults
+from .cockpit import Cockpit
 from .sdnotify import Notifier, watchdog_interval
 from .guard import ConnectionGuard, Quiet, listen, quiet_failures, raise_fd_limit, start_serving
 from .security import PinError, Security, check_pin_format, machine_hosts
@@ -29,9 +32,8 @@ from .store import OwnerLock, Store, StoreError
 
 log = logging.getLogger("penguin-panel")
 
+DEFAULT_PORT = 8080
 SERVICE_KEYS = ("host", "port", "db", "pin", "allow_hosts", "layout", "hardware")
-MATCH_KEYS = ("mode", "turn_seconds", "time_counters", "target_points", "settle_ms", "side", "expansion",
-              "touch_sensors")
 
 
 def default_db() -> Path:
@@ -85,9 +87,6 @@ def read_settings(path: str | None) -> dict[str, Any]:
     for k in service:
         if k not in SERVICE_KEYS:
             problems.append(Problem(path, f"service.{k}", f"unknown key (expected one of: {', '.join(SERVICE_KEYS)})"))
-    for k in match:
-        if k not in MATCH_KEYS:
-            problems.append(Problem(path, f"match.{k}", f"unknown key (expected one of: {', '.join(MATCH_KEYS)})"))
     for k in ("host", "db", "layout", "hardware"):
         if k in service and not isinstance(service[k], str):
             problems.append(Problem(path, f"service.{k}", "must be a string"))
@@ -102,13 +101,10 @@ def read_settings(path: str | None) -> dict[str, Any]:
             check_pin_format(service["pin"])
         except PinError as e:
             problems.append(Problem(path, "service.pin", str(e)))
-    if "touch_sensors" in match and not isinstance(match["touch_sensors"], bool):
-        problems.append(Problem(path, "match.touch_sensors", "must be true or false"))
-    if any(k in match for k in MATCH_KEYS if k != "touch_sensors"):
-        try:
-            check_defaults({k: v for k, v in match.items() if k != "touch_sensors"}, file=path, key="match")
-        except ConfigError as e:
-            problems += e.problems
+    try:  # the [match] table: defaults for new matches and the build's touch sensors
+        MatchSettings.check_defaults(match, "file", file=path, key="match")
+    except ConfigError as e:
+        problems += e.problems
     if problems:
         raise ConfigError(problems)
     return {"service": service, "match": match}
@@ -120,7 +116,7 @@ def resolve(opts: Options) -> Resolved:
     service = settings.get("service", {})
     match = dict(settings.get("match", {}))
     host = opts.host or service.get("host") or ("127.0.0.1" if opts.sim else "0.0.0.0")
-    port = opts.port if opts.port is not None else service.get("port", 8080)
+    port = opts.port if opts.port is not None else service.get("port", DEFAULT_PORT)
     if not 0 <= port <= 65535:
         raise ConfigError(Problem(None, "--port", f"must be 0-65535, not {port}"))
     db = Path(opts.db or service.get("db") or default_db()).expanduser()
@@ -145,7 +141,7 @@ def stored_defaults(store: Store, base: dict[str, Any]) -> tuple[dict[str, Any],
         saved = json.loads(stored)
         if not isinstance(saved, dict):
             raise ValueError("not a JSON object")
-        check_defaults({**base, **saved})
+        MatchSettings.check_defaults({**base, **saved}, "defaults", key="")
     except ConfigError as e:
         why = "; ".join(str(p) for p in e.problems)
     except (ValueError, RecursionError) as e:
@@ -172,6 +168,13 @@ def hardware_io(r: Resolved) -> tuple[list, list]:
 
         sources.append(LinkIO(io.map, load_layout(r.layout, expansion=True)))
     return sources, [io]
+
+
+def is_loopback(host: str) -> bool:
+    try:
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def lan_address() -> str:
@@ -237,11 +240,15 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None) -> None:
             warnings.append(problem)
         for warning in warnings:
             say(f"warning: {warning}")
+        # The pages' language: the game master's choice, else the system locale's.
+        language = store.get_setting("language")
+        if language not in languages():
+            language = system_language()
         sources, effects = ([], []) if r.sim else hardware_io(r)
         cockpit = Cockpit(store, layout_path=r.layout, sim=r.sim, sources=sources, effects=effects,
-                          defaults=defaults, touch_sensors=r.touch_sensors, warnings=warnings)
+                          defaults=defaults, touch_sensors=r.touch_sensors, language=language, warnings=warnings)
         await cockpit.start()
-        app = build_app(cockpit, security, sim=r.sim, quiet=quiet,
+        app = build_app(cockpit, security, sim=r.sim, quiet=quiet, own_screen=not is_loopback(r.host),
                         lan_host=lan_address() if r.host in ("0.0.0.0", "::") else "")
         runner = await start_serving(app, sock, ConnectionGuard(quiet=quiet))
         try:

@@ -13,34 +13,48 @@ What a card shows (as the rulebook describes the physical ones):
 - every card: the hourglass (draw a time counter on completion); a star on expansion cards.
 
 Colours are always drawn with a text label too, for colour-blind players.
+
+The card's words (its kind, the colours' names, the tokens' position words) are in the
+language of `tr`, a gettext translations object (panel.i18n); the game's own codes (the
+grid's letters and numbers, the activation word, the buttons' labels) stay as printed.
 """
 
 from __future__ import annotations
 
+import gettext
 import math
 from dataclasses import replace
 from typing import Any, Iterable
 from xml.sax.saxutils import escape
 
 from ..cards import Card, card_section, colour_sequence, parse_card
+from ..i18n import N_
 from ..layout import Button, Layout, Section, Token
 
 W, H = 600, 840  # a poker-sized card (63 x 88 mm), in SVG user units
 GREEN = "#10a836"
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
-# Fill, text colour on it, and a short label for colour-blind readers.
-COLOURS: dict[str, tuple[str, str]] = {
-    "white": ("#f7f7f4", "#222"),
-    "black": ("#23232a", "#fff"),
-    "red": ("#d7263d", "#fff"),
-    "blue": ("#1f5fd0", "#fff"),
-    "yellow": ("#f5c518", "#222"),
-    "green": ("#2c9a45", "#fff"),
-    "gray": ("#8b9099", "#fff"),
-    "grey": ("#8b9099", "#fff"),
-    "orange": ("#f08a24", "#222"),
+# Fill, text colour on it, and the name drawn under it for colour-blind readers.
+COLOURS: dict[str, tuple[str, str, str]] = {
+    # Translators: the colours' names, printed in capitals under coloured dots on a card.
+    "white": ("#f7f7f4", "#222", N_("white")),
+    "black": ("#23232a", "#fff", N_("black")),
+    "red": ("#d7263d", "#fff", N_("red")),
+    "blue": ("#1f5fd0", "#fff", N_("blue")),
+    "yellow": ("#f5c518", "#222", N_("yellow")),
+    "green": ("#2c9a45", "#fff", N_("green")),
+    "gray": ("#8b9099", "#fff", N_("gray")),
+    "grey": ("#8b9099", "#fff", N_("gray")),
+    "orange": ("#f08a24", "#222", N_("orange")),
 }
+# The words among the panel's token positions (numbers are drawn as they are), marked
+# here for the catalog: a card draws every position name through its translations.
+# Translators: where a switch, lever or click button stands, drawn beside it on a card.
+POSITION_WORDS = (N_("up"), N_("down"), N_("on"), N_("off"))
+# Translators: the heading of a card, in capitals.
+KIND_NAMES = {"simple": "", "sequence": N_("SEQUENCE"), "coordinates": N_("SEQUENCE"), "activation": N_("ACTIVATION")}
+ENGLISH = gettext.NullTranslations()
 SIDE_BG = {"blue": ("#b9d4f2", "#5c8fcf"), "gray": ("#d3d5d9", "#8d939c")}
 
 # A pointing hand, fingertip at (0, 0), pointing up; about 42 x 62 units.
@@ -84,11 +98,11 @@ def _text(x: float, y: float, s: str, size: float, *, fill: str = "#222", weight
 
 
 def colour_fill(name: str) -> tuple[str, str]:
-    return COLOURS.get(name, ("#bbbbbb", "#222"))
+    return COLOURS[name][:2] if name in COLOURS else ("#bbbbbb", "#222")
 
 
-def colour_name(name: str) -> str:
-    return name.upper()
+def colour_name(name: str, tr: gettext.NullTranslations = ENGLISH) -> str:
+    return (tr.gettext(COLOURS[name][2]) if name in COLOURS else name).upper()
 
 
 # ---------------------------------------------------------------------------- controls
@@ -121,8 +135,10 @@ def _button(b: Button, cx: float, cy: float, s: float) -> str:
     return _el("g", "".join(parts), class_="control button", data_control=b.id)
 
 
-def _token(t: Token, pos: str, cx: float, cy: float, s: float, *, target: bool) -> str:
+def _token(t: Token, pos: str, cx: float, cy: float, s: float, *, target: bool,
+           tr: gettext.NullTranslations = ENGLISH) -> str:
     """A token standing at `pos`; `target` outlines it in green (the card's instruction)."""
+    word = tr.gettext  # a position's name as drawn: its word translated, a number as it is
     fill, ink = colour_fill(t.colour)
     hl = dict(stroke=GREEN, stroke_width=max(3.0, s * 0.06)) if target else dict(stroke="#333", stroke_width=2)
     idx = t.positions.index(pos) if pos in t.positions else 0
@@ -142,7 +158,8 @@ def _token(t: Token, pos: str, cx: float, cy: float, s: float, *, target: bool) 
         handle_fill = fill if k == "lever" else "#e9e9e9"
         p.append(_el("line", x1=cx, y1=cy, x2=cx, y2=hy, stroke="#bbb", stroke_width=w * 0.35))
         p.append(_el("circle", cx=cx, cy=hy, r=hr, fill=handle_fill, **hl))
-        p.append(_text(cx + w / 2 + small * 0.9, cy - h / 2 + small * 0.6, t.positions[-1] if t.positions[-1] in up_names else t.positions[0],
+        p.append(_text(cx + w / 2 + small * 0.9, cy - h / 2 + small * 0.6,
+                       word(t.positions[-1] if t.positions[-1] in up_names else t.positions[0]),
                        small * 0.8, weight="normal", anchor="start", fill="#333"))
     elif k == "click":
         on = pos in ("on", "1", "down")
@@ -152,7 +169,7 @@ def _token(t: Token, pos: str, cx: float, cy: float, s: float, *, target: bool) 
         p.append(_el("circle", cx=cx, cy=cy, r=r * (0.78 if on else 0.95), fill=fill, **hl))
         if on:
             p.append(_el("circle", cx=cx, cy=cy, r=r * 0.3, fill="#fff8b0", stroke="#333", stroke_width=1.5))
-        p.append(_text(cx, cy + r * 1.15 + small * 0.8, pos.upper(), small, fill="#222"))
+        p.append(_text(cx, cy + r * 1.15 + small * 0.8, word(pos).upper(), small, fill="#222"))
     elif k == "slider":
         h = s * 0.82
         top, bot = cy - h / 2, cy + h / 2
@@ -160,7 +177,7 @@ def _token(t: Token, pos: str, cx: float, cy: float, s: float, *, target: bool) 
         for i, name in enumerate(t.positions):
             y = bot - (h * i / max(1, n - 1))
             p.append(_el("line", x1=cx - s * 0.16, y1=y, x2=cx - s * 0.09, y2=y, stroke="#333", stroke_width=2))
-            p.append(_text(cx - s * 0.25, y, name, small * 0.85, weight="normal", fill="#333"))
+            p.append(_text(cx - s * 0.25, y, word(name), small * 0.85, weight="normal", fill="#333"))
         y = bot - (h * idx / max(1, n - 1))
         p.append(_el("rect", x=cx - s * 0.14, y=y - s * 0.07, width=s * 0.28, height=s * 0.14, rx=s * 0.03,
                      fill=fill, **hl))
@@ -175,7 +192,7 @@ def _token(t: Token, pos: str, cx: float, cy: float, s: float, *, target: bool) 
         for name, a in zip(t.positions, angles):
             rad = math.radians(a)
             lx, ly = cx + math.sin(rad) * r * 1.45, cy - math.cos(rad) * r * 1.45
-            p.append(_text(lx, ly, name, small * 0.85, weight="normal", fill="#333"))
+            p.append(_text(lx, ly, word(name), small * 0.85, weight="normal", fill="#333"))
         rad = math.radians(angles[idx])
         ex, ey = cx + math.sin(rad) * r * 1.05, cy - math.cos(rad) * r * 1.05
         if k == "knob":
@@ -187,7 +204,7 @@ def _token(t: Token, pos: str, cx: float, cy: float, s: float, *, target: bool) 
             p.append(_el("circle", cx=ex, cy=ey, r=s * 0.1, fill=fill, **hl))
     else:  # an unknown kind still shows where it is
         p.append(_el("circle", cx=cx, cy=cy, r=s * 0.25, fill=fill, **hl))
-        p.append(_text(cx, cy, pos, small, fill=ink))
+        p.append(_text(cx, cy, word(pos), small, fill=ink))
     cls = "control token target-token" if target else "control token"
     if target:
         # The whole token outlined in green, as the printed cards do.
@@ -219,7 +236,8 @@ def _grid(layout: Layout, section: Section) -> tuple[int, int, int, int]:
 def section_svg(layout: Layout, section: Section, x: float, y: float, w: float, h: float, *,
                 press: Iterable[str] = (), targets: dict[str, str] | None = None,
                 numbers: dict[str, list[int]] | None = None, axes: bool = False,
-                positions: dict[str, str] | None = None, max_cell: float = 150) -> str:
+                positions: dict[str, str] | None = None, max_cell: float = 150,
+                tr: gettext.NullTranslations = ENGLISH) -> str:
     """One section of the panel drawn in the box (x, y, w, h), on the side's background.
 
     press: buttons marked with the hand; targets: token -> position outlined in green;
@@ -257,9 +275,9 @@ def section_svg(layout: Layout, section: Section, x: float, y: float, w: float, 
         cy = oy + s * (pad + c.at[1] - r0 + 0.5)
         if isinstance(c, Token):
             if cid in targets:
-                out.append(_token(c, targets[cid], cx, cy, s, target=True))
+                out.append(_token(c, targets[cid], cx, cy, s, target=True, tr=tr))
             else:
-                out.append(_el("g", _token(c, positions.get(cid, c.start), cx, cy, s, target=False),
+                out.append(_el("g", _token(c, positions.get(cid, c.start), cx, cy, s, target=False, tr=tr),
                                opacity=0.45))
         else:
             if axes and c.role and c.role != "ok":
@@ -299,7 +317,7 @@ def arrow(cx: float, cy: float, size: float, direction: str, *, number: int | No
     return _el("g", body, class_="step-arrow", data_direction=direction)
 
 
-def colour_dots(colours: Iterable[str], y: float) -> str:
+def colour_dots(colours: Iterable[str], y: float, tr: gettext.NullTranslations = ENGLISH) -> str:
     colours = list(colours)
     if not colours:
         return ""
@@ -313,7 +331,7 @@ def colour_dots(colours: Iterable[str], y: float) -> str:
         fill, _ = colour_fill(c)
         cx = x0 + i * gap
         out.append(_el("g", _el("circle", cx=cx, cy=y, r=r, fill=fill, stroke="#333", stroke_width=2.5)
-                       + _text(cx, y + r + 16, colour_name(c), min(18.0, gap * 0.17), fill="#222"),
+                       + _text(cx, y + r + 16, colour_name(c, tr), min(18.0, gap * 0.17), fill="#222"),
                        class_="colour-dot", data_colour=c))
     return _el("g", "".join(out), class_="colour-sequence")
 
@@ -384,8 +402,10 @@ def _arrange(layout: Layout, sids: list[str], x: float, y: float, w: float, h: f
     return best[1] if best else []
 
 
-def card_svg(card: Card | dict, layout: Layout, *, title: str | None = None) -> str:
-    """The card as a self-contained SVG document (width 600, height 840 user units).
+def card_svg(card: Card | dict, layout: Layout, *, title: str | None = None,
+             tr: gettext.NullTranslations = ENGLISH) -> str:
+    """The card as a self-contained SVG document (width 600, height 840 user units), its
+    words in the language of `tr` (English by default).
 
     Raises ValueError naming the problem when the card does not fit the layout.
     """
@@ -405,7 +425,7 @@ def card_svg(card: Card | dict, layout: Layout, *, title: str | None = None) -> 
                 order.append(sid)
         targets = dict(card.set)
         for sid, box in zip(order, _arrange(layout, order, 40, top, W - 80, bottom - top - 10)):
-            body.append(section_svg(layout, layout.sections[sid], *box, press=card.press, targets=targets))
+            body.append(section_svg(layout, layout.sections[sid], *box, press=card.press, targets=targets, tr=tr))
     else:
         try:
             sid = card_section(card, layout)
@@ -415,7 +435,7 @@ def card_svg(card: Card | dict, layout: Layout, *, title: str | None = None) -> 
             raise ValueError(f"card section for '{card.label()}' is not on the layout '{layout.name}'") from None
         dots_y = H - 120
         if card.kind == "sequence":
-            body.append(section_svg(layout, section, 60, top, W - 120, 300, max_cell=110))
+            body.append(section_svg(layout, section, 60, top, W - 120, 300, max_cell=110, tr=tr))
             n = len(card.steps)
             per_row = min(n, 4) if n > 4 else n
             rows = math.ceil(n / per_row)
@@ -431,20 +451,19 @@ def card_svg(card: Card | dict, layout: Layout, *, title: str | None = None) -> 
             for i, step in enumerate(card.steps):
                 numbers.setdefault(section.roles[step], []).append(i + 1)
             body.append(section_svg(layout, section, 40, top, W - 80, dots_y - 90 - top, numbers=numbers,
-                                    axes=True, max_cell=130))
+                                    axes=True, max_cell=130, tr=tr))
         else:  # activation
-            body.append(section_svg(layout, section, 60, top, W - 120, 330, max_cell=100))
+            body.append(section_svg(layout, section, 60, top, W - 120, 330, max_cell=100, tr=tr))
             word = card.word or "".join(card.steps)
             size = min(130.0, (W - 60) / max(1, len(word)) * 1.3)
             body.append(_el("g", _text(W / 2, top + 330 + (dots_y - 70 - top - 330) / 2, word, size,
                                        fill="#111", letter_spacing=size * 0.08), class_="word"))
-        body.append(colour_dots(colours, dots_y))
+        body.append(colour_dots(colours, dots_y, tr))
     head = []
     if card.number is not None:
         head.append(_text(44, 52, f"#{card.number}", 26, anchor="start", fill="#555"))
-    kind_name = {"simple": "", "sequence": "SEQUENCE", "coordinates": "SEQUENCE", "activation": "ACTIVATION"}
-    if kind_name[card.kind]:
-        head.append(_text(W / 2, 52, kind_name[card.kind], 30, fill="#333", letter_spacing=3))
+    if KIND_NAMES[card.kind]:
+        head.append(_text(W / 2, 52, tr.gettext(KIND_NAMES[card.kind]), 30, fill="#333", letter_spacing=3))
     head.append(hourglass(W - 56 if not card.expansion else W - 120, 52, 50))
     if card.expansion:
         head.append(star(W - 56, 54, 30))

@@ -1,6 +1,11 @@
 // The game master's page: sign in with the PIN, set up a match, run its turns, rule on
 // challenges, end or abandon it, and watch the co-processor link.
-import { $, $$, el, api, post, csrf, connect, liveBadge, Clock, fmtSeconds, describeEvent, hasMatch, pauseText } from "/static/common.js";
+//
+// The page keeps no rule: a button is enabled exactly when the state's `actions` (the
+// engine's answer to "may this happen now") lists it, and the match settings (fields,
+// labels, defaults, limits) come from the engine's declaration in /api/admin/status.
+import { $, $$, el, api, post, csrf, connect, liveBadge, Clock, fmtSeconds, describeEvent, hasMatch, pauseText,
+  t, loadLanguage } from "/static/common.js";
 
 const clock = new Clock();
 let state = null;
@@ -47,11 +52,13 @@ function teamsFromForm() {
 }
 
 function modeChanged() {
-  const coop = $("#mode").value === "cooperative";
-  $("#target_points").closest("label").classList.toggle("hidden", coop);
-  const rows = $$("#teams .team");
-  if (coop && rows.length > 1) rows.slice(1).forEach((r) => r.remove());
-  $("#addteam").classList.toggle("hidden", coop);
+  const mode = $("#mode") ? $("#mode").value : "";
+  // A setting the engine does not use in this mode (target points in cooperative) is hidden.
+  for (const label of $$("#setup label[data-modes]")) {
+    label.classList.toggle("hidden", !label.dataset.modes.split(" ").includes(mode));
+  }
+  // Teams are listed the same way in every mode: in cooperative mode the engine makes one
+  // crew of everyone listed (rule 24).
 }
 
 // ---------------------------------------------------------------- actions
@@ -77,12 +84,49 @@ async function adminPost(path, body) {
 }
 
 // ---------------------------------------------------------------- settings
-// The engine's own defaults, shown until the service has others.
-const ENGINE_DEFAULTS = { turn_seconds: 30, time_counters: 4, target_points: 12 };
-const DEFAULT_FIELDS = Object.keys(ENGINE_DEFAULTS);
-const DEFAULT_LABELS = { turn_seconds: "Turn seconds", time_counters: "Time counters", target_points: "Target points" };
+// The engine's declaration of the match settings (name, label, kind, default, limits, where
+// each may be set), from /api/admin/status; the forms are built from it once.
+let SETTINGS = null;
 let defaultsShown = false; // the settings form is filled once per sign-in, then left to the game master
 let setupFilled = false; // the New match form once per page, so a re-sign-in keeps what was typed there
+const inForm = (place) => (SETTINGS || []).filter((st) => st.where.includes(place));
+const capital = (t) => t.charAt(0).toUpperCase() + t.slice(1);
+
+function settingField(st, prefix) {
+  const id = prefix + st.name;
+  let input;
+  if (st.kind === "choice") {
+    input = el("select", { id }, ...st.choices.map((c) => el("option", { value: c, text: capital(c) })));
+  } else if (st.kind === "flag") {
+    input = el("select", { id }, el("option", { value: "false", text: "No" }), el("option", { value: "true", text: "Yes" }));
+  } else {
+    input = el("input", { id, type: "number", min: st.low, max: st.high, step: st.whole ? 1 : "any",
+      placeholder: st.where.includes("defaults") ? "" : "new each match" });
+  }
+  return el("label", { title: st.help, dataset: { modes: st.modes.join(" ") } }, el("span", { text: st.label }), input);
+}
+
+function buildSettingForms(settings) {
+  if (SETTINGS) return;
+  SETTINGS = settings;
+  const choice = (st) => st.kind === "choice" || st.kind === "flag";
+  $("#setupchoices").replaceChildren(...inForm("form").filter(choice).map((st) => settingField(st, "")));
+  $("#setupnumbers").replaceChildren(...inForm("form").filter((st) => st.kind === "number").map((st) => settingField(st, "")));
+  $("#defaultfields").replaceChildren(...inForm("defaults").filter((st) => st.kind !== "teams")
+    .map((st) => settingField(st, "def_")));
+  $("#mode").addEventListener("change", modeChanged);
+}
+
+// A field's value for the service; undefined when left blank (then the service decides:
+// the defaults, or a new deck for the seed); a string when it cannot be sent.
+function readField(st, prefix, { required = false } = {}) {
+  const e = $(`#${prefix}${st.name}`);
+  if (st.kind === "flag") return e.value === "true";
+  if (st.kind !== "number") return e.value;
+  const text = e.value.trim();
+  if (!text) return required ? `${st.label}: enter a number.` : undefined;
+  return Number(text);
+}
 
 function settingsMessage(msg, ok = false) {
   const e = $("#settingsmsg");
@@ -91,11 +135,27 @@ function settingsMessage(msg, ok = false) {
 }
 
 function showDefaults(defaults, { setup = false } = {}) {
-  const d = { ...ENGINE_DEFAULTS, ...(defaults || {}) };
-  for (const k of DEFAULT_FIELDS) {
-    $(`#def_${k}`).value = String(d[k]);
-    if (setup) $(`#${k}`).value = String(d[k]);
+  const value = (st) => (defaults && st.name in defaults ? defaults[st.name] : st.default);
+  for (const st of inForm("defaults")) {
+    if (st.kind === "teams") continue;
+    $(`#def_${st.name}`).value = String(value(st));
+    if (setup && $(`#${st.name}`)) $(`#${st.name}`).value = String(value(st));
   }
+  if (setup) {
+    const teams = inForm("form").find((st) => st.kind === "teams");
+    $("#teams").replaceChildren();
+    for (const t of value(teams)) teamRow(t.name, t.players.join(", "));
+    modeChanged();
+  }
+}
+
+// The cockpit's languages, each named in itself; the one in use selected.
+function showLanguages(languages, current) {
+  const select = $("#language");
+  if (select.options.length !== (languages || []).length) {
+    select.replaceChildren(...(languages || []).map((l) => el("option", { value: l.code, text: l.name })));
+  }
+  if (document.activeElement !== select) select.value = current;
 }
 
 async function saveSettings(body) {
@@ -123,43 +183,54 @@ function logEvent(e) {
 }
 
 // ---------------------------------------------------------------- state
+const allowed = () => (state && state.actions) || {};
+
+// The parameters a button sends: a ruling's verdict, a challenge's team and card.
+function paramsOf(b) {
+  if (b.dataset.action === "rule") return { upheld: b.dataset.upheld === "true" };
+  if (b.dataset.action === "challenge") {
+    const team = $("#chteam").value, card = $("#chcard").value;
+    return { ...(team ? { team } : {}), card: card === "current" ? "current" : Number(card) };
+  }
+  return {};
+}
+
+// Enabled exactly when the engine allows it now (a ruling: that verdict).
+function allows(b) {
+  const options = allowed()[b.dataset.action];
+  if (!options) return false;
+  if (b.dataset.action === "rule") return options.upheld.includes(b.dataset.upheld === "true");
+  return true;
+}
+
+// Options of a select from the engine's list, keeping the one chosen when it is still offered.
+function offer(select, values, text) {
+  const keep = select.value;
+  select.replaceChildren(...values.map((v) => el("option", { value: v === null ? "" : String(v), text: text(v) })));
+  if ([...select.options].some((o) => o.value === keep)) select.value = keep;
+  select.disabled = !values.length;
+}
+
 function show(s) {
   state = s;
   clock.update(s);
   const has = hasMatch(s);
   const why = pauseText(s);
-  $("#phase").textContent = has ? (s.finished ? "finished" : why ? `paused: ${why}` : s.phase.replace("_", " ")) : "no match";
+  $("#phase").textContent = has ? (s.finished ? (s.ended_by === "abandoned" ? "abandoned" : "finished") : why ? `paused: ${why}` : s.phase.replace("_", " ")) : "no match";
   $("#whose").textContent = has ? `${s.team} · tower ${s.roles?.tower ?? "–"} · round ${s.round}` : "–";
-  $("#counts").textContent = has ? `${s.completed} cards · ${s.mistakes} mistakes · ${s.counters_held} counters held${s.stuck ? ` · stuck ${s.stuck}` : ""}` : "–";
+  $("#counts").textContent = has ? `${s.completed} of ${s.cards_per_turn} cards · ${s.mistakes} of ${s.mistakes_per_turn} mistakes · ${s.counters_held} counters held${s.stuck ? ` · stuck: ${s.stuck_name}` : ""}` : "–";
   $("#scoreline").textContent = has ? Object.entries(s.scores || {}).map(([t, p]) => `${t} ${p}`).join(" · ") : "–";
 
-  const inTurn = s.phase === "in_turn", paused = s.phase === "paused", between = s.phase === "between_turns";
-  $("#start_turn").disabled = !has || !between || s.finished;
-  $("#pause").disabled = !inTurn;
-  // Resume lifts the game master's own pause (or the one after a restart); a lost link
-  // resumes by itself, a challenge by the ruling.
-  $("#resume").disabled = !(paused && (s.paused_for || []).some((r) => r === "pause" || r === "restart"));
-  $("#flip").disabled = !inTurn;
-  $("#end").disabled = !has || s.finished;
-  $("#abandon").disabled = !has || s.finished;
+  for (const b of $$("button[data-action]")) b.disabled = !allows(b);
+  // A new match replaces one in play only after it is abandoned (the page asks first).
+  $("#setupsubmit").disabled = !("new_match" in allowed() || "abandon" in allowed());
 
-  // Challenge: any team other than the one playing may call it, on the card in play or
-  // on one completed this turn.
-  const others = (s.teams || []).map((t) => t.name).filter((n) => n !== s.team || s.mode === "cooperative");
-  const chteam = $("#chteam");
-  const keepTeam = chteam.value;
-  chteam.replaceChildren(...others.map((n) => el("option", { value: n, text: n })));
-  if (others.includes(keepTeam)) chteam.value = keepTeam;
-  const chcard = $("#chcard");
-  const keepCard = chcard.value;
-  chcard.replaceChildren(el("option", { value: "current", text: "the card in play" }),
-    ...Array.from({ length: s.completed || 0 }, (_, i) => el("option", { value: String(i), text: `completed card ${i + 1}` })));
-  if ([...chcard.options].some((o) => o.value === keepCard)) chcard.value = keepCard;
-  $("#challenge").disabled = !inTurn || !!s.challenge;
-  $("#upheld").disabled = !s.challenge;
-  $("#rejected").disabled = !s.challenge;
+  // Challenge: the teams that may call it and the cards it may be called on, as the engine lists them.
+  const ch = allowed().challenge || { teams: [], cards: [] };
+  offer($("#chteam"), ch.teams, (t) => (t === null ? "the game master" : t));
+  offer($("#chcard"), ch.cards, (c) => (c === "current" ? "the card in play" : `completed card ${c + 1}`));
   $("#chinfo").textContent = s.challenge
-    ? `Open challenge by ${s.challenge.team} on ${s.challenge.card === "current" ? "the card in play" : `completed card ${Number(s.challenge.card) + 1}`}${s.challenge.number != null ? ` (#${s.challenge.number})` : ""}.`
+    ? `Open challenge by ${s.challenge.team ?? "the game master"} on ${s.challenge.card === "current" ? "the card in play" : `completed card ${Number(s.challenge.card) + 1}`}${s.challenge.number != null ? ` (#${s.challenge.number})` : ""}.`
     : "No challenge open.";
 }
 
@@ -179,11 +250,13 @@ async function refreshStatus() {
     const warnings = st.warnings || [];
     $("#warnings").replaceChildren(...warnings.map((text) => el("li", { text })));
     $("#warnings").classList.toggle("hidden", !warnings.length);
+    buildSettingForms(st.settings);
     if (!defaultsShown) {
       defaultsShown = true;
       showDefaults(st.defaults, { setup: !setupFilled });
       setupFilled = true;
     }
+    showLanguages(st.languages, st.language);
     return true;
   } catch (e) {
     if (e.status === 401 || e.status === 403) { showLogin(); return false; }
@@ -193,7 +266,7 @@ async function refreshStatus() {
 }
 
 async function refreshCode() {
-  try { const j = await api("/api/join"); $("#code").textContent = j.code || "–"; } catch (e) { /* no match yet */ }
+  try { const j = await api("/api/join"); $("#code").textContent = j.code || "–"; } catch (e) { /* the cockpit is out of reach: tried again at the next refresh */ }
 }
 
 // ---------------------------------------------------------------- wiring
@@ -214,18 +287,12 @@ $("#login").addEventListener("submit", async (ev) => {
 
 $("#setup").addEventListener("submit", async (ev) => {
   ev.preventDefault();
-  const seedText = $("#seed").value.trim();
-  const body = {
-    mode: $("#mode").value,
-    teams: teamsFromForm(),
-    turn_seconds: Number($("#turn_seconds").value),
-    time_counters: Number($("#time_counters").value),
-    target_points: Number($("#target_points").value),
-    side: $("#side").value,
-    expansion: $("#expansion").value === "true",
-  };
-  if (seedText) body.seed = Number(seedText);
-  if (hasMatch(state) && !state.finished) {
+  const body = {};
+  for (const st of inForm("form")) {
+    const v = st.kind === "teams" ? teamsFromForm() : readField(st, "");
+    if (v !== undefined) body[st.name] = v;
+  }
+  if (!("new_match" in allowed())) {
     // The service plays one match at a time: the one in play is abandoned first.
     if (!confirm("A match is in play. Abandon it (no score kept) and set up this one?")) return;
     if (!(await action("abandon"))) return;
@@ -237,17 +304,26 @@ $("#setup").addEventListener("submit", async (ev) => {
 $("#defaultsform").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const body = {};
-  for (const k of DEFAULT_FIELDS) {
-    const text = $(`#def_${k}`).value.trim();
-    if (!text) { settingsMessage(`${DEFAULT_LABELS[k]}: enter a number.`); return; }
-    body[k] = Number(text);
+  for (const st of inForm("defaults")) {
+    if (st.kind === "teams") continue; // the teams are chosen for each match
+    const v = readField(st, "def_", { required: true });
+    if (typeof v === "string" && st.kind === "number") { settingsMessage(v); return; }
+    body[st.name] = v;
   }
   const r = await saveSettings(body);
   if (!r) return;
   showDefaults(r.defaults, { setup: true });
-  const d = { ...ENGINE_DEFAULTS, ...r.defaults };
-  settingsMessage(`Defaults saved: new matches get ${d.turn_seconds} s turns, ${d.time_counters} time counters` +
-                  `, ${d.target_points} target points.`, true);
+  const said = inForm("defaults").filter((st) => st.name in r.defaults && st.kind !== "teams")
+    .map((st) => `${st.label} ${st.kind === "flag" ? (r.defaults[st.name] ? "yes" : "no") : r.defaults[st.name]}`);
+  settingsMessage(`Defaults saved: new matches get ${said.join(", ")}.`, true);
+});
+
+$("#language").addEventListener("change", async (ev) => {
+  const r = await saveSettings({ language: ev.target.value });
+  if (!r) return;
+  await loadLanguage(r.language); // this page at once; the others by the message on their sockets
+  settingsMessage(t("Language saved: every page now shows {language}.",
+    { language: ev.target.selectedOptions[0].textContent }), true);
 });
 
 $("#pinform").addEventListener("submit", async (ev) => {
@@ -266,29 +342,19 @@ $("#pinform").addEventListener("submit", async (ev) => {
 });
 
 $("#addteam").addEventListener("click", () => teamRow());
-$("#mode").addEventListener("change", modeChanged);
 for (const b of $$("button[data-action]")) {
   b.addEventListener("click", async () => {
     if (b.dataset.action === "abandon" && !confirm("Abandon this match? Nothing of it will be scored.")) return;
     if (b.dataset.action === "end" && !confirm("End this match now and score it?")) return;
-    await action(b.dataset.action);
+    await action(b.dataset.action, paramsOf(b));
   });
 }
-$("#challenge").addEventListener("click", () => {
-  const v = $("#chcard").value;
-  action("challenge", { team: $("#chteam").value, card: v === "current" ? "current" : Number(v) });
-});
-$("#upheld").addEventListener("click", () => action("rule", { upheld: true }));
-$("#rejected").addEventListener("click", () => action("rule", { upheld: false }));
 
 function tick() {
   if (hasMatch(state)) $("#left").textContent = `${fmtSeconds(clock.now())} s of ${state.turn_seconds}`;
   requestAnimationFrame(tick);
 }
 
-teamRow("Penguins", "Ana, Ben");
-teamRow("Puffins", "Cleo, Dan");
-modeChanged();
 connect("board", {}, {
   status: liveBadge(),
   state: (m) => { show(m.state); if (m.state && m.state.match_id !== undefined && m.state.match_id !== show.lastId) { show.lastId = m.state.match_id; refreshCode(); } },

@@ -1,5 +1,6 @@
 // Shared by every page: the live socket (reconnects by itself), JSON fetch helpers that
-// carry the admin CSRF token, and small DOM helpers. No framework, no build step.
+// carry the admin CSRF token, the texts in the cockpit's language, and small DOM helpers.
+// No framework, no build step.
 
 export const $ = (sel, root = document) => root.querySelector(sel);
 export const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
@@ -77,13 +78,79 @@ export async function api(path, { method = "GET", body, admin = false } = {}) {
 
 export const post = (path, body, opts = {}) => api(path, { method: "POST", body, ...opts });
 
+// ---------------------------------------------------------------- language
+
+// Texts are written in English where they are used: t("Press START to play"),
+// t("Next: {team}", { team }), tn("{n} point", "{n} points", n), tp("context", "text"),
+// and data-t on an HTML element whose text is a message (data-t-attrs="title aria-label"
+// for attributes). The translations are the cockpit's gettext catalog in the language the
+// game master chose on /admin (compiled .mo, served as JSON by /api/i18n; see README,
+// "Languages"); a text the catalog lacks shows in English.
+let catalog = { language: "en", plural: "n != 1", messages: {} };
+let pluralIndex = (n) => (n !== 1 ? 1 : 0);
+const originals = new WeakMap(); // element -> its English text and attributes, as written
+const languageListeners = [];
+
+const fill = (text, vars) =>
+  vars ? text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m)) : text;
+const found = (s) => (typeof s === "string" && s ? s : null);
+
+export const t = (msgid, vars) => fill(found(catalog.messages[msgid]) || msgid, vars);
+export const tp = (context, msgid, vars) => fill(found(catalog.messages[`${context}\u0004${msgid}`]) || msgid, vars);
+export function tn(singular, plural, n, vars) {
+  const forms = catalog.messages[singular];
+  const text = (Array.isArray(forms) && found(forms[pluralIndex(n)])) || (n === 1 ? singular : plural);
+  return fill(text, { n, ...vars });
+}
+export const language = () => catalog.language;
+
+// The catalog's plural rule is a C expression of n (checked by the service to hold nothing else).
+function pluralRule(expr) {
+  try { const f = new Function("n", `return Number(${expr});`); f(1); return f; }
+  catch (e) { return (n) => (n !== 1 ? 1 : 0); }
+}
+
+// The page's own marked texts, in the catalog's language.
+export function translatePage(root = document) {
+  for (const e of root.querySelectorAll("[data-t], [data-t-attrs]")) {
+    let o = originals.get(e);
+    if (!o) {
+      o = { attrs: {} };
+      if (e.hasAttribute("data-t")) o.text = e.textContent.replace(/\s+/g, " ").trim();
+      for (const a of (e.dataset.tAttrs || "").split(/\s+/).filter(Boolean)) o.attrs[a] = e.getAttribute(a) || "";
+      originals.set(e, o);
+    }
+    if (o.text) e.textContent = t(o.text);
+    for (const [a, v] of Object.entries(o.attrs)) if (v) e.setAttribute(a, t(v));
+  }
+}
+
+// Loads a language's catalog (the cockpit's when none is named) and shows the page in it;
+// then tells the page (onLanguage) so it can show its own texts again.
+export async function loadLanguage(lang) {
+  try {
+    catalog = await api(`/api/i18n${lang ? `?lang=${encodeURIComponent(lang)}` : ""}`);
+    pluralIndex = pluralRule(catalog.plural);
+  } catch (e) { /* the page stays in the language it has: every text still reads */ }
+  document.documentElement.lang = catalog.language;
+  translatePage();
+  for (const fn of languageListeners) fn(catalog.language);
+}
+export const onLanguage = (fn) => languageListeners.push(fn);
+
+// Every page starts in the cockpit's language: importers of this module wait for it.
+await loadLanguage();
+
 // ---------------------------------------------------------------- live socket
 
 // Opens /ws?view=...; reconnects with backoff; calls handlers[msg.type](msg).
 // handlers.status(text, ok) is told about the connection; handlers.closed(code) may return
-// false to stop reconnecting (e.g. a tower socket refused with 4403).
+// false to stop reconnecting (e.g. a tower socket refused with 4403). A "language" message
+// (the game master chose another) loads that catalog and shows the last state again.
 export function connect(view, params, handlers) {
   let ws = null;
+  let lastState = null; // shown again in a new language
+  let shownIn = null; // the language lastState was shown in
   let delay = 500;
   let stopped = false;
   let timer = null;
@@ -94,9 +161,18 @@ export function connect(view, params, handlers) {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     ws = new WebSocket(`${proto}//${location.host}/ws?${q}`);
     ws.onopen = () => { delay = 500; status("live", true); };
-    ws.onmessage = (ev) => {
+    ws.onmessage = async (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
+      if (msg.type === "language") {
+        if (msg.language !== catalog.language) await loadLanguage(msg.language);
+        if (lastState && handlers.state && shownIn !== catalog.language) {
+          shownIn = catalog.language;
+          handlers.state(lastState);
+        }
+        return;
+      }
+      if (msg.type === "state") { lastState = msg; shownIn = catalog.language; }
       const h = handlers[msg.type];
       if (h) h(msg);
     };
@@ -147,7 +223,7 @@ export function describeEvent(e) {
   switch (e.type) {
     case "turn_started": return `Turn started: ${e.team ?? ""}`;
     case "card_drawn": return "New card";
-    case "mistake": return `Mistake${e.control ? ` on ${e.control}` : ""}`;
+    case "mistake": return `Mistake${e.name ? `: ${e.name}` : ""}`;
     case "card_completed": return "Card completed";
     case "counter_granted": return "Time counter granted";
     case "counter_spent": return "Time counter spent: timer flipped";

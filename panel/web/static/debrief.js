@@ -138,9 +138,12 @@ const COLUMNS = {
   card_kinds: ["kind", "dealt", "completed", "mistakes", "mistakes_per_card", "mean_seconds"],
   controls: ["control", "mistakes", "card_kinds", "teams"],
 };
-const ENDED = { time: "time ran out", five_cards: "5 cards done", mistakes: "2 mistakes", game_end: "match ended" };
+// How a turn ended, in words; the counts are the engine's (in the debrief it sends).
+const ended = (d) => ({ time: "time ran out", five_cards: `${d.cards_per_turn} cards done`,
+  mistakes: `${d.mistakes_per_turn} mistakes` });
 
 function table(name, rows, emptyText) {
+  const ENDED = ended(current);
   const cols = COLUMNS[name];
   const t = $(`#table-${name}`);
   const head = el("thead", {}, el("tr", {}, cols.map((c) => el("th", { class: typeof rows[0]?.[c] === "number" ? "num" : null, text: HEADS[c] || c }))));

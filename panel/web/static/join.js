@@ -1,9 +1,10 @@
-// The join page: a QR code of the tower URL with this match's code, shown in the room.
-// Only on a screen the game master paired (or with a game master's session): the code opens
-// the tower's card, so the server gives it to nobody else.
+// The join page: a QR code of the tower URL with this match's code (or, with none in play,
+// the next match's), shown in the room. Only on a room screen (paired once with the PIN, or
+// the cockpit's own) or to a game master: the code opens the tower's card, so the server
+// gives it to nobody else.
 import { $, api, post, csrf, connect, liveBadge } from "/static/common.js";
 
-let matchId;
+let joinFor; // the match (and its status) whose code is shown: a new match or its end brings another
 
 function shown(yes) {
   for (const id of ["#qr", "#coderow", "#url"]) $(id).classList.toggle("hidden", !yes);
@@ -20,14 +21,13 @@ async function load() {
     shown(true);
   } catch (e) {
     shown(false);
-    if (e.status === 403) { // not a paired screen: the game master may pair it here
+    if (e.status === 403) { // not a room screen: the game master may pair it here
       $("#error").classList.add("hidden");
       $("#pair").classList.remove("hidden");
       return;
     }
-    // No match yet: say so, without an empty QR frame and a dash for a code.
-    $("#error").textContent = e.status === 404 ? "No match yet: the QR code appears here when the game master sets one up." : e.message;
-    $("#error").className = e.status === 404 ? "waitmsg" : "error";
+    $("#error").textContent = e.message;
+    $("#error").className = "error";
     shown(false);
   }
 }
@@ -51,8 +51,11 @@ $("#pair").addEventListener("submit", async (ev) => {
 });
 
 load();
-// A new match brings a new code: reload it when the match changes.
+// With no match in play the code is the next match's; reload it when the match changes.
 connect("board", {}, {
   status: liveBadge(),
-  state: (m) => { if (m.state && m.state.match_id !== matchId) { const first = matchId === undefined; matchId = m.state.match_id; if (!first) load(); } },
+  state: (m) => {
+    const key = m.state && `${m.state.match_id}/${m.state.status}`;
+    if (key && key !== joinFor) { const first = joinFor === undefined; joinFor = key; if (!first) load(); }
+  },
 });

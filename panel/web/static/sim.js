@@ -287,11 +287,11 @@ function show(s) {
     if (tokens[id] && positions[id] !== pos) { positions[id] = pos; drawToken(id); }
   }
   if (!hasMatch(s)) { $("#phase").textContent = "no match: the panel is live, nothing is judged"; return; }
-  pips($("#done"), s.completed || 0, 5, "done");
-  pips($("#mistakes"), s.mistakes || 0, 2, "mistake");
+  pips($("#done"), s.completed || 0, s.cards_per_turn, "done");
+  pips($("#mistakes"), s.mistakes || 0, s.mistakes_per_turn, "mistake");
   const why = pauseText(s);
   $("#phase").textContent = s.finished ? "game over" : `${why ? `paused: ${why}` : s.phase.replace("_", " ")} · ${s.team}`;
-  $("#stuck").textContent = s.stuck ? `stuck: ${s.stuck}` : "";
+  $("#stuck").textContent = s.stuck ? `stuck: ${s.stuck_name}` : "";
   if (stuck !== s.stuck) {
     document.querySelectorAll(".ctl.stuck").forEach((e) => e.classList.remove("stuck"));
     if (s.stuck) document.querySelector(`.ctl[data-control="${CSS.escape(s.stuck)}"]`)?.classList.add("stuck");

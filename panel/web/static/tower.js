@@ -54,8 +54,8 @@ function showState(s) {
   state = s;
   clock.update(s);
   $("#team").textContent = s.team ? `${s.team}` : "";
-  pips($("#done"), s.completed || 0, 5, "done");
-  pips($("#mistakes"), s.mistakes || 0, 2, "mistake");
+  pips($("#done"), s.completed || 0, s.cards_per_turn || 0, "done");
+  pips($("#mistakes"), s.mistakes || 0, s.mistakes_per_turn || 0, "mistake");
   $("#counters").textContent = `${s.counters_held || 0}`;
   const banner = $("#banner");
   let text = "", cls = "";
@@ -64,7 +64,7 @@ function showState(s) {
     text = why || "Challenge! Timer paused";
     cls = why && why.startsWith("Panel link") ? "lost" : "paused";
   }
-  else if (s.stuck) { text = `Stuck: ${s.stuck}`; cls = "stuck"; }
+  else if (s.stuck) { text = `Stuck: ${s.stuck_name}`; cls = "stuck"; }
   else if (s.finished) { text = "Game over"; cls = "paused"; }
   banner.textContent = text;
   banner.className = `banner ${cls}`;

@@ -1,0 +1,144 @@
+"""Every text a person reads, in their language: GNU gettext catalogs, made with Babel.
+
+Texts are written in English where they are used and marked there:
+- Python: `_("...")` for the command line, which follows the system locale (LANGUAGE,
+  LC_ALL, LC_MESSAGES, LANG); `translations(lang).gettext("...")` where the language is
+  the cockpit's (what the pages show, chosen on /admin); `N_("...")` marks a text kept in a
+  table and translated where it is shown.
+- pages: `t("...")`, `tn(...)` and `tp(...)` in common.js, and the `data-t` attribute on an
+  element whose text is a message (`data-t-attrs="title aria-label"` for attributes).
+Placeholders are named, `{team}`, in both.
+
+`pybabel extract -F babel.cfg` collects the marked texts into panel/locale/messages.pot;
+panel/locale/<lang>/LC_MESSAGES/messages.po holds a language's translations, compiled to
+messages.mo beside it. The .mo files are committed (a test checks they match the .po):
+the Pi and the wheel need only Python's own gettext, never Babel.
+"""
+
+from __future__ import annotations
+
+import gettext
+import html.parser
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterator
+
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+DOMAIN = "messages"
+SOURCE = "en"  # the language the texts are written in
+_PLURAL = re.compile(r"plural\s*=\s*([n0-9\s()!=<>&|?:%+*/-]+?)\s*;?\s*$")
+
+
+def N_(message: str) -> str:
+    """Marks a text for the catalog where it is defined; it is translated where shown."""
+    return message
+
+
+def languages() -> list[str]:
+    """The cockpit's languages: English, then each language with a compiled catalog."""
+    found = sorted(p.parent.parent.name for p in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.mo"))
+    return [SOURCE] + [lang for lang in found if lang != SOURCE]
+
+
+@lru_cache(maxsize=None)
+def translations(lang: str) -> gettext.NullTranslations:
+    """One language's catalog (English: the texts as written). Unknown languages are English."""
+    if lang == SOURCE:
+        return gettext.NullTranslations()
+    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang], fallback=True)
+
+
+def language_name(lang: str) -> str:
+    """A language's name in that language, from its own catalog ("Español")."""
+    # Translators: the name of your language, written in your language, for the language menu.
+    return translations(lang).pgettext("language name", "English")
+
+
+def system_language() -> str:
+    """The language the system locale asks for (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), by
+    gettext's own rules, when there is a catalog for it; else English."""
+    found = gettext.find(DOMAIN, LOCALE_DIR)
+    return Path(found).parent.parent.name if found else SOURCE
+
+
+def system() -> gettext.NullTranslations:
+    return translations(system_language())
+
+
+# The command line's texts, in the system locale's language.
+def _(message: str) -> str:
+    return system().gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    return system().ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    return system().pgettext(context, message)
+
+
+# ---------------------------------------------------------------------------- pages
+
+def catalog(lang: str) -> dict[str, Any]:
+    """A language's compiled catalog as the pages use it (GET /api/i18n): msgid -> msgstr,
+    a plural msgid -> its forms, "context\\x04msgid" for a message with a context, and the
+    catalog's own plural rule (a C expression of n, as in the catalog's header)."""
+    tr = translations(lang)
+    messages: dict[str, Any] = {}
+    # gettext keeps a compiled catalog in _catalog (a stable part of the module for
+    # decades): the one way to hand all of it to the pages without a second reader.
+    for key, text in getattr(tr, "_catalog", {}).items():
+        if key == "":
+            continue  # the header
+        if isinstance(key, tuple):
+            msgid, index = key
+            forms = messages.setdefault(msgid, [])
+            forms.extend([""] * (index + 1 - len(forms)))
+            forms[index] = text
+        else:
+            messages[key] = text
+    m = _PLURAL.search(tr.info().get("plural-forms", ""))
+    return {"language": lang, "name": language_name(lang), "plural": m.group(1) if m else "n != 1",
+            "messages": messages}
+
+
+# ---------------------------------------------------------------------------- extraction
+
+def extract_html(fileobj, keywords, comment_tags, options) -> Iterator[tuple[int, str, str, list[str]]]:
+    """Babel extractor for the pages' HTML (babel.cfg): the text of each element marked
+    `data-t`, whitespace collapsed as common.js does, and each attribute `data-t-attrs` names."""
+    found: list[tuple[int, str, str, list[str]]] = []
+
+    class Parser(html.parser.HTMLParser):
+        def __init__(self) -> None:
+            super().__init__(convert_charrefs=True)
+            self.open: list[tuple[str, int, list[str]]] = []  # marked elements being read
+
+        def handle_starttag(self, tag, attrs) -> None:
+            a = dict(attrs)
+            if self.open:
+                raise ValueError(f"{getattr(fileobj, 'name', 'page')}:{self.getpos()[0]}: <{tag}> inside an "
+                                 f"element marked data-t: a message is plain text (mark the pieces instead)")
+            for name in (a.get("data-t-attrs") or "").split():
+                if a.get(name):
+                    found.append((self.getpos()[0], "gettext", a[name], []))
+            if "data-t" in a and tag not in ("input", "img", "br", "meta", "link"):
+                self.open.append((tag, self.getpos()[0], []))
+
+        def handle_data(self, data) -> None:
+            if self.open:
+                self.open[-1][2].append(data)
+
+        def handle_endtag(self, tag) -> None:
+            if self.open and self.open[-1][0] == tag:
+                _, line, parts = self.open.pop()
+                text = " ".join("".join(parts).split())
+                if text:
+                    found.append((line, "gettext", text, []))
+
+    parser = Parser()
+    parser.feed(fileobj.read().decode(options.get("encoding", "utf-8")))
+    parser.close()
+    return iter(found)

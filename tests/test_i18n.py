@@ -1,0 +1,200 @@
+"""The catalogs: complete, up to date with the sources, compiled from their .po; the command
+line in the system locale's language; the cockpit's language at start."""
+
+from __future__ import annotations
+
+import gettext
+import io
+import os
+import re
+import string
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.pofile import read_po
+
+from panel import i18n
+from panel.cli import main
+from panel.service.store import Store
+
+ROOT = Path(__file__).resolve().parents[1]
+POT = i18n.LOCALE_DIR / f"{i18n.DOMAIN}.pot"
+PO_FILES = sorted(i18n.LOCALE_DIR.glob(f"*/LC_MESSAGES/{i18n.DOMAIN}.po"))
+FIX = ("run the three pybabel commands of the README's \"Languages\" section "
+       "(extract, update, compile) and translate what they mark")
+
+
+def read(path: Path):
+    with path.open("rb") as f:
+        return read_po(f)
+
+
+def key(message_id, context) -> tuple:
+    return (message_id if isinstance(message_id, str) else tuple(message_id), context or None)
+
+
+def extracted() -> set[tuple]:
+    """Every message the sources mark, found the way `pybabel extract -F babel.cfg` finds them."""
+    with (ROOT / "babel.cfg").open() as f:
+        method_map, options_map = parse_mapping_cfg(f)
+    return {key(msg, ctx) for _file, _line, msg, _comments, ctx in extract_from_dir(str(ROOT), method_map, options_map)}
+
+
+def active(catalog) -> set[tuple]:
+    return {key(m.id, m.context) for m in catalog if m.id}
+
+
+def test_there_is_a_spanish_catalog():
+    assert [p.parent.parent.name for p in PO_FILES] == ["es"]
+    assert i18n.languages() == ["en", "es"]
+    assert i18n.language_name("es") == "Español" and i18n.language_name("en") == "English"
+
+
+def test_the_template_holds_exactly_the_messages_of_the_sources():
+    in_sources, in_pot = extracted(), active(read(POT))
+    assert ("Press START to play", None) in in_sources  # the pages' scripts
+    assert ("Control tower: scan this", None) in in_sources  # the pages' HTML (data-t)
+    assert ("Rookie", None) in in_sources and ("English", "language name") in in_sources  # Python
+    assert in_sources - in_pot == set(), f"not in {POT.name}: {FIX}"
+    assert in_pot - in_sources == set(), f"no longer in the sources: {FIX}"
+
+
+@pytest.mark.parametrize("po", PO_FILES, ids=lambda p: p.parent.parent.name)
+def test_every_message_is_translated(po):
+    catalog = read(po)
+    assert active(catalog) == active(read(POT)), f"{po} is behind the template: {FIX}"
+    untranslated = [m.id for m in catalog if m.id and not (all(m.string) if isinstance(m.string, tuple) else m.string)]
+    fuzzy = [m.id for m in catalog if m.id and m.fuzzy]
+    assert untranslated == [], f"{po}: untranslated"
+    assert fuzzy == [], f"{po}: fuzzy (check the translation, then remove the fuzzy flag)"
+
+
+def fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+@pytest.mark.parametrize("po", PO_FILES, ids=lambda p: p.parent.parent.name)
+def test_translations_keep_the_placeholders(po):
+    """A translation that loses or renames {team} would raise, or show a hole, on a page."""
+    for m in read(po):
+        if not m.id:
+            continue
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        for s in strings:
+            assert fields(s) == fields(ids[-1]), (m.id, s)
+
+
+@pytest.mark.parametrize("po", PO_FILES, ids=lambda p: p.parent.parent.name)
+def test_the_compiled_catalog_is_the_po(po):
+    """The committed .mo (what the Pi reads) says what its .po says, message by message."""
+    mo = po.with_suffix(".mo")
+    assert mo.exists(), f"{mo} is missing: pybabel compile -d panel/locale"
+    with mo.open("rb") as f:
+        tr = gettext.GNUTranslations(f)
+    samples = {}  # one n for each plural form
+    for n in [*range(200), 10**6]:
+        samples.setdefault(tr.plural(n), n)
+    stale = []
+    for m in read(po):
+        if not m.id:
+            continue
+        if isinstance(m.id, tuple):
+            got = tuple(tr.ngettext(m.id[0], m.id[1], samples[i]) for i in range(len(m.string)))
+        else:
+            got = tr.pgettext(m.context, m.id) if m.context else tr.gettext(m.id)
+        if got != m.string:
+            stale.append(m.id)
+    assert stale == [], f"{mo} is older than {po.name}: pybabel compile -d panel/locale"
+
+
+def test_the_html_extractor_reads_marked_texts_and_refuses_markup_inside():
+    page = b'<p data-t>Press\n   START  </p><i data-t-attrs="title aria-label" title="A" aria-label="B">x</i><p>no</p>'
+    got = [(line, text) for line, _, text, _ in i18n.extract_html(io.BytesIO(page), [], [], {})]
+    assert got == [(1, "Press START"), (2, "A"), (2, "B")]
+    with pytest.raises(ValueError, match="inside an element marked data-t"):
+        list(i18n.extract_html(io.BytesIO(b"<p data-t>Code <b>X</b></p>"), [], [], {}))
+
+
+def test_the_pages_catalog():
+    es = i18n.catalog("es")
+    assert es["language"] == "es" and es["name"] == "Español"
+    assert es["messages"]["Press START to play"] == "Pulsa START para jugar"
+    assert es["messages"]["language name\x04English"] == "Español"
+    forms = es["messages"]["{control}: {n} position, {positions}"]
+    assert isinstance(forms, list) and forms[0] == "{control}: {n} posición, {positions}"
+    assert re.fullmatch(r"[n0-9\s()!=<>&|?:%+*/-]+", es["plural"])
+    assert i18n.catalog("en") == {"language": "en", "name": "English", "plural": "n != 1", "messages": {}}
+
+
+# ---------------------------------------------------------------------------- the system locale
+
+@pytest.fixture
+def locale_env(monkeypatch):
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(var, raising=False)
+    return monkeypatch
+
+
+@pytest.mark.parametrize("env, lang", [
+    ({}, "en"), ({"LANG": "C.UTF-8"}, "en"), ({"LANG": "es_ES.UTF-8"}, "es"), ({"LANG": "es_MX.UTF-8"}, "es"),
+    ({"LC_ALL": "es_ES.UTF-8", "LANG": "en_GB.UTF-8"}, "es"), ({"LANGUAGE": "fr:es", "LANG": "en_GB.UTF-8"}, "es"),
+    ({"LANG": "de_DE.UTF-8"}, "en"),
+])
+def test_the_command_line_follows_the_system_locale(locale_env, env, lang):
+    for var, value in env.items():
+        locale_env.setenv(var, value)
+    assert i18n.system_language() == lang
+    assert i18n._("Captain") == {"en": "Captain", "es": "Capitán"}[lang]
+
+
+def test_a_cooperative_landing_in_both_languages(tmp_path, capsys, locale_env):
+    """`demo` plays a cooperative match and writes its log; `replay` of it says how the crew
+    landed in the system locale's language."""
+    scenario = tmp_path / "coop.toml"
+    assert main(["demo", "--mode", "cooperative", "--seed", "3", "--scenario-out", str(scenario)]) == 0
+    english = capsys.readouterr().out.splitlines()[-1]
+    m = re.fullmatch(r"landing: ([A-Za-z ]+): (.+)", english)
+    assert m, english
+    tier, outcome = m.groups()
+    locale_env.setenv("LANG", "es_ES.UTF-8")
+    assert main(["replay", str(scenario)]) == 0
+    spanish = capsys.readouterr().out.splitlines()[-1]
+    es = i18n.translations("es")
+    assert spanish == f"aterrizaje: {es.gettext(tier)}: {es.gettext(outcome)}"
+    assert es.gettext(tier) != tier and es.gettext(outcome) != outcome
+
+
+# ---------------------------------------------------------------------------- the service
+
+def start_service(tmp_path: Path, env: dict[str, str]) -> str:
+    """`penguin-panel play --sim` until it serves; then the language its pages get; stopped."""
+    import json
+    import urllib.request
+
+    clean = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
+    p = subprocess.Popen([sys.executable, "-m", "panel", "play", "--sim", "--port", "0",
+                          "--db", str(tmp_path / "p.db")],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env={**clean, **env})
+    try:
+        for line in p.stdout:
+            m = re.search(r"serving on (http://\S+?)/ ", line)
+            if m:
+                with urllib.request.urlopen(m.group(1) + "/api/i18n", timeout=20) as r:
+                    return json.load(r)["language"]
+        pytest.fail("the service did not start")
+    finally:
+        p.terminate()
+        p.wait(20)
+        p.stdout.close()
+
+
+def test_the_cockpit_starts_in_the_chosen_language_else_the_system_locale(tmp_path):
+    assert start_service(tmp_path, {"LANG": "es_ES.UTF-8"}) == "es"  # nothing chosen yet
+    with Store(tmp_path / "p.db") as store:
+        store.set_setting("language", "en")  # as /admin Settings keeps it
+    assert start_service(tmp_path, {"LANG": "es_ES.UTF-8"}) == "en"

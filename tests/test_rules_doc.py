@@ -1,0 +1,62 @@
+"""The house rules are written down in the repository (docs/rules.md), and every rule number
+the code, the tests and the documents quote points at a rule that is there."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = ROOT / "docs" / "rules.md"
+TEXT = (".py", ".js", ".html", ".css", ".md", ".toml", ".yml", ".txt", ".service")
+SKIP = {".git", ".venv", "__pycache__", "node_modules", "build", "dist"}
+# "rule 7", "Rule 7:", "rules 8 and 22", "rules 11, 15 and 17"
+QUOTED = re.compile(r"\b[Rr]ules? (\d+(?:(?:, | and )\d+)*)")
+
+
+def project_files() -> list[Path]:
+    out = []
+    for path in ROOT.rglob("*"):
+        rel = path.relative_to(ROOT)
+        if any(part in SKIP or part.endswith(".egg-info") for part in rel.parts):
+            continue
+        if path.is_file() and (path.suffix in TEXT or path.name == "README.md"):
+            out.append(path)
+    return out
+
+
+def numbered_rules() -> list[int]:
+    return [int(m.group(1)) for m in re.finditer(r"^(\d+)\. \*\*", RULES.read_text(), re.M)]
+
+
+def test_the_rules_are_numbered_one_by_one():
+    numbers = numbered_rules()
+    assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) >= 20
+
+
+def test_every_rule_number_quoted_exists():
+    rules = set(numbered_rules())
+    quoted: dict[int, list[str]] = {}
+    for path in project_files():
+        for i, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            for m in QUOTED.finditer(line):
+                for n in re.findall(r"\d+", m.group(1)):
+                    quoted.setdefault(int(n), []).append(f"{path.relative_to(ROOT)}:{i}")
+    missing = {n: where for n, where in quoted.items() if n not in rules}
+    assert not missing, f"rule numbers quoted but not in docs/rules.md: {missing}"
+    # The engine, its tests and the README do quote them (the check above checked something).
+    places = {w.split(":")[0] for where in quoted.values() for w in where}
+    assert {"panel/engine/match.py", "tests/test_engine_match.py", "README.md"} <= places
+
+
+def test_the_readme_links_the_rules():
+    assert "(docs/rules.md)" in (ROOT / "README.md").read_text()
+
+
+def test_nothing_points_outside_the_repository_for_its_rules():
+    """The design notes the project began from are not part of it: no file names them."""
+    outside = re.compile("DESIGN" + r"\.md|\.\./" + "shared")
+    found = [f"{p.relative_to(ROOT)}:{i}" for p in project_files()
+             for i, line in enumerate(p.read_text(encoding="utf-8", errors="replace").splitlines(), 1)
+             if outside.search(line)]
+    assert found == []
