@@ -22,7 +22,7 @@ from panel.service.store import Store
 from service_helpers import PIN, TEAMS, Client, start_play
 
 KILLS = 50
-VOLATILE = ("link", "match_id", "status")  # the service's additions, not the match's state
+VOLATILE = ("link", "match_id", "status", "store_error")  # the service's additions, not the match's state
 
 
 def start(db, settings, log):
