@@ -18,7 +18,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..engine import MatchSettings
 from ..errors import ConfigError, Problem, read_toml
@@ -189,7 +189,10 @@ def say(message: str) -> None:
     print(f"penguin-panel: {message}", flush=True)
 
 
-async def serve(r: Resolved, *, stop: asyncio.Event | None = None) -> None:
+async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
+                clock: Callable[[], float] = time.monotonic) -> None:
+    """The service until `stop` (or SIGTERM/SIGINT). `clock` gives match time its pace (the
+    soak benchmark runs a café day faster than real time)."""
     started = time.monotonic()
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -246,7 +249,8 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None) -> None:
             language = system_language()
         sources, effects = ([], []) if r.sim else hardware_io(r)
         cockpit = Cockpit(store, layout_path=r.layout, sim=r.sim, sources=sources, effects=effects,
-                          defaults=defaults, touch_sensors=r.touch_sensors, language=language, warnings=warnings)
+                          defaults=defaults, touch_sensors=r.touch_sensors, language=language, warnings=warnings,
+                          clock=clock)
         await cockpit.start()
         app = build_app(cockpit, security, sim=r.sim, quiet=quiet, own_screen=not is_loopback(r.host),
                         lan_host=lan_address() if r.host in ("0.0.0.0", "::") else "")
