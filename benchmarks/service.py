@@ -106,7 +106,7 @@ def accelerated_service(db: str, port_queue, rate: float) -> None:
     """The service's own code, in its own process, with match time running `rate`x fast."""
     from panel.service.app import build_app
     from panel.service.cockpit import Cockpit
-    from panel.service.guard import ConnectionGuard, listen, start_serving
+    from panel.service.guard import ConnectionGuard, bind, start_serving
     from panel.service.security import Security
     from panel.service.store import Store
 
@@ -121,7 +121,7 @@ def accelerated_service(db: str, port_queue, rate: float) -> None:
             security.set_pin(PIN)
             cockpit = Cockpit(store, sim=True, clock=clock, tick=0.25)
             await cockpit.start()
-            sock = listen("127.0.0.1", 0)
+            sock = bind("127.0.0.1", 0)
             await start_serving(build_app(cockpit, security, sim=True), sock, ConnectionGuard())
             port_queue.put(sock.getsockname()[1])
             await asyncio.Event().wait()

@@ -110,7 +110,7 @@ def seeds(target: str) -> list[bytes]:
     """Well-formed inputs to start from: the project's own files of that kind."""
     files = {
         "layout": [ROOT / "panel" / "layouts" / "penguin-airlines.toml", ROOT / "tests" / "data" / "tiny_layout.toml"],
-        "hardware_map": sorted((ROOT / "hardware").glob("*.toml")),
+        "hardware_map": sorted((ROOT / "panel" / "maps").glob("*.toml")),
     }.get(target, [])
     out = [f.read_bytes() for f in files if f.is_file()]
     if target == "deck":  # a whole generated deck, every kind of card

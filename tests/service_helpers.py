@@ -15,7 +15,7 @@ import urllib.request
 from pathlib import Path
 
 from panel.service.app import build_app
-from panel.service.guard import ConnectionGuard, listen, quiet_failures, start_serving
+from panel.service.guard import ConnectionGuard, bind, quiet_failures, start_serving
 from panel.service.cockpit import Cockpit
 from panel.service.security import Security
 from panel.service.store import Store
@@ -76,7 +76,7 @@ class ServiceThread:
         app = build_app(self.cockpit, self.security, sim=self.sim, static_dir=self.static_dir,
                         quiet=self.guard.quiet, own_screen=self.host != "127.0.0.1")
         quiet_failures(self.loop, self.guard.quiet)
-        sock = listen(self.host, 0)
+        sock = bind(self.host, 0)
         self.runner = await start_serving(app, sock, self.guard)
         self.port = sock.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"

@@ -93,6 +93,7 @@ def test_the_seeds_and_every_saved_crash_replay_clean():
     """Every crash once found stays fixed; the seeds themselves parse."""
     replayed = 0
     for target in sorted(TARGETS):
+        assert seeds(target), f"{target}: no seed (a file of the project moved?)"
         for data in seeds(target):
             TARGETS[target](data)
             replayed += 1

@@ -51,6 +51,7 @@ STATIC = web.AppKey("static", Path)
 LAN_HOST = web.AppKey("lan_host", str)
 DEBRIEFS = web.AppKey("debriefs", OrderedDict)
 QUIET = web.AppKey("quiet", Quiet)
+SHARED_QUIET = Quiet()  # for an app built without one of its own (the venue's)
 # A cockpit serving the network counts a browser on the Pi itself (the kiosk's, on the
 # room's TV) as a room screen: it connects from 127.0.0.1. Listening on 127.0.0.1 only
 # (--sim on a laptop), every browser is on this machine, so none is special.
@@ -84,7 +85,7 @@ async def errors_as_json(request: web.Request, handler):
         return error(503, f"the cockpit cannot save ({e}): nothing was changed, try again when it can")
     except Exception as e:  # the last resort: a line for the page, the details for the log
         if out_of_fds(e):  # a flood of connections: said once a minute, not a traceback each
-            request.app[QUIET].warn("fds", f"too many open files while serving {request.path}")
+            request.app.get(QUIET, SHARED_QUIET).warn("fds", f"too many open files while serving {request.path}")
             return error(503, "the cockpit is out of file descriptors (too many connections): try again")
         log.exception("error while serving %s %s", request.method, request.path)
         return error(500, f"internal error ({type(e).__name__}); see the service log")
@@ -545,21 +546,27 @@ async def websocket(request: web.Request) -> web.StreamResponse:
         await ws.close(code=TOWER_CLOSE, message=b"wrong or missing join code")
         return ws
     peer = Peer(ws, view, request.query.get("code", "").strip().upper() if view == "tower" else None)
-    cockpit.subscribe(peer)
+    await follow(ws, peer, cockpit)
+    return ws
+
+
+async def follow(ws: web.WebSocketResponse, peer: Peer, hub: Any) -> None:
+    """Give a page's socket to what it follows (the cockpit, the venue: anything with
+    subscribe/unsubscribe) and send it what comes until the page goes away."""
+    hub.subscribe(peer)
     writer = asyncio.create_task(peer.writer())
     try:
         async for _ in ws:  # pages only listen; anything they send is ignored
             if writer.done():
                 break
     finally:
-        cockpit.unsubscribe(peer)
+        hub.unsubscribe(peer)
         if not writer.done():
             peer.close(WSCloseCode.GOING_AWAY)
             try:
                 await asyncio.wait_for(writer, 1.0)
             except (asyncio.TimeoutError, ConnectionError):
                 writer.cancel()
-    return ws
 
 
 async def close_sockets(app: web.Application) -> None:

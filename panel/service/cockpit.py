@@ -37,6 +37,10 @@ log = logging.getLogger("penguin-panel")
 
 TICK = 0.25  # seconds between state pushes while a turn runs
 RETRY_FIRST, RETRY_MOST = 0.5, 8.0  # seconds between tries to log a due deadline the store refused
+# A timer woken at its deadline may read the clock a hair before it (float rounding of
+# deadline - now, the clock's resolution): within this it is due, or the loop would spin
+# until the clock passes it.
+SLACK = 1e-6
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud across a café
 CODE_LENGTH = 6
 # The stored status of a match the engine has ended, by how it ended.
@@ -359,16 +363,16 @@ class Cockpit:
                 self._retry_at = self.clock() + self._retry_wait
                 self._retry_wait = min(self._retry_wait * 2, RETRY_MOST)
                 advanced = False
-            if not advanced and self.match.phase is Phase.IN_TURN and self.clock() >= self._next_tick:
+            if not advanced and self.match.phase is Phase.IN_TURN and self.clock() + SLACK >= self._next_tick:
                 self._publish([])  # the timer drains on the pages
         now = self.now()
         full = None
         for effect in self.effects:  # LED frames and buzzer notes between game events
             d = getattr(effect, "deadline", None)
-            if d is not None and d <= now:
+            if d is not None and d <= now + SLACK:
                 full = full or self.full_snapshot() or {"phase": "idle"}
                 try:
-                    effect.update(full, now)
+                    effect.update(full, max(now, d))
                 except Exception:
                     log.exception("an effect failed")
 
@@ -376,8 +380,9 @@ class Cockpit:
         """Run the match's clock to `t` when a deadline has passed, logged before it runs
         like any input (a replay advances at the same moment). True when it did."""
         due = self.match.next_deadline()
-        if due is None or due > t:
+        if due is None or due > t + SLACK:
             return False
+        t = self._t = max(t, due)
         self._append(t, "advance", {})
         events = self.match.advance(t)
         self._status_from_match()

@@ -225,7 +225,7 @@ class Guarded(asyncio.Protocol):
         inner.connection_lost(exc)
 
 
-def listen(host: str, port: int) -> socket.socket:
+def bind(host: str, port: int) -> socket.socket:
     """The service's listening socket, bound now: a second service on the same port stops
     here, before it has touched its database. OSError when the port cannot be had."""
     family, _, _, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]

@@ -20,13 +20,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from aiohttp import web
+
 from ..engine import MatchSettings
 from ..errors import ConfigError, Problem, read_toml
 from ..i18n import languages, system_language
 from .app import build_app
 from .cockpit import Cockpit
+from .guard import ConnectionGuard, GuardedSite, Quiet, bind, quiet_failures, raise_fd_limit, start_serving
 from .sdnotify import Notifier, watchdog_interval
-from .guard import ConnectionGuard, Quiet, listen, quiet_failures, raise_fd_limit, start_serving
 from .security import PinError, Security, check_pin_format, machine_hosts
 from .store import OwnerLock, Store, StoreError
 
@@ -65,17 +67,20 @@ class Resolved:
     pin: str | None
     match_defaults: dict[str, Any]
     touch_sensors: bool
+    hardware_map: Any = None          # the map, checked against the layout (not with --sim)
+    map_warnings: list = field(default_factory=list)
+    mqtt: Any = None  # panel.mqtt.settings.BridgeSettings when the settings file has [mqtt]
 
 
 def read_settings(path: str | None) -> dict[str, Any]:
-    """The settings file ([service] and [match] tables), checked key by key."""
+    """The settings file ([service], [match] and [mqtt] tables), checked key by key."""
     if path is None:
         return {}
     raw = read_toml(path)
     problems = []
     for k in raw:
-        if k not in ("service", "match"):
-            problems.append(Problem(path, k, "unknown table (expected [service] and [match])"))
+        if k not in ("service", "match", "mqtt"):
+            problems.append(Problem(path, k, "unknown table (expected [service], [match] and [mqtt])"))
     service = raw.get("service", {})
     match = raw.get("match", {})
     if not isinstance(service, dict):
@@ -105,9 +110,17 @@ def read_settings(path: str | None) -> dict[str, Any]:
         MatchSettings.check_defaults(match, "file", file=path, key="match")
     except ConfigError as e:
         problems += e.problems
+    mqtt = None
+    if "mqtt" in raw:  # the venue's broker (panel.mqtt): checked by its own settings type
+        from ..mqtt.settings import BridgeSettings
+
+        try:
+            mqtt = BridgeSettings.from_table(raw["mqtt"], file=path)
+        except ConfigError as e:
+            problems += e.problems
     if problems:
         raise ConfigError(problems)
-    return {"service": service, "match": match}
+    return {"service": service, "match": match, "mqtt": mqtt}
 
 
 def resolve(opts: Options) -> Resolved:
@@ -125,10 +138,19 @@ def resolve(opts: Options) -> Resolved:
     if not opts.sim and hardware is None:
         raise ConfigError(Problem(None, "--hardware", "a built cockpit needs its hardware map "
                                   "(penguin-panel play --hardware MAP.toml), or try the simulator: penguin-panel play --sim"))
-    return Resolved(sim=opts.sim, host=host, port=port, db=db, layout=opts.layout or service.get("layout"),
+    layout = opts.layout or service.get("layout")
+    hmap, warnings = None, []
+    if not opts.sim:
+        # Before anything starts: the map against the layout, as `penguin-panel hardware
+        # check` does it. An error (a misspelled control id would be a dead button) stops
+        # the start with the checker's own lines.
+        from ..hardware.map import checked_map
+
+        hmap, _layout, warnings = checked_map(hardware, layout)
+    return Resolved(sim=opts.sim, host=host, port=port, db=db, layout=layout,
                     hardware=hardware, allow_hosts=list(service.get("allow_hosts", [])) + list(opts.allow_hosts),
                     pin=str(service["pin"]) if "pin" in service else None, match_defaults=match,
-                    touch_sensors=touch)
+                    touch_sensors=touch, hardware_map=hmap, map_warnings=warnings, mqtt=settings.get("mqtt"))
 
 
 def stored_defaults(store: Store, base: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
@@ -154,19 +176,25 @@ def stored_defaults(store: Store, base: dict[str, Any]) -> tuple[dict[str, Any],
 
 def hardware_io(r: Resolved) -> tuple[list, list]:
     """The built cockpit's sources and effects: the hardware map's Pi-side inputs and
-    its NeoPixels and buzzer (panel.hardware), as one object on both sides of the seam."""
+    its NeoPixels and buzzer (panel.hardware), as one object on both sides of the seam,
+    and the co-processor's link when the map has one.
+
+    The map was checked against the layout by `resolve`; its warnings (controls left
+    unwired) are logged here."""
     from .hardware_io import HardwareIO
 
-    io = HardwareIO(r.hardware, r.layout)
+    for p in r.map_warnings:
+        log.warning("warning: %s", p)
+    io = HardwareIO(r.hardware_map, r.layout, map_arg=r.hardware)
     for warning in io.warnings:
         say(f"warning: {warning}")
     sources: list = [io]
-    if io.map.coprocessor is not None and (io.map.matrix_cells() or io.map.coprocessor_adc()):
-        # The Pico's matrix and ADC arrive over the serial link, a source of its own.
+    if io.map.on_board():
+        # The Pico's matrix, ADC and encoders arrive over the serial link, a source of its own.
         from ..layout import load_layout
         from .link_io import LinkIO
 
-        sources.append(LinkIO(io.map, load_layout(r.layout, expansion=True)))
+        sources.append(LinkIO(io.map, load_layout(r.layout, expansion=True), state_dir=io.state_dir))
     return sources, [io]
 
 
@@ -194,15 +222,9 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
     """The service until `stop` (or SIGTERM/SIGINT). `clock` gives match time its pace (the
     soak benchmark runs a café day faster than real time)."""
     started = time.monotonic()
-    stop = stop or asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        try:
-            loop.add_signal_handler(sig, stop.set)
-        except (NotImplementedError, RuntimeError):
-            pass
+    stop = stop_on_signals(stop)
     quiet = Quiet()
-    quiet_failures(loop, quiet)
+    quiet_failures(asyncio.get_running_loop(), quiet)
     raise_fd_limit()
     # The order matters: own the database, then take the port, and only then read the
     # database. A second play stops at the first step it cannot take, having written nothing.
@@ -211,11 +233,10 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
     except StoreError as e:
         raise ConfigError(Problem(None, "--db", str(e))) from None
     try:
-        sock = listen(r.host, r.port)
-    except OSError as e:
+        sock = bind_port(r.host, r.port)
+    except ConfigError:
         owner.close()
-        raise ConfigError(Problem(None, "--port", f"cannot listen on {r.host}:{r.port} "
-                                  f"({e.strerror or e})")) from None
+        raise
     try:
         store = Store(r.db, scan_wal=True)
     except StoreError as e:
@@ -224,16 +245,8 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
         raise ConfigError(Problem(None, "--db", str(e))) from None
     with owner, sock, store, Notifier() as notifier:
         security = Security(store, allow_hosts=r.allow_hosts + ([r.host] if r.host not in ("0.0.0.0", "::") else []))
-        if r.pin is not None:
-            if not security.check_pin(r.pin):
-                security.set_pin(r.pin)
-            say("game master PIN: the one in the settings file")
-        else:
-            pin = security.ensure_pin()
-            if pin:
-                say(f"game master PIN: {pin}  (made now and shown only this once; a new one: penguin-panel service reset-pin, or pin = '...' in the settings file)")
-            else:
-                say("game master PIN: as set before (forgotten? penguin-panel service reset-pin)")
+        first_pin(security, r.pin, "game master PIN",
+                  "a new one: penguin-panel service reset-pin, or pin = '...' in the settings file")
         warnings = list(store.warnings)
         damage = store.quick_check()
         if damage:
@@ -252,6 +265,11 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
                           defaults=defaults, touch_sensors=r.touch_sensors, language=language, warnings=warnings,
                           clock=clock)
         await cockpit.start()
+        bridge = None
+        if r.mqtt is not None:  # the venue's broker: beside the cockpit, never in its way
+            from ..mqtt import bridge as mqtt_bridge
+
+            bridge = await mqtt_bridge.start(r.mqtt, cockpit)
         app = build_app(cockpit, security, sim=r.sim, quiet=quiet, own_screen=not is_loopback(r.host),
                         lan_host=lan_address() if r.host in ("0.0.0.0", "::") else "")
         runner = await start_serving(app, sock, ConnectionGuard(quiet=quiet))
@@ -265,15 +283,68 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
             lan = lan_address() if r.host in ("0.0.0.0", "::") else ""
             if lan:
                 say(f"on the local network: http://{lan}:{port}/")
-            notifier.ready(f"serving on port {port}")
-            watchdog = asyncio.create_task(feed_watchdog(notifier, cockpit))
-            await stop.wait()
-            say("stopping")
-            notifier.stopping()
-            watchdog.cancel()
+            await until_stopped(stop, notifier, cockpit, port)
         finally:
             await runner.cleanup()
+            if bridge is not None:
+                await bridge.close()
             await cockpit.close()
+
+
+def stop_on_signals(stop: asyncio.Event | None = None) -> asyncio.Event:
+    """An event set by SIGTERM (systemd's stop) or Ctrl-C."""
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):
+            pass
+    return stop
+
+
+def first_pin(security: Security, pin: str | None, what: str, forgotten: str) -> None:
+    """The settings file's PIN, or one made at first start and printed this once."""
+    if pin is not None:
+        if not security.check_pin(pin):
+            security.set_pin(pin)
+        say(f"{what}: the one in the settings file")
+        return
+    made = security.ensure_pin()
+    if made:
+        say(f"{what}: {made}  (made now and shown only this once; {forgotten})")
+    else:
+        say(f"{what}: as set before (forgotten? {forgotten})")
+
+
+def bind_port(host: str, port: int):
+    """The listening socket, bound now; ConfigError naming --port when it cannot be had."""
+    try:
+        return bind(host, port)
+    except OSError as e:
+        raise ConfigError(Problem(None, "--port", f"cannot listen on {host}:{port} ({e.strerror or e})")) from None
+
+
+async def listen(runner: web.AppRunner, host: str, port: int) -> int:
+    """Serve the app on host:port through a connection guard (guard.py); the real port
+    (port 0 picks a free one). The cockpit binds first and serves later (serve above)."""
+    sock = bind_port(host, port)
+    try:
+        await GuardedSite(runner, sock, ConnectionGuard()).start()
+    except BaseException:
+        sock.close()
+        raise
+    return sock.getsockname()[1]
+
+
+async def until_stopped(stop: asyncio.Event, notifier: Notifier, owner: Any, port: int) -> None:
+    """Tell systemd we are ready, feed its watchdog while `owner` runs, wait for the stop."""
+    notifier.ready(f"serving on port {port}")
+    watchdog = asyncio.create_task(feed_watchdog(notifier, owner))
+    await stop.wait()
+    say("stopping")
+    notifier.stopping()
+    watchdog.cancel()
 
 
 async def feed_watchdog(notifier: Notifier, cockpit: Cockpit) -> None:

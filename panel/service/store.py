@@ -178,8 +178,14 @@ def _read_holder(fd: int) -> str:
     return f"penguin-panel play (pid {info['pid']} on {info.get('host', '?')}{where}, since {info.get('since', '?')})"
 
 
-class Store:
-    """One SQLite file. A context manager; `close()` is idempotent."""
+class SQLiteFile:
+    """One SQLite file with a versioned schema and a `settings` table; a context manager,
+    `close()` idempotent. The cockpit's store and the venue's are both one of these."""
+
+    SCHEMA = ""  # CREATE ... IF NOT EXISTS statements, a `settings (key, value)` table among them
+    VERSION = 1
+    SYNCHRONOUS = "FULL"
+    WHAT = "schema"
 
     def __init__(self, path: str | Path, *, scan_wal: bool = False):
         """scan_wal: look for damage in a WAL left by a crash before SQLite reads it (only the
@@ -194,19 +200,18 @@ class Store:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(str(self.path), isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute(f"PRAGMA synchronous={self.SYNCHRONOUS}")
             self._db.execute("PRAGMA foreign_keys=ON")
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise StoreError(f"{self.path}: made by a newer penguin-panel (schema {version})")
-            self._db.executescript(_SCHEMA)
-            if version < SCHEMA_VERSION:
-                self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            if version > self.VERSION:
+                raise StoreError(f"{self.path}: made by a newer penguin-panel ({self.WHAT} {version})")
+            self._db.executescript(self.SCHEMA)
+            if version < self.VERSION:
+                self._db.execute(f"PRAGMA user_version={self.VERSION}")
         except sqlite3.DatabaseError as e:
             raise StoreError(f"{self.path}: cannot open the database ({e})") from None
         except OSError as e:
             raise StoreError(f"{self.path}: cannot open the database ({e.strerror})") from None
-        self._next_seq: dict[int, int] = {}
 
     # ------------------------------------------------------------------ lifecycle
     def close(self) -> None:
@@ -214,7 +219,7 @@ class Store:
         if db is not None:
             db.close()
 
-    def __enter__(self) -> "Store":
+    def __enter__(self):
         return self
 
     def __exit__(self, *exc) -> None:
@@ -256,6 +261,20 @@ class Store:
 
     def settings(self) -> dict[str, str]:
         return dict(self._db.execute("SELECT key, value FROM settings"))
+
+
+class Store(SQLiteFile):
+    """The cockpit's store."""
+
+    SCHEMA = _SCHEMA
+    VERSION = SCHEMA_VERSION
+
+    def __init__(self, path: str | Path, *, scan_wal: bool = False):
+        super().__init__(path, scan_wal=scan_wal)
+        self._next_seq: dict[int, int] = {}
+
+    def __enter__(self) -> "Store":
+        return self
 
     # ------------------------------------------------------------------ matches
     def create_match(self, settings: dict[str, Any], positions: dict[str, str], code: str) -> int:
