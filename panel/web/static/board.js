@@ -62,7 +62,9 @@ async function showJoin(s) {
     $("#joincode").textContent = j.code;
     $("#joinwarn").classList.toggle("hidden", !j.loopback);
   } catch (e) {
-    joinFor = null; // asked again with the next state
+    // Asked again with the next state, unless this screen may not have the code (not a room
+    // screen: pair it on /join); then again when the match changes.
+    if (e.status !== 403) joinFor = null;
     $("#joinbox").classList.add("hidden");
   }
 }
@@ -262,6 +264,10 @@ function render() {
 
 function show(s) {
   live = s;
+  // The store cannot write (a full card): nothing pressed counts until it can, so the room is told.
+  $("#saveerror").textContent = s.store_error
+    ? t("The cockpit cannot save ({reason}): presses do not count until it can", { reason: s.store_error }) : "";
+  $("#saveerror").classList.toggle("hidden", !s.store_error);
   if (moment && (s.phase === "in_turn" || s.phase === "paused" || s.match_id !== moment.final.match_id)) {
     stopMoment(); // a new turn (START pressed at once) or a new match: the room looks at that
   }
