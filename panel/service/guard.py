@@ -35,6 +35,9 @@ log = logging.getLogger("penguin-panel")
 
 HEADER_SECONDS = 15.0  # to send a request head: a phone on a weak Wi-Fi needs well under 1 s
 PER_ADDRESS = 32  # connections from one address: a browser with every page open uses ~12
+# The Pi's own screen (the kiosk) and tools run on the machine itself: no device on the
+# LAN can send from these, so they are held to the total only, not the per-address share.
+OWN_MACHINE = frozenset({"127.0.0.1", "::/64"})  # ::1 counts as its /64
 MAX_CONNECTIONS = 512  # all addresses together (each costs ~20-40 KB on a Pi with 512 MB)
 RESERVE_FDS = 64  # descriptors kept for the store, the serial link, the pins and the logs
 QUIET_SECONDS = 60.0  # one line per kind of repeated failure per this many seconds
@@ -120,7 +123,7 @@ class ConnectionGuard:
 
     def _admit(self, conn: "Guarded") -> bool:
         key = conn.key
-        if self._by_address.get(key, 0) >= self.per_address:
+        if key not in OWN_MACHINE and self._by_address.get(key, 0) >= self.per_address:
             self.refused += 1
             self.quiet.warn("per-address", f"connection from {key} refused: it already has {self.per_address} "
                                            "open (the most one address may hold)")
