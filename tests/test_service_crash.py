@@ -11,11 +11,8 @@ the process is killed with SIGKILL at a random moment, 50 times. After every kil
 """
 
 import random
-import re
 import signal
 import sqlite3
-import subprocess
-import sys
 import threading
 
 import pytest
@@ -23,21 +20,17 @@ import pytest
 from panel.service.cockpit import SERVICE_FIELDS
 from panel.service.replay import replay
 from panel.service.store import Store
-from service_helpers import PIN, TEAMS, Client
+from service_helpers import PIN, TEAMS, Client, start_play
 
 KILLS = 50
 VOLATILE = SERVICE_FIELDS  # the service's additions, not the match's state
 
 
 def start(db, settings, log):
-    p = subprocess.Popen([sys.executable, "-m", "panel", "play", "--sim", "--port", "0", "--db", str(db),
-                          "--settings", str(settings)], stdout=subprocess.PIPE, stderr=log, text=True)
-    for line in p.stdout:
-        m = re.search(r"serving on (http://\S+?)/ ", line)
-        if m:
-            return p, m.group(1)
-    p.wait()
-    pytest.fail(f"the service did not start (exit {p.returncode}); see {log.name}")
+    p, base = start_play(db, "--settings", str(settings), stderr=log)
+    if base is None:
+        pytest.fail(f"the service did not start (exit {p.returncode}); see {log.name}")
+    return p, base
 
 
 def logged_sequence(db, match_id):

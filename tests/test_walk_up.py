@@ -62,7 +62,7 @@ def test_a_start_that_can_set_nothing_up_says_why(tmp_path):
                 assert await cockpit.input("cockpit.start", True) is False
                 assert cockpit.match is None
                 problem = cockpit.public_state()["walk_up_problem"]
-                assert problem.startswith("No match could be set up at the panel (teams: cooperative mode is for 2 to 6")
+                assert problem.startswith("START could not set up a match (teams: cooperative mode is for 2 to 6")
                 await cockpit.create_match({"teams": [{"name": "Crew", "players": ["Ana", "Bo"]}]})
                 assert cockpit.public_state()["walk_up_problem"] is None
             finally:

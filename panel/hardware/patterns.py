@@ -42,8 +42,7 @@ CUE_SECONDS = {"turn_start": 1.0, "mistake": 1.0, "card": 0.6, "turn_end": 1.2, 
 # game event -> (the sound and light cue it makes, the event's detail naming whose colour
 # the cue shows)
 SOUNDS = {"turn_started": ("turn_start", "team"), "mistake": ("mistake", "team"), "card_completed": ("card", "team"),
-          "turn_ended": ("turn_end", "team"), "game_ended": ("game_end", "team"),
-          "challenge": ("challenge", "team")}
+          "turn_ended": ("turn_end", "team"), "game_ended": ("game_end", "team"), "challenge": ("challenge", "team")}
 
 
 def ticking(snapshot: dict[str, Any]) -> float | None:

@@ -30,16 +30,22 @@ from ..kaboom.build import declaration as kaboom_declaration
 from ..scenario import contract_events
 from .cockpit import Cockpit, Refused
 from .drawing import qr_svg
+from .guard import Quiet, out_of_fds
 from .replay import replay_events
 from .security import LoginRefused, PinError, Security, split_host
-from .store import MatchRecord
+from .store import MatchRecord, StoreError, StoreWriteError
 
 log = logging.getLogger("penguin-panel")
 
 PAGES = ("tower", "board", "admin", "sim", "join", "debrief")
 VIEWS = ("board", "sim", "tower")
 COOKIE = "pp_session"
+SCREEN = "pp_screen"  # a paired room screen's cookie (shows the join code)
+SCREEN_COOKIE_SECONDS = 400 * 24 * 3600  # the longest a browser keeps a cookie
 MAX_BODY = 64 * 1024
+MAX_DEPTH = 16  # levels of JSON nesting in a body (a match's teams and players need 4)
+MAX_NUMBER_CHARS = 40  # characters of one number in a body: seeds, seconds and indexes need far fewer
+BODY_SECONDS = 10.0  # to receive a whole body once its headers are in
 TOWER_CLOSE = 4403  # "forbidden", in the private range of WebSocket close codes
 COCKPIT = web.AppKey("cockpit", Cockpit)
 SECURITY = web.AppKey("security", Security)
@@ -48,6 +54,13 @@ SIM_FROM_NETWORK = web.AppKey("sim_from_network", bool)
 STATIC = web.AppKey("static", Path)
 LAN_HOST = web.AppKey("lan_host", str)
 DEBRIEFS = web.AppKey("debriefs", OrderedDict)
+QUIET = web.AppKey("quiet", Quiet)
+SHARED_QUIET = Quiet()  # for an app built without one of its own (the venue's)
+# A cockpit serving the network counts a browser on the Pi itself (the kiosk's, on the
+# room's TV) as a room screen: it connects from 127.0.0.1. Listening on 127.0.0.1 only
+# (--sim on a laptop), every browser is on this machine, so none is special.
+OWN_SCREEN = web.AppKey("own_screen", bool)
+OWN_SCREEN_ADDRESSES = ("127.0.0.1", "::1")
 DEBRIEF_CACHE = 8  # rebuilt debriefs kept: a class flicking between the last few matches
 
 
@@ -72,7 +85,12 @@ async def errors_as_json(request: web.Request, handler):
         return error(e.status, reason or "error")
     except asyncio.CancelledError:
         raise
+    except StoreWriteError as e:  # a setting or a PIN the full or failing disk did not take
+        return error(503, f"the cockpit cannot save ({e}): nothing was changed, try again when it can")
     except Exception as e:  # the last resort: a line for the page, the details for the log
+        if out_of_fds(e):  # a flood of connections: said once a minute, not a traceback each
+            request.app.get(QUIET, SHARED_QUIET).warn("fds", f"too many open files while serving {request.path}")
+            return error(503, "the cockpit is out of file descriptors (too many connections): try again")
         log.exception("error while serving %s %s", request.method, request.path)
         return error(500, f"internal error ({type(e).__name__}); see the service log")
 
@@ -97,17 +115,56 @@ async def json_body(request: web.Request) -> dict[str, Any]:
         # A cross-site HTML form cannot send application/json: one more guard against forgery.
         raise web.HTTPUnsupportedMediaType(text="send the body as JSON with Content-Type: application/json")
     try:
-        raw = await request.read()
+        async with asyncio.timeout(BODY_SECONDS):  # a body sent a byte at a time holds nothing for long
+            raw = await request.read()
     except web.HTTPRequestEntityTooLarge:
         raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=request.content_length or 0,
                                             text=f"the body is larger than {MAX_BODY} bytes") from None
+    except TimeoutError:
+        raise web.HTTPRequestTimeout(text=f"the body did not arrive within {BODY_SECONDS:g} s") from None
     try:
-        body = json.loads(raw.decode("utf-8"))
+        return parse_body(raw)
+    except BodyError as e:
+        raise web.HTTPBadRequest(text=str(e)) from None
+
+
+class BodyError(ValueError):
+    """A request body that is not a JSON object the service will read: one line why."""
+
+
+def _number(text: str, kind: type) -> int | float:
+    if len(text) > MAX_NUMBER_CHARS:
+        raise BodyError(f"the body has a number of {len(text)} characters (at most {MAX_NUMBER_CHARS})")
+    value = kind(text)
+    if value in (float("inf"), float("-inf")):
+        raise BodyError(f"the body has a number out of range ({text})")
+    return value
+
+
+def _constant(name: str):
+    raise BodyError(f"the body has {name}, which is not a JSON number")
+
+
+def parse_body(raw: bytes) -> dict[str, Any]:
+    """A request body as a JSON object, or BodyError. Bounded in what it builds: numbers of at
+    most MAX_NUMBER_CHARS characters, nesting at most MAX_DEPTH deep (no field of the API
+    goes deeper than 4), so no body reaches Python's digit or recursion limits."""
+    try:
+        body = json.loads(raw.decode("utf-8"), parse_int=lambda t: _number(t, int),
+                          parse_float=lambda t: _number(t, float), parse_constant=_constant)
+    except RecursionError:
+        raise BodyError(f"the body is nested deeper than {MAX_DEPTH} levels") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise web.HTTPBadRequest(text=f"the body is not valid JSON ({e})") from None
+        raise BodyError(f"the body is not valid JSON ({e})") from None
     if not isinstance(body, dict):
-        raise web.HTTPBadRequest(text="the body must be a JSON object")
-    return body
+        raise BodyError("the body must be a JSON object")
+    level = [body]
+    for _ in range(MAX_DEPTH):  # after the n-th round, `level` holds the containers n+1 deep
+        level = [v for item in level for v in (item.values() if isinstance(item, dict) else item)
+                 if isinstance(v, (dict, list))]
+        if not level:
+            return body
+    raise BodyError(f"the body is nested deeper than {MAX_DEPTH} levels")
 
 
 def check_same_origin(request: web.Request) -> None:
@@ -230,7 +287,15 @@ async def get_sounds(request: web.Request) -> web.Response:
 
 
 async def get_join(request: web.Request) -> web.Response:
-    """The tower's join code, address and QR code: the match's, or while none runs the next one's."""
+    """The tower's join code, address and QR code (the match's, or while none runs the next
+    one's): for a game master's session or a room screen only (see security.py). The code
+    opens the tower's card, so nobody gets it just by asking the network."""
+    security = request.app[SECURITY]
+    own_screen = request.app[OWN_SCREEN] and request.remote in OWN_SCREEN_ADDRESSES
+    if (not own_screen and security.session(request.cookies.get(COOKIE)) is None
+            and not security.screen_ok(request.cookies.get(SCREEN))):
+        return error(403, "the join code shows only on the room's screen and the game master's page: "
+                          "pair this screen with the game master's PIN")
     code = request.app[COCKPIT].join_code()
     url = join_url(request, code)
     # loopback: the QR code leads to this machine only (the page says so); sim_from_network:
@@ -274,7 +339,10 @@ async def sim_input(request: web.Request) -> web.Response:
             return error(400, f"value: {control} has positions {', '.join(positions)}, not {value!r}")
     elif not isinstance(value, bool):
         return error(400, f"value: {control} is a button: true (pressed) or false (released), not {value!r}")
-    logged = await cockpit.input(control, value)
+    try:
+        logged = await cockpit.input(control, value)
+    except Refused as e:
+        return refused(e)
     return web.json_response({"ok": True, "logged": logged})
 
 
@@ -287,11 +355,25 @@ async def admin_login(request: web.Request) -> web.Response:
         return error(400, "pin: missing")
     client = request.remote or "?"
     try:
-        session = request.app[SECURITY].login(body["pin"], client)
+        session = await request.app[SECURITY].login(body["pin"], client)
     except LoginRefused as e:
         return error(e.status, str(e))
     resp = web.json_response({"csrf": session.csrf})
     resp.set_cookie(COOKIE, session.token, httponly=True, samesite="Strict", path="/")
+    return resp
+
+
+async def admin_screen(request: web.Request) -> web.Response:
+    """Pair this browser as a room screen: it may show the join code from now on, across
+    restarts, until the PIN changes. The game master's session that paired it ends: a
+    screen in the room is not a game master's page."""
+    require_admin(request)
+    security = request.app[SECURITY]
+    token = security.pair_screen()
+    security.end_session(request.cookies.get(COOKIE))
+    resp = web.json_response({"ok": True})
+    resp.set_cookie(SCREEN, token, httponly=True, samesite="Strict", path="/", max_age=SCREEN_COOKIE_SECONDS)
+    resp.del_cookie(COOKIE, path="/")
     return resp
 
 
@@ -335,12 +417,13 @@ async def admin_settings(request: web.Request) -> web.Response:
         return error(400, "; ".join(str(p) for p in e.problems))
     if "pin" in body:
         try:
-            security.set_pin(body["pin"])
+            await security.change_pin(body["pin"])
         except PinError as e:
             return error(400, f"pin: {e}")
-    if defaults:
+    if defaults:  # saved first: nothing changes that the store did not take
+        merged = {**cockpit.defaults, **defaults}
+        cockpit.store.set_setting("match_defaults", json.dumps(merged, sort_keys=True))
         cockpit.defaults.update(defaults)
-        cockpit.store.set_setting("match_defaults", json.dumps(cockpit.defaults, sort_keys=True))
     if "language" in body:
         await cockpit.call(lambda: cockpit.set_language(body["language"]))
     resp = web.json_response({"ok": True, "defaults": cockpit.defaults, "language": cockpit.language})
@@ -362,7 +445,7 @@ async def admin_status(request: web.Request) -> web.Response:
     return web.json_response({"link": cockpit.link_status(), "match": match, "version": __version__,
                               "defaults": cockpit.defaults, "settings": [st.as_dict() for st in SETTINGS],
                               "kaboom": kaboom_declaration(cockpit.layout_path, cockpit.kaboom_defaults),
-                              "language": cockpit.language,
+                              "language": cockpit.language, "warnings": cockpit.problems(),
                               "languages": [{"code": lang, "name": language_name(lang)} for lang in languages()]})
 
 
@@ -397,7 +480,12 @@ def debrief_record(request: web.Request) -> MatchRecord:
 async def match_debrief(request: web.Request) -> dict[str, Any]:
     """The debrief of the requested match, rebuilt from its log (cached while the log is unchanged)."""
     record = debrief_record(request)
-    entries = request.app[COCKPIT].store.entries(record.id)
+    if record.problem:
+        raise web.HTTPUnprocessableEntity(text=f"match {record.id} cannot be read from the store ({record.problem})")
+    try:
+        entries = request.app[COCKPIT].store.entries(record.id)
+    except StoreError as e:
+        raise web.HTTPUnprocessableEntity(text=f"match {record.id} cannot be read from the store ({e})") from None
     key = (record.id, record.status, len(entries), entries[-1].seq if entries else 0)
     cache = request.app[DEBRIEFS]
     if key in cache:
@@ -542,7 +630,8 @@ async def close_sockets(app: web.Application) -> None:
 # ---------------------------------------------------------------------------- the app
 
 def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static_dir: Path | None = None,
-              lan_host: str = "", sim_from_network: bool = False) -> web.Application:
+              lan_host: str = "", sim_from_network: bool = False, quiet: Quiet | None = None,
+              own_screen: bool = False) -> web.Application:
     app = web.Application(middlewares=[errors_as_json, host_allow_list], client_max_size=MAX_BODY)
     app[COCKPIT] = cockpit
     app[SECURITY] = security
@@ -551,6 +640,8 @@ def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static
     app[STATIC] = static_dir or default_static_dir()
     app[LAN_HOST] = lan_host
     app[DEBRIEFS] = OrderedDict()
+    app[QUIET] = quiet or Quiet()
+    app[OWN_SCREEN] = own_screen
     r = app.router
     r.add_get("/", page_handler("index"))
     for name in PAGES:
@@ -565,6 +656,7 @@ def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static
     if sim:
         r.add_post("/api/sim/input", sim_input)
     r.add_post("/api/admin/login", admin_login)
+    r.add_post("/api/admin/screen", admin_screen)
     r.add_post("/api/admin/match", admin_match)
     r.add_post("/api/admin/action", admin_action)
     r.add_post("/api/admin/settings", admin_settings)

@@ -181,7 +181,8 @@ async function action(name, params = {}) {
 
 function logEvent(e) {
   const log = $("#log");
-  log.prepend(el("li", { text: typeof e === "string" ? e : isKaboom(state) ? describeKaboomEvent(e, state) : describeEvent(e) }));
+  log.prepend(el("li", { text: typeof e === "string" ? e
+    : isKaboom(state) && !e.type.startsWith("New ") ? describeKaboomEvent(e, state) : describeEvent(e) }));
   while (log.children.length > 60) log.lastChild.remove();
 }
 
@@ -279,8 +280,30 @@ async function showDoneCards(s) {
   }
 }
 
-// Each action's button is shown, and enabled, exactly when the engine allows it now (either game).
-function showActions() {
+function show(s) {
+  state = s;
+  clock.update(s);
+  const has = hasMatch(s);
+  const kaboom = has && isKaboom(s);
+  $(".admin").classList.toggle("kaboom", kaboom);
+  $(".admin").dataset.phase = has ? (s.finished ? "ended" : s.phase) : "idle";
+  // The timer's words, or in a Kaboom mission the clocks' (the Airlines ones as the page was written).
+  for (const [id, words] of [["pause", t("Pause the clocks")], ["resume", t("Resume the clocks")]]) {
+    const b = $(`#${id}`);
+    b.dataset.airlines ??= b.textContent;
+    b.textContent = kaboom ? words : b.dataset.airlines;
+  }
+  if (kaboom) showKaboom(s);
+  else {
+    $("#phase").textContent = phaseText(s);
+    $("#whose").textContent = whoseText(s);
+    $("#counts").textContent = has && !s.finished
+      ? `${s.completed} of ${s.cards_per_turn} cards · ${s.mistakes} of ${s.mistakes_per_turn} mistakes · `
+        + `${plural(s.counters_held, "time counter", "time counters")} held${s.stuck_name ? ` · stuck finger: ${s.stuck_name}` : ""}`
+      : has ? Object.entries(s.scores || {}).map(([team, p]) => `${team} ${p}`).join(" · ") : "";
+  }
+
+  // Each action's button is shown, and enabled, exactly when the engine allows it now.
   for (const b of $$("button[data-action]")) {
     b.disabled = !allows(b);
     if (b.classList.contains("big") && b.closest(".actions")) b.classList.toggle("hidden", b.disabled);
@@ -288,29 +311,6 @@ function showActions() {
   $("#newmatch").classList.toggle("hidden", !("new_match" in allowed()));
   // A new match replaces one in play only after it is abandoned (the page asks first).
   $("#setupsubmit").disabled = !("new_match" in allowed() || "abandon" in allowed());
-}
-
-function show(s) {
-  state = s;
-  clock.update(s);
-  const has = hasMatch(s);
-  $(".admin").dataset.phase = has ? (s.finished ? "ended" : s.phase) : "idle";
-  $(".admin").classList.toggle("kaboom", has && isKaboom(s));
-  if (has && isKaboom(s)) {
-    showKaboom(s);
-    showDoneCards({});
-    for (const id of ["#chinfo", "#endinfo"]) $(id).classList.add("hidden");
-    return;
-  }
-  $("#scoreline").textContent = "";
-  $("#phase").textContent = phaseText(s);
-  $("#whose").textContent = whoseText(s);
-  $("#counts").textContent = has && !s.finished
-    ? `${s.completed} of ${s.cards_per_turn} cards · ${s.mistakes} of ${s.mistakes_per_turn} mistakes · `
-      + `${plural(s.counters_held, "time counter", "time counters")} held${s.stuck_name ? ` · stuck finger: ${s.stuck_name}` : ""}`
-    : has ? Object.entries(s.scores || {}).map(([team, p]) => `${team} ${p}`).join(" · ") : "";
-
-  showActions();
 
   // Challenge: the teams that may call it and the cards it may be called on, as the engine lists them.
   const ch = allowed().challenge || { teams: [], cards: [] };
@@ -321,6 +321,7 @@ function show(s) {
     ? `Open challenge by ${s.challenge.team ?? "the game master"} on ${s.challenge.card === "current" ? "the card in play" : `completed card ${Number(s.challenge.card) + 1}`}${s.challenge.number != null ? ` (card number ${s.challenge.number})` : ""}: rule on it.`
     : "No challenge open.";
   $("#chinfo").classList.toggle("hidden", !has || s.finished);
+  if (kaboom) { $("#endinfo").classList.add("hidden"); return; } // its outcome is the phase line
   const endNote = s.ending && !s.finished
     ? `The match ends at the end of round ${s.round}${s.round_left?.length ? `: ${s.round_left.join(", ")} still to play` : ""}.`
     : s.finished ? matchEndText(s) : null;
@@ -417,19 +418,19 @@ function showKaboom(s) {
   const phase = { setup: t("waiting for the start"), playing: t("playing"), paused: t("paused"),
     closing: t("closing: every finger on its colour") }[s.phase] || s.phase;
   $("#phase").textContent = s.finished ? outcomeTitle(s) : `${phase}${kaboomBanner(s) ? ` · ${kaboomBanner(s)}` : ""}`;
-  $("#whose").textContent = `${missionTitle(s)}${s.active && !s.finished ? ` · ${playerName(s, s.active)}` : ""}`;
+  $("#whose").textContent = `· ${missionTitle(s)}${s.active && !s.finished ? ` · ${playerName(s, s.active)}` : ""}`;
   const a = s.alerts || {};
-  $("#counts").textContent = t("{down} face down, {up} face up, {waiting} waiting",
+  const cards = t("{down} face down, {up} face up, {waiting} waiting",
     { down: a.remaining ?? 0, up: a.face_up ?? 0, waiting: a.waiting ?? 0 });
-  showActions();
+  $("#counts").textContent = t("Alert cards") + ": " + cards;
 }
 
 function tickKaboom() {
   const s = state;
   $("#left").textContent = s.active && !s.finished ? fmtClock(clocks.left(s.active)) : "";
-  const times = (s.players || []).map((p) => `${playerName(s, p.colour)} ${fmtClock(clocks.left(p.colour))}`).join(" · ");
+  const each = (s.players || []).map((p) => `${playerName(s, p.colour)} ${fmtClock(clocks.left(p.colour))}`).join(" · ");
   const label = t("Clocks");
-  $("#scoreline").textContent = times ? `${label}: ${times}` : "";
+  $("#scoreline").textContent = each ? `${label}: ${each}` : "";
 }
 
 async function refreshStatus() {
@@ -444,6 +445,10 @@ async function refreshStatus() {
     $("#reconnects").textContent = String(l.reconnects ?? 0);
     $("#firmware").textContent = l.firmware || "–";
     $("#version").textContent = st.version || "–";
+    // What the start found (a match set aside, a damaged file) and a store that cannot write.
+    const warnings = st.warnings || [];
+    $("#warnings").replaceChildren(...warnings.map((text) => el("li", { text })));
+    $("#warnings").classList.toggle("hidden", !warnings.length);
     buildSettingForms(st.settings);
     buildKaboomForm(st.kaboom);
     if (!defaultsShown) {
@@ -566,8 +571,8 @@ $("#newmatch").addEventListener("click", () => {
 });
 
 function tick() {
-  if (hasMatch(state) && isKaboom(state)) { tickKaboom(); requestAnimationFrame(tick); return; }
   const s = state;
+  if (hasMatch(s) && isKaboom(s)) { tickKaboom(); requestAnimationFrame(tick); return; }
   const left = clock.now();
   $("#left").textContent = !hasMatch(s) || s.finished ? ""
     : left === null || left === undefined ? `Turns of ${s.turn_seconds} s.`

@@ -319,6 +319,10 @@ function render() {
 
 function show(s) {
   live = s;
+  // The store cannot write (a full card): nothing pressed counts until it can, so the room is told.
+  $("#saveerror").textContent = s.store_error
+    ? t("The cockpit cannot save ({reason}): presses do not count until it can", { reason: s.store_error }) : "";
+  $("#saveerror").classList.toggle("hidden", !s.store_error);
   if (moment && (s.phase === "in_turn" || s.phase === "paused" || s.match_id !== moment.final.match_id)) {
     stopMoment(); // a new turn (START pressed at once) or a new match: the room looks at that
   }

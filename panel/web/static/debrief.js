@@ -227,6 +227,7 @@ function show(d) {
   $(".debrief").classList.toggle("kaboom", d.game === "kaboom");
   if (d.game === "kaboom") {
     showKaboom(d);
+    $("#endtext").textContent = ""; // the Airlines match's end (rule 25): none in a mission
     for (const a of document.querySelectorAll("a.csv")) {
       a.href = `/api/admin/debrief.csv?match=${d.match_id}&table=${a.dataset.table}`;
     }

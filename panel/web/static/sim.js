@@ -294,10 +294,10 @@ function show(s) {
   for (const [id, pos] of Object.entries(s.positions || {})) {
     if (tokens[id] && positions[id] !== pos) { positions[id] = pos; drawToken(id); }
   }
-  $(".sim").dataset.phase = hasMatch(s) ? (s.finished ? "ended" : s.phase) : "idle";
   kaboomCaptions(hasMatch(s) && isKaboom(s) ? s : null);
   // The Airlines counts mean nothing in a Kaboom mission.
   for (const id of ["#done", "#mistakes"]) $(id).parentElement.classList.toggle("hidden", !!kaboom);
+  $(".sim").dataset.phase = hasMatch(s) ? (s.finished ? "ended" : s.phase) : "idle";
   if (!hasMatch(s)) { $("#phase").textContent = "No match: the panel is live, nothing is judged. Press START to play."; return; }
   if (isKaboom(s)) { showKaboom(s); return; }
   pips($("#done"), s.completed || 0, s.cards_per_turn, "done");
