@@ -112,8 +112,7 @@ def test_unplugs_hangs_and_garbage_pause_the_turn_and_lose_no_move(tmp_path, cap
     hmap = load_map(REFERENCE)
     layout = load_layout(expansion=True)
     positions = layout.control("slider.red").positions
-    # The map calibrates the slider's ADC to 0.02..0.98: the middle of each position's band.
-    u16 = {p: int((0.02 + (i + 0.5) * 0.96 / len(positions)) * 65535) for i, p in enumerate(positions)}
+    u16 = {p: int(hmap.controls["slider.red"].reading_at(positions, p) * 65535) for p in positions}
     red = next(ch for ch, control in hmap.board().adc.items() if control == "slider.red")
 
     async def scenario(emu):
@@ -174,3 +173,29 @@ def test_unplugs_hangs_and_garbage_pause_the_turn_and_lose_no_move(tmp_path, cap
     with FirmwareEmulator(hmap.board().firmware_config, watchdog=False) as emu:
         asyncio.run(scenario(emu))
     assert "Traceback" not in caplog.text and not any(r.exc_info for r in caplog.records)
+
+
+def test_a_turn_started_while_the_link_is_lost_waits_for_the_panel(tmp_path):
+    """START on the Pi's own pins while the co-processor's cable is out: the turn does not
+    run with half the panel dead; it is paused for the link at once, and runs when the
+    board is back."""
+    hmap = load_map(REFERENCE)
+    layout = load_layout(expansion=True)
+
+    async def scenario(emu):
+        page = Page()
+        async with board_cockpit(tmp_path / "panel.db", emu, hmap, layout, page=page) as (cockpit, io, store):
+            await cockpit.create_match({"teams": TEAMS, "seed": 3, "turn_seconds": 600})
+            emu.unplug()
+            await page.until(lambda s: not s["link"]["connected"])
+            await cockpit.action("start_turn", {})
+            assert paused_for_link(cockpit.public_state())
+            emu.replug()
+            await page.until(playing)
+            logged = [(e.kind, e.data["name"], e.data["params"].get("reason")) for e in store.entries(cockpit.record.id)
+                      if e.kind == "action"]
+            assert logged[-3:] == [("action", "start_turn", None), ("action", "pause", "link"),
+                                   ("action", "resume", "link")]
+
+    with FirmwareEmulator(hmap.board().firmware_config) as emu:
+        asyncio.run(scenario(emu))

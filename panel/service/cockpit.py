@@ -531,7 +531,18 @@ class Cockpit:
         events = apply(self.match, entry)
         self._status_from_match()
         self._publish(events)
+        pause = Action("pause", event.t, {"reason": "link"})
+        if self._panel_unheard() and self.match.refusal(pause) is None:
+            # A turn started, or resumed by the game master, while the co-processor is not
+            # heard: it waits for the panel, as a turn does when the link is lost during it
+            # (the link's source resumes it once the board is back and in sync).
+            events = events + self._log_and_handle(pause)
         return events
+
+    def _panel_unheard(self) -> bool:
+        """A source that can lose its panel (the co-processor's link) does not hear it now."""
+        return any(not source.connected.is_set() for source in self.sources
+                   if isinstance(getattr(source, "connected", None), asyncio.Event))
 
     def _status_from_match(self) -> None:
         """A match the engine has ended is stored as over, the way it ended."""
