@@ -251,9 +251,10 @@ def say(message: str) -> None:
 
 
 async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
-                clock: Callable[[], float] = time.monotonic) -> None:
+                clock: Callable[[], float] = time.monotonic, sources: list | None = None) -> None:
     """The service until `stop` (or SIGTERM/SIGINT). `clock` gives match time its pace (the
-    soak benchmark runs a café day faster than real time)."""
+    soak benchmark runs a café day faster than real time); `sources`: inputs beside the
+    simulator's (the soak's co-processor on an emulated board), else the hardware map's."""
     started = time.monotonic()
     stop = stop_on_signals(stop)
     quiet = guard_process()
@@ -291,7 +292,10 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
         language = store.get_setting("language")
         if language not in languages():
             language = system_language()
-        sources, effects = ([], []) if r.sim else hardware_io(r)
+        if sources is None:
+            sources, effects = ([], []) if r.sim else hardware_io(r)
+        else:
+            effects = []
         kaboom = dict(r.kaboom_defaults)
         walk_up = bool(kaboom.pop("walk_up", False))
         cockpit = Cockpit(store, layout_path=r.layout, sim=r.sim, sources=sources, effects=effects,
