@@ -575,12 +575,18 @@ class Peer:
                     self.queue.get_nowait()
 
     async def writer(self) -> None:
-        while True:
-            message = await self.queue.get()
-            if message is None:
-                await self.ws.close(code=self.closing or WSCloseCode.OK)
-                return
-            await self.ws.send_str(json.dumps(message))
+        try:
+            while True:
+                message = await self.queue.get()
+                if message is None:
+                    await self.ws.close(code=self.closing or WSCloseCode.OK)
+                    return
+                await self.ws.send_str(json.dumps(message))
+        except ConnectionError:
+            # The page went away between two messages: nothing left to tell it. (Raised,
+            # the task could end before `follow` looks at it, and its exception would be
+            # logged as a traceback when the task is collected; the soak found one.)
+            return
 
 
 async def websocket(request: web.Request) -> web.StreamResponse:
