@@ -551,9 +551,10 @@ class Day:
                 if rec["paused"]:
                     await sock.until(lambda st: not paused_for_link(st))
                     rec["resumed"] = True
+                rec["cut"] = False
             except asyncio.TimeoutError:
-                rec["cut"] = not self.up.is_set()
                 if self.up.is_set():
+                    rec["cut"] = False
                     self.violations.append(f"{kind} at {rec['hour']:.2f} h: "
                                            + ("the link was never said lost" if rec["noticed"] is None else
                                               "the board never came back" if rec["back"] is None else
@@ -562,8 +563,8 @@ class Day:
             finally:
                 if spray is not None:
                     spray.cancel()
-                if board.fault is not None:  # cut short by a SIGKILL: the board back for the next
-                    rec["cut"] = True
+                rec.setdefault("cut", True)  # by a SIGKILL (its socket closed) or the end of the day
+                if board.fault is not None:  # the board back for the next
                     board.end_fault()
         left: dict[tuple, set] = {}
         for *turn, time_left in stopped:
@@ -694,10 +695,10 @@ def report_board(day: Day) -> None:
         noticed = [r["noticed"] for r in recs if r["noticed"] is not None]
         back = [r["back"] for r in recs if r["back"] is not None]
         turns = [r for r in recs if r["turn"]]
-        print(f"  {kind}: {len(recs)} times ({sum(r.get('cut', False) for r in recs)} cut short by a SIGKILL or "
+        print(f"  {kind}: {len(recs)} times ({sum(r['cut'] for r in recs)} cut short by a SIGKILL or "
               f"the end), said lost {len(noticed)}, back {len(back)}; a turn in progress {len(turns)} times: "
               f"paused {sum(r['paused'] for r in turns)}, over by its timer before the loss was noticed "
-              f"{sum(not r['paused'] and not r.get('cut') for r in turns)}; turns paused for the link "
+              f"{sum(not r['paused'] and not r['cut'] for r in turns)}; turns paused for the link "
               f"{sum(r['paused'] for r in recs)}, resumed by themselves {sum(r['resumed'] for r in recs)}")
         if noticed:
             print(summary(f"  {kind}: fault -> link said lost", noticed, unit="ms"))
