@@ -79,7 +79,7 @@ class SimPanel:
         self.emu = None
         for cid, s in hmap.controls.items():
             if isinstance(s, AdcSource) and s.on == "mcp3008" and cid in layout:
-                self.adc[cid] = SimAdc(self._adc_value(s, layout.control(cid).positions, self.positions[cid]))
+                self.adc[cid] = SimAdc(s.reading_at(layout.control(cid).positions, self.positions[cid]))
 
     def source(self, cid: str):
         """The source the control's contact is physically wired to."""
@@ -113,13 +113,6 @@ class SimPanel:
                 for n in src.pins:
                     self.pin(n).drive_high()
 
-    @staticmethod
-    def _adc_value(src: AdcSource, positions, pos: str) -> float:
-        lo, hi = src.calibration
-        n = len(positions)
-        frac = (positions.index(pos) + 0.5) / n
-        return lo + (hi - lo) * frac
-
     def on_board(self, cid: str) -> bool:
         return self.source(cid).on_board
 
@@ -138,7 +131,7 @@ class SimPanel:
             if isinstance(src, MatrixSource) and cid in self.faults.stuck:
                 emu.press(src.row, src.col)
             elif isinstance(src, AdcSource) and src.on == "pico" and cid in self.layout:
-                v = self._adc_value(src, self.layout.control(cid).positions, self.positions[cid])
+                v = src.reading_at(self.layout.control(cid).positions, self.positions[cid])
                 emu.set_adc(self._board_index(cid, adc), int(v * 65535))
 
     async def act_board(self, step: Step) -> None:
@@ -157,7 +150,7 @@ class SimPanel:
                     self.emu.release(src.row, src.col)
                 await asyncio.to_thread(self.emu.wait_scans, 8)
         elif isinstance(src, AdcSource):
-            v = self._adc_value(src, self.layout.control(cid).positions, step.target)
+            v = src.reading_at(self.layout.control(cid).positions, step.target)
             self.emu.set_adc(self._board_index(cid, self.hmap.board().adc), int(v * 65535))
             # Counted in the board's own scans: its filter has followed, every ADC frame sent.
             await asyncio.to_thread(self.emu.wait_analog)
@@ -220,7 +213,7 @@ class SimPanel:
                     getattr(p, fn)()
                     t += 0.003
         elif isinstance(src, AdcSource) and src.on == "mcp3008":
-            self.adc[cid].value = self._adc_value(src, c.positions, step.target)
+            self.adc[cid].value = src.reading_at(c.positions, step.target)
             # (The runner samples the ADC as the clock moves on.)
         self.clock.t = t
         self.positions[cid] = step.target if step.target is not None else self.positions.get(cid)

@@ -32,14 +32,8 @@ def main() -> None:
         for data in fuzz_targets.seeds(target):
             with open(os.path.join(corpus, "seed-" + hashlib.sha1(data).hexdigest()[:12]), "wb") as f:
                 f.write(data)
-    def one(data: bytes) -> None:
-        try:
-            check(data)
-        except Exception as e:
-            if not fuzz_targets.owned_by_issue_10(e):  # see there: reported by the Hypothesis layer
-                raise
 
-    atheris.Setup(sys.argv, one)
+    atheris.Setup(sys.argv, check)
     atheris.Fuzz()
 
 

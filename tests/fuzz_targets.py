@@ -93,19 +93,6 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
 }
 
 
-def owned_by_issue_10(e: BaseException) -> bool:
-    """What Python's TOML reader cannot take (nesting past the recursion limit, a number
-    past 4,300 digits) escapes read_toml until issue 10's reader change (item 8, branch
-    issue-10hw) is merged: counted and reported as an expected failure, while the search
-    goes on for anything else. Remove once main has it."""
-    tb, in_tomllib = e.__traceback__, False
-    while tb is not None:
-        in_tomllib |= "tomllib" in tb.tb_frame.f_code.co_filename
-        tb = tb.tb_next
-    return in_tomllib and (isinstance(e, RecursionError) or
-                           (type(e) is ValueError and "Exceeds the limit" in str(e)))
-
-
 def seeds(target: str) -> list[bytes]:
     """Well-formed inputs to start from: the project's own files of that kind."""
     files = {

@@ -5,8 +5,10 @@ Every helper goes through the cockpit's own entry points (create_match, action, 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
-from typing import Any, Callable
+from pathlib import Path
+from typing import Any, AsyncIterator, Callable
 
 from panel.bot import BotCrew
 
@@ -76,3 +78,28 @@ async def five_card_turn(cockpit) -> None:
     await cockpit.action("start_turn", {})
     for _ in range(5):
         await play_card(cockpit)
+
+
+@contextlib.asynccontextmanager
+async def board_cockpit(db: Path, emu, hmap, layout, *, link_options: dict | None = None,
+                        page=None) -> AsyncIterator[tuple]:
+    """A cockpit whose input source is the co-processor's link (LinkIO, the real SerialLink)
+    to the emulated board `emu` over its pty, as the service wires a built cockpit; `page`
+    subscribed. Yields (cockpit, link source, store), the link connected."""
+    from panel.link.from_map import link_for_map
+    from panel.service.cockpit import Cockpit
+    from panel.service.link_io import LinkIO
+    from panel.service.store import Store
+
+    io = LinkIO(hmap, layout, link_options=link_options,
+                link_factory=lambda m, **kw: link_for_map(m, finder=lambda: [emu.port] if emu.port else [], **kw))
+    with Store(db) as store:
+        cockpit = Cockpit(store, sources=[io])
+        await cockpit.start()
+        try:
+            if page is not None:
+                cockpit.subscribe(page)
+            await asyncio.wait_for(io.connected.wait(), GUARD)
+            yield cockpit, io, store
+        finally:
+            await cockpit.close()

@@ -7,6 +7,7 @@ import asyncio
 import http.cookiejar
 import json
 import re
+import socket
 import subprocess
 import sys
 import threading
@@ -24,6 +25,53 @@ PIN = "2468"
 TEAMS = [{"name": "Gulls", "players": ["Ana", "Bo"]}, {"name": "Puffins", "players": ["Cy", "Di"]}]
 MATCH = {"mode": "competitive", "teams": TEAMS, "turn_seconds": 30, "time_counters": 4, "target_points": 12,
          "side": "blue", "expansion": False, "seed": 7}
+
+
+# ---------------------------------------------------------------- raw connections (the guard's tests)
+
+HALF_HEAD = b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "  # no blank line: never ends
+
+
+def connect(port, source="127.0.0.1", send=b""):
+    """A TCP connection to 127.0.0.1:port from `source` (any of 127/8 is this machine: an
+    attacker's other addresses), having sent `send`."""
+    s = socket.socket()
+    s.settimeout(20)  # a bound against a hang only; every wait ends on the server's move
+    s.bind((source, 0))
+    s.connect(("127.0.0.1", port))
+    if send:
+        s.sendall(send)
+    return s
+
+
+def get_status(port, path, source="127.0.0.1"):
+    """GET `path` on a new connection; the status code."""
+    with connect(port, source, f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode()) as s:
+        data = b""
+        while chunk := s.recv(65536):
+            data += chunk
+    m = re.match(rb"HTTP/1\.1 (\d{3}) ", data)
+    assert m, data[:200]
+    return int(m.group(1))
+
+
+def closed_by_server(s):
+    """True when the server has closed `s` (EOF or reset); waits for it."""
+    try:
+        return s.recv(1) == b""
+    except ConnectionResetError:
+        return True
+
+
+def still_open(s):
+    s.setblocking(False)
+    try:
+        s.recv(1)
+    except BlockingIOError:
+        return True
+    except ConnectionResetError:
+        return False
+    return False
 
 
 def start_play(db: Path, *args: str, stderr=subprocess.DEVNULL, **popen):

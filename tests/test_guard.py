@@ -10,56 +10,15 @@ import errno
 import logging
 import re
 import resource
-import socket
 import subprocess
 import sys
 
-import pytest
-
 from panel.service.guard import Quiet, address_key, quiet_failures
-from service_helpers import ServiceThread
-
-HALF_HEAD = b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "  # no blank line: never ends
-
-
-def connect(port, source="127.0.0.1", send=b""):
-    s = socket.socket()
-    s.settimeout(20)  # a bound against a hang only; every wait below ends on the server's move
-    s.bind((source, 0))
-    s.connect(("127.0.0.1", port))
-    if send:
-        s.sendall(send)
-    return s
+from service_helpers import HALF_HEAD, ServiceThread, closed_by_server, connect, get_status, still_open
 
 
 def get_state(port, source="127.0.0.1"):
-    """GET /api/state on a new connection; the status code."""
-    with connect(port, source, b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n") as s:
-        data = b""
-        while chunk := s.recv(65536):
-            data += chunk
-    m = re.match(rb"HTTP/1\.1 (\d{3}) ", data)
-    assert m, data[:200]
-    return int(m.group(1))
-
-
-def closed_by_server(s):
-    """True when the server has closed `s` (EOF or reset); waits for it."""
-    try:
-        return s.recv(1) == b""
-    except ConnectionResetError:
-        return True
-
-
-def still_open(s):
-    s.setblocking(False)
-    try:
-        s.recv(1)
-    except BlockingIOError:
-        return True
-    except ConnectionResetError:
-        return False
-    return False
+    return get_status(port, "/api/state", source)
 
 
 def test_a_connection_without_a_request_head_in_time_is_closed(tmp_path):

@@ -10,10 +10,7 @@ from panel.bot import BotCrew
 from panel.hardware.map import MAPS_DIR, load_map
 from panel.layout import load_layout
 from panel.link.emulator import FirmwareEmulator
-from panel.link.from_map import link_for_map
-from panel.service.cockpit import Cockpit
-from panel.service.link_io import LinkIO
-from panel.service.store import Store
+from play_helpers import board_cockpit
 
 TIMEOUT = 30  # seconds: a bound for a loaded machine, never a measurement
 
@@ -53,45 +50,37 @@ async def tap(emu, cell) -> None:
 async def play_turn(tmp_path, emu, hmap):
     layout = load_layout(expansion=True)
     cells = {control: cell for cell, control in hmap.matrix_cells().items()}
+    page = Page()
     # The emulated board shares a busy machine: it must not pass for a silent board (the
     # pulled cable is noticed at once anyway, by the port's read failing).
-    io = LinkIO(hmap, layout, link_options={"silence_timeout": 60.0, "handshake_timeout": 30.0},
-                link_factory=lambda m, **kw: link_for_map(m, finder=lambda: [emu.port] if emu.port else [], **kw))
-    page = Page()
-    with Store(tmp_path / "panel.db") as store:
-        cockpit = Cockpit(store, sources=[io])
-        await cockpit.start()
-        cockpit.subscribe(page)
-        try:
-            await asyncio.wait_for(io.connected.wait(), TIMEOUT)
-            await tap(emu, cells["cockpit.start"])         # walk-up: a match is set up, its turn starts
-            await page.until(lambda: page.count("card_drawn") == 1)
-            for n in range(5):
-                card = cockpit.match.snapshot(cockpit.now())["card"]
-                for e in BotCrew(cockpit.match, accuracy=1.0).inputs_for_card(card, 0.0):
-                    if e.control in cells:
-                        if e.value is True:
-                            await tap(emu, cells[e.control])
-                    else:
-                        await cockpit.input(e.control, e.value)  # a token, moved on the screen
-                await page.until(lambda: page.count("card_completed") == n + 1)
-                if n == 1:
-                    # The cable comes out mid-turn: the turn pauses. While it is out the crew
-                    # leans on a key that is on no card of this test and keeps it held: the
-                    # snapshot reports it when the board is back, while the turn is still
-                    # paused, so it is never judged as a press (it would be a mistake).
-                    emu.unplug()
-                    await page.until(lambda: page.count("paused") == 1)
-                    held = next(c for c in sorted(cells) if c.startswith("grid.") and c not in str(card))
-                    emu.press(*cells[held])
-                    emu.replug()
-                    await page.until(lambda: page.count("resumed") == 1)
-                    emu.release(*cells[held])
-            await page.until(lambda: page.count("turn_ended") == 1)
-            logged = [(e.kind, e.data) for e in store.entries(cockpit.record.id)]
-            return page, io.status(), logged, cockpit.match.snapshot(cockpit.now())
-        finally:
-            await cockpit.close()
+    async with board_cockpit(tmp_path / "panel.db", emu, hmap, layout, page=page,
+                             link_options={"silence_timeout": 60.0, "handshake_timeout": 30.0}) as (cockpit, io, store):
+        await tap(emu, cells["cockpit.start"])         # walk-up: a match is set up, its turn starts
+        await page.until(lambda: page.count("card_drawn") == 1)
+        for n in range(5):
+            card = cockpit.match.snapshot(cockpit.now())["card"]
+            for e in BotCrew(cockpit.match, accuracy=1.0).inputs_for_card(card, 0.0):
+                if e.control in cells:
+                    if e.value is True:
+                        await tap(emu, cells[e.control])
+                else:
+                    await cockpit.input(e.control, e.value)  # a token, moved on the screen
+            await page.until(lambda: page.count("card_completed") == n + 1)
+            if n == 1:
+                # The cable comes out mid-turn: the turn pauses. While it is out the crew
+                # leans on a key that is on no card of this test and keeps it held: the
+                # snapshot reports it when the board is back, while the turn is still
+                # paused, so it is never judged as a press (it would be a mistake).
+                emu.unplug()
+                await page.until(lambda: page.count("paused") == 1)
+                held = next(c for c in sorted(cells) if c.startswith("grid.") and c not in str(card))
+                emu.press(*cells[held])
+                emu.replug()
+                await page.until(lambda: page.count("resumed") == 1)
+                emu.release(*cells[held])
+        await page.until(lambda: page.count("turn_ended") == 1)
+        logged = [(e.kind, e.data) for e in store.entries(cockpit.record.id)]
+        return page, io.status(), logged, cockpit.match.snapshot(cockpit.now())
 
 
 def test_a_whole_turn_through_the_emulated_board(tmp_path):

@@ -45,12 +45,15 @@ def test_unit_has_what_the_cafe_needs():
     assert "--db /var/lib/penguin-panel/panel.db" in text  # inside StateDirectory, writable
 
 
-def test_unit_gives_the_connection_guard_its_descriptors():
-    """systemd's default 1,024 ran out under 1,100 idle connections: the unit raises it
-    above what the guard holds (its connections plus the descriptors it keeps aside)."""
+@pytest.mark.parametrize("unit", [UNIT.name, "penguin-panel-venue.service"])
+def test_unit_gives_the_connection_guard_its_descriptors(unit):
+    """systemd's default 1,024 ran out under 1,100 idle connections: the cockpit's unit and
+    the venue's (both serve through the guard) raise it above what the guard holds (its
+    connections plus the descriptors it keeps aside)."""
     from panel.service.guard import MAX_CONNECTIONS, RESERVE_FDS
 
-    limits = [line.split("=", 1)[1] for line in UNIT.read_text().splitlines() if line.startswith("LimitNOFILE=")]
+    text = (UNIT.parent / unit).read_text()
+    limits = [line.split("=", 1)[1] for line in text.splitlines() if line.startswith("LimitNOFILE=")]
     assert len(limits) == 1 and int(limits[0]) >= MAX_CONNECTIONS + RESERVE_FDS
 
 

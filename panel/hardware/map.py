@@ -224,6 +224,12 @@ class AdcSource:
         """A reading as a fraction (0..1) of full scale."""
         return raw / self.full_scale
 
+    def reading_at(self, positions, position: str) -> float:
+        """The reading (0..1 of full scale) in the middle of `position`'s band: where a
+        hand leaves the slider (the self-test's simulated slider, the soak's emulated board)."""
+        lo, hi = self.calibration
+        return lo + (hi - lo) * (list(positions).index(position) + 0.5) / len(positions)
+
     def quantiser(self, positions):
         """The calibrated, hysteretic quantiser that turns this channel's readings into
         the slider's positions, settling for `settle_ms`."""

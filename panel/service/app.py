@@ -55,7 +55,6 @@ STATIC = web.AppKey("static", Path)
 LAN_HOST = web.AppKey("lan_host", str)
 DEBRIEFS = web.AppKey("debriefs", OrderedDict)
 QUIET = web.AppKey("quiet", Quiet)
-SHARED_QUIET = Quiet()  # for an app built without one of its own (the venue's)
 # A cockpit serving the network counts a browser on the Pi itself (the kiosk's, on the
 # room's TV) as a room screen: it connects from 127.0.0.1. Listening on 127.0.0.1 only
 # (--sim on a laptop), every browser is on this machine, so none is special.
@@ -89,7 +88,7 @@ async def errors_as_json(request: web.Request, handler):
         return error(503, f"the cockpit cannot save ({e}): nothing was changed, try again when it can")
     except Exception as e:  # the last resort: a line for the page, the details for the log
         if out_of_fds(e):  # a flood of connections: said once a minute, not a traceback each
-            request.app.get(QUIET, SHARED_QUIET).warn("fds", f"too many open files while serving {request.path}")
+            request.app[QUIET].warn("fds", f"too many open files while serving {request.path}")
             return error(503, "the cockpit is out of file descriptors (too many connections): try again")
         log.exception("error while serving %s %s", request.method, request.path)
         return error(500, f"internal error ({type(e).__name__}); see the service log")
@@ -576,12 +575,18 @@ class Peer:
                     self.queue.get_nowait()
 
     async def writer(self) -> None:
-        while True:
-            message = await self.queue.get()
-            if message is None:
-                await self.ws.close(code=self.closing or WSCloseCode.OK)
-                return
-            await self.ws.send_str(json.dumps(message))
+        try:
+            while True:
+                message = await self.queue.get()
+                if message is None:
+                    await self.ws.close(code=self.closing or WSCloseCode.OK)
+                    return
+                await self.ws.send_str(json.dumps(message))
+        except ConnectionError:
+            # The page went away between two messages: nothing left to tell it. (Raised,
+            # the task could end before `follow` looks at it, and its exception would be
+            # logged as a traceback when the task is collected; the soak found one.)
+            return
 
 
 async def websocket(request: web.Request) -> web.StreamResponse:

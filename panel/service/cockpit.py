@@ -522,16 +522,34 @@ class Cockpit:
         return True
 
     def _log_and_handle(self, event: InputEvent | Action) -> list[GameEvent]:
+        events = self._log_and_apply(event)
+        pause = Action("pause", event.t, {"reason": "link"})
+        if self._panel_unheard() and self.match.refusal(pause) is None:
+            # A turn started, or resumed by the game master, while the co-processor is not
+            # heard: it waits for the panel, as a turn does when the link is lost during it
+            # (the link's source resumes it once the board is back and in sync). Published
+            # together: no page sees the turn run.
+            try:
+                events += self._log_and_apply(pause)
+            except Refused:  # the store cannot write: said on the pages; the turn goes on unlogged
+                pass
+        self._status_from_match()
+        self._publish(events)
+        return events
+
+    def _log_and_apply(self, event: InputEvent | Action) -> list[GameEvent]:
         if isinstance(event, InputEvent):
             entry = Entry(0, event.t, "input", {"control": event.control, "value": event.value})
         else:
             entry = Entry(0, event.t, "action", {"name": event.name, "params": event.params})
         self._append(entry.t, entry.kind, entry.data)  # the log first
         self._t = max(self._t, event.t)
-        events = apply(self.match, entry)
-        self._status_from_match()
-        self._publish(events)
-        return events
+        return list(apply(self.match, entry))
+
+    def _panel_unheard(self) -> bool:
+        """A source that can lose its panel (the co-processor's link) does not hear it now."""
+        return any(not source.connected.is_set() for source in self.sources
+                   if isinstance(getattr(source, "connected", None), asyncio.Event))
 
     def _status_from_match(self) -> None:
         """A match the engine has ended is stored as over, the way it ended."""

@@ -291,6 +291,17 @@ class QuietServerLog(logging.Filter):
         return False
 
 
+def guard_process() -> Quiet:
+    """What every server of the project (the cockpit, the venue) does first, on its running
+    loop: the descriptor limit raised, and the failures an attacker can repeat logged
+    through one Quiet (returned, for the ConnectionGuard and the app to share). Then it
+    binds (`bind`) and serves through a guard (`start_serving`)."""
+    quiet = Quiet()
+    quiet_failures(asyncio.get_running_loop(), quiet)
+    raise_fd_limit()
+    return quiet
+
+
 def quiet_failures(loop: asyncio.AbstractEventLoop, quiet: Quiet) -> None:
     """Route the failures an attacker can repeat at will through `quiet`: the loop's accept()
     out of descriptors, and aiohttp's malformed-request tracebacks."""

@@ -20,8 +20,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from aiohttp import web
-
 from ..engine import MatchSettings
 from ..engine.kaboom_settings import KaboomSettings
 from ..kaboom.missions import load_missions
@@ -29,7 +27,7 @@ from ..errors import ConfigError, Problem, read_toml
 from ..i18n import languages, system_language
 from .app import build_app
 from .cockpit import Cockpit
-from .guard import ConnectionGuard, GuardedSite, Quiet, bind, quiet_failures, raise_fd_limit, start_serving
+from .guard import ConnectionGuard, bind, guard_process, start_serving
 from .sdnotify import Notifier, watchdog_interval
 from .security import PinError, Security, check_pin_format, machine_hosts
 from .store import OwnerLock, Store, StoreError
@@ -253,14 +251,13 @@ def say(message: str) -> None:
 
 
 async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
-                clock: Callable[[], float] = time.monotonic) -> None:
+                clock: Callable[[], float] = time.monotonic, sources: list | None = None) -> None:
     """The service until `stop` (or SIGTERM/SIGINT). `clock` gives match time its pace (the
-    soak benchmark runs a café day faster than real time)."""
+    soak benchmark runs a café day faster than real time); `sources`: inputs beside the
+    simulator's (the soak's co-processor on an emulated board), else the hardware map's."""
     started = time.monotonic()
     stop = stop_on_signals(stop)
-    quiet = Quiet()
-    quiet_failures(asyncio.get_running_loop(), quiet)
-    raise_fd_limit()
+    quiet = guard_process()
     # The order matters: own the database, then take the port, and only then read the
     # database. A second play stops at the first step it cannot take, having written nothing.
     try:
@@ -295,7 +292,10 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
         language = store.get_setting("language")
         if language not in languages():
             language = system_language()
-        sources, effects = ([], []) if r.sim else hardware_io(r)
+        if sources is None:
+            sources, effects = ([], []) if r.sim else hardware_io(r)
+        else:
+            effects = []
         kaboom = dict(r.kaboom_defaults)
         walk_up = bool(kaboom.pop("walk_up", False))
         cockpit = Cockpit(store, layout_path=r.layout, sim=r.sim, sources=sources, effects=effects,
@@ -361,18 +361,6 @@ def bind_port(host: str, port: int):
         return bind(host, port)
     except OSError as e:
         raise ConfigError(Problem(None, "--port", f"cannot listen on {host}:{port} ({e.strerror or e})")) from None
-
-
-async def listen(runner: web.AppRunner, host: str, port: int) -> int:
-    """Serve the app on host:port through a connection guard (guard.py); the real port
-    (port 0 picks a free one). The cockpit binds first and serves later (serve above)."""
-    sock = bind_port(host, port)
-    try:
-        await GuardedSite(runner, sock, ConnectionGuard()).start()
-    except BaseException:
-        sock.close()
-        raise
-    return sock.getsockname()[1]
 
 
 async def until_stopped(stop: asyncio.Event, notifier: Notifier, owner: Any, port: int) -> None:

@@ -21,8 +21,9 @@ from pathlib import Path
 from aiohttp import WSCloseCode, web
 
 from ..mqtt.protocol import COMMANDS
-from ..service.app import (SECURITY, STATIC, Peer, admin_login, default_static_dir, error, errors_as_json,
+from ..service.app import (QUIET, SECURITY, STATIC, Peer, admin_login, default_static_dir, error, errors_as_json,
                            follow, host_allow_list, json_body, require_admin, serve_page)
+from ..service.guard import Quiet
 from ..service.security import Security
 from .store import PERIODS
 from .venue import CommandFailed, Venue
@@ -92,12 +93,13 @@ async def close_sockets(app: web.Application) -> None:
 
 
 def build_app(venue: Venue, security: Security, *, name: str = "Penguin Airlines",
-              static_dir: Path | None = None) -> web.Application:
+              static_dir: Path | None = None, quiet: Quiet | None = None) -> web.Application:
     app = web.Application(middlewares=[errors_as_json, host_allow_list], client_max_size=MAX_BODY)
     app[VENUE] = venue
     app[SECURITY] = security
     app[NAME] = name
     app[STATIC] = static_dir or default_static_dir()
+    app[QUIET] = quiet or Quiet()  # the repeated failures' one line a minute, shared with the guard
     r = app.router
     r.add_get("/", board_page)
     r.add_get("/admin", admin_page)

@@ -24,11 +24,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from aiohttp import web
-
 from ..errors import ConfigError, Problem, read_toml
 from ..mqtt.settings import BrokerSettings, Table
-from ..service.run import first_pin, listen, say, stop_on_signals, until_stopped
+from ..service.guard import ConnectionGuard, guard_process, start_serving
+from ..service.run import bind_port, first_pin, say, stop_on_signals, until_stopped
 from ..service.sdnotify import Notifier
 from ..service.security import PinError, Security, check_pin_format
 from ..service.store import StoreError
@@ -96,29 +95,41 @@ def read_settings(path: str | None) -> tuple[VenueSettings, BrokerSettings]:
     return venue, broker
 
 
-async def serve(opts: Options, *, stop: asyncio.Event | None = None) -> None:
+async def serve(opts: Options, *, stop: asyncio.Event | None = None, guard: dict | None = None) -> None:
+    """The venue until `stop` (or SIGTERM/SIGINT); `guard`: the ConnectionGuard's options
+    (its defaults unless a test shortens its timeouts)."""
     venue_settings, broker = read_settings(opts.settings)
     host = opts.host or venue_settings.host
     port = opts.port if opts.port is not None else venue_settings.port
     db = Path(opts.db or venue_settings.db or default_db()).expanduser()
     stop = stop_on_signals(stop)
     started = time.monotonic()
+    # The cockpit's protections against the LAN (guard.py): descriptors raised, repeated
+    # failures one line a minute, the port bound before the store is opened, every
+    # connection through the guard (request heads and keep-alive idling bounded, a share
+    # per address).
+    quiet = guard_process()
+    sock = bind_port(host, port)
     try:
         store = VenueStore(db)
     except StoreError as e:
+        sock.close()
         raise ConfigError(Problem(None, "--db", str(e))) from None
-    with store, Notifier() as notifier:
+    with sock, store, Notifier() as notifier:
         security = Security(store, allow_hosts=list(venue_settings.allow_hosts)
                             + ([host] if host not in ("0.0.0.0", "::") else []))
         first_pin(security, venue_settings.pin, "venue admin PIN",
                   "a new one: pin = '...' in the settings file's [venue] table")
         venue = Venue(store, broker)
         await venue.start()
-        runner = web.AppRunner(build_app(venue, security, name=venue_settings.name), access_log=None,
-                               handle_signals=False)
-        await runner.setup()
         try:
-            real = await listen(runner, host, port)
+            runner = await start_serving(build_app(venue, security, name=venue_settings.name, quiet=quiet), sock,
+                                         ConnectionGuard(quiet=quiet, **(guard or {})))
+        except BaseException:
+            await venue.close()
+            raise
+        try:
+            real = sock.getsockname()[1]  # the real one when --port 0
             shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
             say(f"venue board on http://{shown}:{real}/  (broker {broker.where}, database {db}, "
                 f"ready in {time.monotonic() - started:.2f} s)")
