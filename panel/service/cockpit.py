@@ -21,6 +21,7 @@ import json
 import logging
 import secrets
 import time
+from dataclasses import replace
 from typing import Any, Callable, Iterable
 
 from ..engine import Match, MatchSettings, Phase, Refusal, allowed_actions, names, refusal
@@ -94,7 +95,9 @@ class Cockpit:
         # from them. Seeded from the layout's start positions (a built panel's sources
         # report the real ones when they start).
         self.positions: dict[str, str] = dict(self.any_layout().start_positions())
-        self._last_card: str | None = None
+        self._last_card: str | None = None  # the key of the card the towers were last sent
+        self._art: tuple[str, str | None] | None = None  # (card key, its SVG): the last card drawn
+        self._tasks: set[asyncio.Task] = set()
         # The next match's join code, made ahead and kept: the board shows it while no match
         # runs, so the tower's phone is ready before START sets the match up.
         self.next_code = store.get_setting("next_code") or self._new_next_code()
@@ -105,6 +108,7 @@ class Cockpit:
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
         self.restore()
+        await self.store.flushed()  # what the restore wrote (a restart's pause) is kept before anyone is served
         self._task = asyncio.create_task(self._run(), name="cockpit")
         for source in self.sources:
             await source.start(self.queue)
@@ -125,8 +129,10 @@ class Cockpit:
             except Exception:  # one source failing to close must not keep the others open
                 log.exception("closing an input source failed")
         task, self._task = self._task, None
+        for t in [task, *self._tasks]:
+            if t is not None:
+                t.cancel()
         if task is not None:
-            task.cancel()
             try:
                 await task
             except asyncio.CancelledError:
@@ -245,16 +251,21 @@ class Cockpit:
 
     # ------------------------------------------------------------------ requests from the web
     async def input(self, control: str, value: bool | str) -> bool:
-        """A browser's input, stamped now; returns once it is in the log (True) or, with no
-        match being played, once the panel's positions are updated (False)."""
+        """A browser's input, stamped now; returns once it is in the log and the log is on
+        the card (True) or, with no match being played, once the panel's positions are
+        updated (False)."""
         event = InputEvent(control, value, self.clock())
         return await self.call(lambda: self._input(event))
 
     async def call(self, fn: Callable[[], Any]) -> Any:
-        """Run `fn` on the owner task, in order with every input; its result or exception."""
+        """Run `fn` on the owner task, in order with every input; its result or exception,
+        once what it wrote is durable (an answer to a person or a script is a promise that
+        a power cut will not take back). StoreUnavailable when the store cannot write."""
         future = asyncio.get_running_loop().create_future()
         self.queue.put_nowait((fn, future))
-        return await future
+        result = await future
+        await self.store.flushed()
+        return result
 
     async def create_match(self, body: dict[str, Any]) -> dict[str, Any]:
         return await self.call(lambda: self._create_match(body))
@@ -404,7 +415,7 @@ class Cockpit:
 
     def _set_status(self, status: str) -> None:
         self.store.set_status(self.record.id, status)
-        self.record = self.store.match(self.record.id)
+        self.record = replace(self.record, status=status)
 
     # ------------------------------------------------------------------ game master
     def _create_match(self, body: Any) -> dict[str, Any]:
@@ -426,9 +437,9 @@ class Cockpit:
         except ValueError as e:
             raise Refused(400, str(e)) from None
         code = self.next_code
-        match_id = self.store.create_match(settings.as_dict(), dict(self.positions), code)
+        self.record = self.store.create_match(settings.as_dict(), dict(self.positions), code)
+        match_id = self.record.id
         self._new_next_code()
-        self.record = self.store.match(match_id)
         self.match = match
         self._offset = self.clock()
         self._t = 0.0
@@ -465,60 +476,92 @@ class Cockpit:
                                f"({', '.join(languages())})")
         self.language = language
         self.store.set_setting("language", language)
-        full = self.full_snapshot()
-        card_msg = None
+        text = json.dumps({"type": "language", "language": language})
         for sub in list(self.subscribers):
-            sub.send({"type": "language", "language": language})
-            if getattr(sub, "view", None) == "tower":
-                card_msg = card_msg or self._card_message(full)
-                sub.send(card_msg)
+            sub.send(text)
+        self._card_changed(self.full_snapshot())
 
     def subscribe(self, sub: Any) -> None:
         """Add a page's socket; it gets the language and the state now (and the LEDs or the card)."""
         self.subscribers.add(sub)
-        sub.send({"type": "language", "language": self.language})
+        sub.send(json.dumps({"type": "language", "language": self.language}))
         full = self.full_snapshot()
-        sub.send({"type": "state", "state": self.public_state(full)})
+        sub.send(json.dumps({"type": "state", "state": self.public_state(full)}))
         if sub.view == "sim":
-            sub.send(sim_leds(full or {"phase": "idle"}))
+            sub.send(json.dumps(sim_leds(full or {"phase": "idle"})))
         if sub.view == "tower":
-            sub.send(self._card_message(full))
+            self._spawn(self._send_card([sub]))
 
     def unsubscribe(self, sub: Any) -> None:
         self.subscribers.discard(sub)
 
-    def _card_message(self, full: dict[str, Any] | None) -> dict[str, Any]:
-        from .drawing import card_svg  # the pages' drawing code, loaded only when a tower looks
+    # ------------------------------------------------------------------ the tower's card
+    def _card_key(self, card: dict[str, Any] | None) -> str:
+        return json.dumps([card, self.language], sort_keys=True)
 
-        card = self.tower_card(full)
-        svg = card_svg(card, self.match.layout, self.language) if card is not None and self.match is not None else None
-        return {"type": "card", "card": card, "svg": svg}
+    async def card_art(self) -> tuple[dict[str, Any] | None, str | None]:
+        """The card in play and its drawing (SVG, in the cockpit's language). Drawn on a
+        worker thread, once per card: drawing takes milliseconds the presses cannot spare."""
+        from .drawing import card_svg
+
+        card = self.tower_card()
+        if card is None or self.match is None:
+            return None, None
+        key = self._card_key(card)
+        if self._art is not None and self._art[0] == key:
+            return card, self._art[1]
+        svg = await asyncio.get_running_loop().run_in_executor(None, card_svg, card, self.match.layout,
+                                                               self.language)
+        self._art = (key, svg)
+        return card, svg
+
+    def _card_changed(self, full: dict[str, Any] | None) -> None:
+        key = self._card_key(self.tower_card(full))
+        if key != self._last_card:
+            self._last_card = key
+            towers = [s for s in self.subscribers if getattr(s, "view", None) == "tower"]
+            if towers:
+                self._spawn(self._send_card(towers))
+
+    async def _send_card(self, towers: list[Any]) -> None:
+        key = self._last_card
+        card, svg = await self.card_art()
+        if key != self._last_card:
+            return  # another card came meanwhile: its own message is on its way
+        text = json.dumps({"type": "card", "card": card, "svg": svg})
+        for sub in towers:
+            if sub in self.subscribers:
+                sub.send(text)
+
+    def _spawn(self, coro) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("sending the card failed: %s", task.exception())
 
     def _publish(self, events: list[GameEvent]) -> None:
         self._next_tick = self.clock() + self.tick
         full = self.full_snapshot()
-        state = {"type": "state", "state": self.public_state(full)}
-        leds = None
-        card_msg = None
-        card = self.tower_card(full)
-        card_key = json.dumps(card, sort_keys=True)
-        if card_key != self._last_card:
-            self._last_card = card_key
-            if any(getattr(s, "view", None) == "tower" for s in self.subscribers):
-                card_msg = self._card_message(full)
-        event_msgs = [{"type": "event", "event": public_event(e)} for e in events]
-        for sub in list(self.subscribers):
-            for m in event_msgs:
-                sub.send(m)
-            sub.send(state)
-            if sub.view == "sim":
-                leds = leds or sim_leds(full or {"phase": "idle"})
-                sub.send(leds)
-            elif sub.view == "tower" and card_msg is not None:
-                sub.send(card_msg)
         now = self.now()
+        # The panel's lights and sounds first: they are the answer to the press.
         for effect in self.effects:
             try:
                 effect.on_events(events, full or {"phase": "idle"}, now)
             except Exception:  # an LED or buzzer fault must not stop the game
                 log.exception("an effect failed")
+        if self.subscribers:
+            # Each message serialised once, however many pages are connected.
+            texts = [json.dumps({"type": "event", "event": public_event(e)}) for e in events]
+            texts.append(json.dumps({"type": "state", "state": self.public_state(full)}))
+            leds = None
+            for sub in list(self.subscribers):
+                for text in texts:
+                    sub.send(text)
+                if sub.view == "sim":
+                    leds = leds or json.dumps(sim_leds(full or {"phase": "idle"}))
+                    sub.send(leds)
+        self._card_changed(full)
