@@ -750,3 +750,30 @@ def test_the_pages_follow_the_language_chosen_on_admin(browser, tmp_path):
         expect(board.locator(".joincaption")).to_have_text("Control tower: scan this")
         ctx.close()
         assert errors == [], errors
+
+
+def test_the_debrief_lists_the_matches_a_page_at_a_time(browser, tmp_path):
+    """A café's cockpit stores thousands of matches: the picker gets the newest page, and
+    "Older matches" the page before it, until there is none."""
+    from service_helpers import Client
+
+    with service(tmp_path) as base:
+        gm = Client(base)
+        gm.login(PIN)
+        for i in range(52):
+            gm.new_match(seed=i)
+            assert gm.act("abandon")[0] == 200
+        ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+        page = ctx.new_page()
+        page.goto(base + "/debrief")
+        page.fill("#pin", PIN)
+        page.click("#login button[type=submit]")
+        options = page.locator("#match option")
+        expect(options).to_have_count(50, timeout=WAIT)
+        expect(page.locator("#match")).to_have_value("52")  # the newest, shown
+        page.click("#older")
+        expect(options).to_have_count(52, timeout=WAIT)
+        expect(page.locator("#older")).to_be_hidden()
+        assert options.nth(51).get_attribute("value") == "1"
+        expect(page.locator("#match")).to_have_value("52")  # the one shown stays picked
+        ctx.close()

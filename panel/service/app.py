@@ -19,17 +19,16 @@ from typing import Any
 from aiohttp import WSCloseCode, web
 
 from .. import __version__
-from ..debrief import COLUMNS, csv_text, debrief
-from ..engine import CARDS_PER_TURN, MISTAKES_PER_TURN, SETTINGS, MatchSettings, names
+from ..debrief import COLUMNS, csv_text
+from ..engine import SETTINGS, MatchSettings, names
 from ..errors import ConfigError
 from ..events import ACTIONS
 from ..i18n import catalog, language_name, languages
-from ..scenario import contract_events
 from .cockpit import Cockpit, Refused
-from .drawing import card_svg, qr_svg
-from .replay import replay_events
+from .drawing import qr_svg
+from .history import CannotRebuild, NotStored, debrief_json
 from .security import LoginRefused, PinError, Security, split_host
-from .store import MatchRecord
+from .store import StoreUnavailable
 
 log = logging.getLogger("penguin-panel")
 
@@ -43,8 +42,9 @@ SECURITY = web.AppKey("security", Security)
 SIM = web.AppKey("sim", bool)
 STATIC = web.AppKey("static", Path)
 LAN_HOST = web.AppKey("lan_host", str)
-DEBRIEFS = web.AppKey("debriefs", OrderedDict)
-DEBRIEF_CACHE = 8  # rebuilt debriefs kept: a class flicking between the last few matches
+QR_CODES = web.AppKey("qr_codes", OrderedDict)
+QR_KEPT = 4  # join addresses whose QR code is kept drawn (this match's and the next one's)
+MATCHES_PAGE = 50  # matches per page of the debrief's list
 
 
 def default_static_dir() -> Path:
@@ -66,6 +66,8 @@ async def errors_as_json(request: web.Request, handler):
             raise
         reason = e.text if e.text and not e.text.startswith(f"{e.status}:") else e.reason
         return error(e.status, reason or "error")
+    except StoreUnavailable as e:  # the cockpit played on; it could not promise the entry is kept
+        return error(503, f"the cockpit cannot save right now ({e}); it keeps trying, try again shortly")
     except asyncio.CancelledError:
         raise
     except Exception as e:  # the last resort: a line for the page, the details for the log
@@ -193,8 +195,7 @@ async def get_tower(request: web.Request) -> web.Response:
     cockpit = request.app[COCKPIT]
     if not cockpit.code_ok(request.query.get("code")):
         return error(403, "wrong or missing join code: scan the code on the join page")
-    card = cockpit.tower_card()
-    svg = card_svg(card, cockpit.match.layout, cockpit.language) if card is not None else None
+    card, svg = await cockpit.card_art()
     return web.json_response({"card": card, "svg": svg})
 
 
@@ -202,7 +203,13 @@ async def get_join(request: web.Request) -> web.Response:
     """The tower's join code, address and QR code: the match's, or while none runs the next one's."""
     code = request.app[COCKPIT].join_code()
     url = join_url(request, code)
-    return web.json_response({"code": code, "url": url, "qr_svg": qr_svg(url)})
+    codes = request.app[QR_CODES]
+    svg = codes.get(url)
+    if svg is None:  # drawn off the loop, once per address
+        svg = codes[url] = await asyncio.get_running_loop().run_in_executor(None, qr_svg, url)
+        while len(codes) > QR_KEPT:
+            codes.popitem(last=False)
+    return web.json_response({"code": code, "url": url, "qr_svg": svg})
 
 
 async def get_i18n(request: web.Request) -> web.Response:
@@ -302,6 +309,7 @@ async def admin_settings(request: web.Request) -> web.Response:
         cockpit.store.set_setting("match_defaults", json.dumps(cockpit.defaults, sort_keys=True))
     if "language" in body:
         await cockpit.call(lambda: cockpit.set_language(body["language"]))
+    await cockpit.store.flushed()  # the answer says "saved": it is, power cut or not
     resp = web.json_response({"ok": True, "defaults": cockpit.defaults, "language": cockpit.language})
     if "pin" in body:  # a new PIN logs everybody out, this browser too: log in again
         resp.del_cookie(COOKIE, path="/")
@@ -325,66 +333,45 @@ async def admin_status(request: web.Request) -> web.Response:
 
 
 async def admin_matches(request: web.Request) -> web.Response:
-    """The stored matches, newest first, for the debrief page's picker."""
+    """The stored matches, newest first, a page at a time (?before=ID for the next page),
+    for the debrief page's picker. Read on the store's reader thread."""
     require_admin(request, changes_state=False)
-    records = request.app[COCKPIT].store.matches()
-    return web.json_response({"matches": [
-        {"id": r.id, "created": r.created, "status": r.status, "mode": r.settings.get("mode"),
-         "teams": [t.get("name") for t in r.settings.get("teams", []) if isinstance(t, dict)]}
-        for r in reversed(records)]})
-
-
-def debrief_record(request: web.Request) -> MatchRecord:
-    """The match named by ?match=ID, or the latest one; 400/404 with a line otherwise."""
+    before = optional_id(request, "before")
     store = request.app[COCKPIT].store
-    raw = request.query.get("match", "").strip()
+    records = await store.run(lambda: store.matches_page(before=before, limit=MATCHES_PAGE + 1))
+    return web.json_response({"more": len(records) > MATCHES_PAGE, "matches": [
+        {"id": r.id, "created": r.created, "status": r.status, "mode": r.settings.get("mode"),
+         "teams": [t.get("name") for t in r.settings.get("teams", []) if isinstance(t, dict)],
+         "log_removed": r.pruned is not None}
+        for r in records[:MATCHES_PAGE]]})
+
+
+def optional_id(request: web.Request, name: str) -> int | None:
+    raw = request.query.get(name, "").strip()
     if not raw:
-        record = store.latest_match()
-        if record is None:
-            raise web.HTTPNotFound(text="no match stored yet: play one first (set it up on /admin)")
-        return record
+        return None
     if not (raw.isascii() and raw.isdigit()) or len(raw) > 12:
-        raise web.HTTPBadRequest(text=f"match: {raw[:40]!r} is not a match id (a whole number, see /api/admin/matches)")
-    record = store.match(int(raw))
-    if record is None:
-        raise web.HTTPNotFound(text=f"match: no match {int(raw)} is stored (see /api/admin/matches)")
-    return record
+        raise web.HTTPBadRequest(text=f"{name}: {raw[:40]!r} is not a match id (a whole number, see /api/admin/matches)")
+    return int(raw)
 
 
-async def match_debrief(request: web.Request) -> dict[str, Any]:
-    """The debrief of the requested match, rebuilt from its log (cached while the log is unchanged)."""
-    record = debrief_record(request)
-    entries = request.app[COCKPIT].store.entries(record.id)
-    key = (record.id, record.status, len(entries), entries[-1].seq if entries else 0)
-    cache = request.app[DEBRIEFS]
-    if key in cache:
-        cache.move_to_end(key)
-        return cache[key]
-
-    def rebuild() -> dict[str, Any]:
-        # Off the event loop: replaying a long match must not hold up the presses of the
-        # one being played. The engine is pure and this Match is private to the thread.
-        match, events = replay_events(record, entries)
-        return {"match_id": record.id, "created": record.created, "status": record.status,
-                "settings": record.settings, "scores": dict(match.scores), "round": match.round,
-                "finished": match.finished, "winner": match.winner, "tier": match.tier,
-                "outcome": match.outcome, "cards_per_turn": CARDS_PER_TURN, "mistakes_per_turn": MISTAKES_PER_TURN,
-                "tables": debrief(contract_events(events))}
-
+async def match_debrief(request: web.Request) -> str:
+    """The debrief of the requested match (?match=ID, else the latest) as JSON text: its
+    stored summary, made again from the log on the store's reader thread only when the log
+    has changed since (panel.service.history)."""
+    match_id = optional_id(request, "match")
+    store = request.app[COCKPIT].store
     try:
-        result = await asyncio.get_running_loop().run_in_executor(None, rebuild)
-    except (ConfigError, ValueError, KeyError, TypeError) as e:
-        message = "; ".join(str(p) for p in e.problems) if isinstance(e, ConfigError) else f"{type(e).__name__}: {e}"
-        raise web.HTTPUnprocessableEntity(text=f"match {record.id} cannot be rebuilt from its log ({message})") from None
-    cache[key] = result
-    while len(cache) > DEBRIEF_CACHE:
-        cache.popitem(last=False)
-    return result
+        return await store.run(debrief_json, store, match_id)
+    except NotStored as e:
+        raise web.HTTPNotFound(text=str(e)) from None
+    except CannotRebuild as e:
+        raise web.HTTPUnprocessableEntity(text=str(e)) from None
 
 
 async def admin_debrief(request: web.Request) -> web.Response:
     require_admin(request, changes_state=False)
-    return web.json_response(await match_debrief(request))
+    return web.Response(text=await match_debrief(request), content_type="application/json")
 
 
 async def admin_debrief_csv(request: web.Request) -> web.Response:
@@ -392,7 +379,7 @@ async def admin_debrief_csv(request: web.Request) -> web.Response:
     table = request.query.get("table", "")
     if table not in COLUMNS:
         return error(400, f"table: {table[:40]!r} is not a table (turns, card_kinds or controls)")
-    result = await match_debrief(request)
+    result = json.loads(await match_debrief(request))
     text = csv_text(result["tables"][table], COLUMNS[table])
     return web.Response(text=text, content_type="text/csv", charset="utf-8", headers={
         "Content-Disposition": f'attachment; filename="match-{result["match_id"]}-{table}.csv"',
@@ -414,7 +401,8 @@ class Peer:
         self.queue: asyncio.Queue = asyncio.Queue(self.QUEUE)
         self.closing: int | None = None
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: str) -> None:
+        """Queue one message, already JSON: the cockpit serialises a broadcast once for every page."""
         if self.closing is not None:
             return
         try:
@@ -442,7 +430,7 @@ class Peer:
             if message is None:
                 await self.ws.close(code=self.closing or WSCloseCode.OK)
                 return
-            await self.ws.send_str(json.dumps(message))
+            await self.ws.send_str(message)
 
 
 async def websocket(request: web.Request) -> web.StreamResponse:
@@ -492,7 +480,7 @@ def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static
     app[SIM] = sim
     app[STATIC] = static_dir or default_static_dir()
     app[LAN_HOST] = lan_host
-    app[DEBRIEFS] = OrderedDict()
+    app[QR_CODES] = OrderedDict()
     r = app.router
     r.add_get("/", page_handler("index"))
     for name in PAGES:

@@ -26,6 +26,7 @@ from ..errors import ConfigError, Problem, read_toml
 from ..i18n import languages, system_language
 from .app import build_app
 from .cockpit import Cockpit
+from .history import Retention
 from .sdnotify import Notifier, watchdog_interval
 from .security import PinError, Security, check_pin_format, machine_hosts
 from .store import Store, StoreError
@@ -33,7 +34,7 @@ from .store import Store, StoreError
 log = logging.getLogger("penguin-panel")
 
 DEFAULT_PORT = 8080
-SERVICE_KEYS = ("host", "port", "db", "pin", "allow_hosts", "layout", "hardware")
+SERVICE_KEYS = ("host", "port", "db", "pin", "allow_hosts", "layout", "hardware", *Retention.KEYS)
 
 
 def default_db() -> Path:
@@ -65,6 +66,7 @@ class Resolved:
     pin: str | None
     match_defaults: dict[str, Any]
     touch_sensors: bool
+    retention: Retention = Retention()
 
 
 def read_settings(path: str | None) -> dict[str, Any]:
@@ -101,6 +103,10 @@ def read_settings(path: str | None) -> dict[str, Any]:
             check_pin_format(service["pin"])
         except PinError as e:
             problems.append(Problem(path, "service.pin", str(e)))
+    try:
+        Retention.from_settings(service, file=path)
+    except ConfigError as e:
+        problems += e.problems
     try:  # the [match] table: defaults for new matches and the build's touch sensors
         MatchSettings.check_defaults(match, "file", file=path, key="match")
     except ConfigError as e:
@@ -128,7 +134,7 @@ def resolve(opts: Options) -> Resolved:
     return Resolved(sim=opts.sim, host=host, port=port, db=db, layout=opts.layout or service.get("layout"),
                     hardware=hardware, allow_hosts=list(service.get("allow_hosts", [])) + list(opts.allow_hosts),
                     pin=str(service["pin"]) if "pin" in service else None, match_defaults=match,
-                    touch_sensors=touch)
+                    touch_sensors=touch, retention=Retention.from_settings(service))
 
 
 def hardware_io(r: Resolved) -> tuple[list, list]:
@@ -218,13 +224,46 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None) -> None:
                 say(f"on the local network: http://{lan}:{port}/")
             notifier.ready(f"serving on port {port}")
             watchdog = asyncio.create_task(feed_watchdog(notifier, cockpit))
+            pruner = asyncio.create_task(prune_every_day(r.db, r.retention))
             await stop.wait()
             say("stopping")
             notifier.stopping()
             watchdog.cancel()
+            pruner.cancel()
         finally:
             await runner.cleanup()
             await cockpit.close()
+
+
+PRUNE_FIRST = 600.0  # seconds after start: the start-up and the first match go first
+PRUNE_EVERY = 86400.0
+
+
+async def prune_every_day(db: Path, retention: Retention, *, first: float = PRUNE_FIRST,
+                          every: float = PRUNE_EVERY) -> None:
+    """The retention setting applied once a day (one timer: nothing wakes in between)."""
+    await asyncio.sleep(first)
+    while True:
+        await prune_logs(db, retention)
+        await asyncio.sleep(every)
+
+
+async def prune_logs(db: Path, retention: Retention) -> int:
+    """`penguin-panel matches prune` in a process of its own at a low priority: replaying old
+    matches for their summaries is CPU work that must not take the event loop's turn (one
+    process's threads share one interpreter lock). What it says goes to the service's log."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "panel", "matches", "prune", "--db", str(db), "--keep-days", str(retention.days or 0),
+        "--keep-matches", str(retention.matches or 0), stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT, stdin=asyncio.subprocess.DEVNULL)
+    try:
+        os.setpriority(os.PRIO_PROCESS, proc.pid, 10)
+    except OSError:
+        pass
+    out, _ = await proc.communicate()
+    for line in out.decode("utf-8", "replace").splitlines():
+        (log.info if proc.returncode == 0 else log.warning)("matches prune: %s", line.removeprefix("penguin-panel: "))
+    return proc.returncode
 
 
 async def feed_watchdog(notifier: Notifier, cockpit: Cockpit) -> None:
