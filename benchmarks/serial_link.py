@@ -41,12 +41,12 @@ def frame_stream(n: int, seed: int = 1) -> bytes:
         t += rng.randrange(1, 30)
         r = rng.random()
         if r < 0.7:
-            f = protocol.encode(seq, rng.choice(["DOWN", "UP"]), [rng.randrange(8), rng.randrange(12), f"t={t}"])
+            kind, values = rng.choice(["DOWN", "UP"]), (rng.randrange(8), rng.randrange(12), t)
         elif r < 0.9:
-            f = protocol.encode(seq, "ADC", [rng.randrange(3), rng.randrange(4096), f"t={t}"])
+            kind, values = "ADC", (rng.randrange(3), rng.randrange(4096), t)
         else:
-            f = protocol.encode(seq, "BEAT", [f"t={t}", "rate=1000", "rej=0"])
-        out += f
+            kind, values = "BEAT", (t, 1000, 0, 0)
+        out += protocol.encode(seq, kind, protocol.pack(protocol.BOARD_TO_PI, kind, values))
     return bytes(out)
 
 
@@ -100,7 +100,7 @@ def bench_pty_floor(n: int) -> list[float]:
     tty.setraw(slave)
     path = os.ttyname(slave)
     out: list[float] = []
-    frame = protocol.encode(1, "DOWN", [3, 5, "t=1"])
+    frame = protocol.encode(1, "DOWN", protocol.pack(protocol.BOARD_TO_PI, "DOWN", (3, 5, 1)))
     with serial.Serial(path, 115200, timeout=1) as ser:
         for _ in range(n):
             t0 = time.perf_counter()

@@ -126,7 +126,8 @@ class SimPanel:
         return isinstance(src, MatrixSource) or (isinstance(src, (AdcSource, EncoderSource)) and src.on == "pico")
 
     def power_up_board(self, emu) -> None:
-        """The board's side: stuck keys held down, sliders where they stand."""
+        """The board's side: stuck keys held down, sliders where they stand (before the
+        board starts, so its first snapshot has them all)."""
         self.emu = emu
         _, adc_index, _ = board_config(self.hmap)
         for cid in self.hmap.controls:
@@ -156,6 +157,8 @@ class SimPanel:
             _, adc_index, _ = board_config(self.hmap)
             v = self._adc_value(src, self.layout.control(cid).positions, step.target)
             self.emu.set_adc(adc_index[self._wired_as.get(cid, cid)], int(v * 65535))
+            # Counted in the board's own scans: its filter has followed, every ADC frame sent.
+            await asyncio.to_thread(self.emu.wait_analog)
         elif isinstance(src, EncoderSource):
             _, _, enc_index = board_config(self.hmap)
             c = self.layout.control(cid)
@@ -453,7 +456,7 @@ class CoprocessorInputs:
     A context manager; close() is idempotent."""
 
     def __init__(self, hmap: HardwareMap, layout: Layout, *, post: Callable[[InputEvent], None],
-                 port: str | None = None):
+                 port: str | None = None, **link_options):
         from .hardware.analog import SliderQuantiser
         from .link.from_map import link_for_map
 
@@ -465,7 +468,7 @@ class CoprocessorInputs:
                                                hysteresis=s.hysteresis, settle=0.0)
         self._post = post
         # port None: the map's port first, then any Pico found by its USB id.
-        self.link = link_for_map(hmap, port=port, on_event=post, on_analog=self._on_analog)
+        self.link = link_for_map(hmap, port=port, on_event=post, on_analog=self._on_analog, **link_options)
 
     def _on_analog(self, reading) -> None:  # the link's thread
         q = self._quant.get(reading.control)
@@ -485,6 +488,12 @@ class CoprocessorInputs:
                 return True
             await asyncio.sleep(0.02)
         return self.link.connected
+
+    async def sync(self, timeout: float = 30.0) -> bool:
+        """The PING/PONG barrier (SerialLink.sync): once this returns True, every frame the
+        board sent before now has been handled and its events are in the runner's queue
+        (they were handed to the loop before the answer that wakes this coroutine)."""
+        return await asyncio.to_thread(self.link.sync, timeout)
 
     def status(self) -> dict:
         st = self.link.status()
@@ -538,12 +547,16 @@ async def run_sim(hmap: HardwareMap, layout: Layout, *, faults: Faults | None = 
             from .link.emulator import FirmwareEmulator
 
             config, _, _ = board_config(hmap)
-            emu = stack.enter_context(FirmwareEmulator(config))
+            emu = FirmwareEmulator(config)
             panel.power_up_board(emu)
-            board = stack.enter_context(CoprocessorInputs(hmap, layout, post=run.hub.post, port=emu.port))
-            if await board.connected(5.0):
+            stack.enter_context(emu)
+            # The emulated board shares the machine with everything else: a busy machine
+            # must not pass for a silent board (the link's 1 s) and drop the link mid-test.
+            board = stack.enter_context(CoprocessorInputs(hmap, layout, post=run.hub.post, port=emu.port,
+                                                          silence_timeout=60.0, handshake_timeout=30.0))
+            if await board.connected(60.0):
                 untested = []
-            await _quiet(run, 0.2)
+                await board.sync()
         panel.clock.t += 0.5
         run.flush(t0, panel.clock.t)
         stuck = run.stuck() + _held(run.drain())
@@ -559,7 +572,7 @@ async def run_sim(hmap: HardwareMap, layout: Layout, *, faults: Faults | None = 
                 progress(k, len(steps), step)
             if panel.on_board(step.control) or step.control in (board.adc_index if board else {}):
                 await panel.act_board(step)
-                await _quiet(run, 0.05)
+                await board.sync()  # not "quiet for a while": everything the board said is in
                 observed.append(Observed(step, run.drain()))
                 continue
             t0 = panel.clock.t
@@ -577,20 +590,6 @@ async def run_sim(hmap: HardwareMap, layout: Layout, *, faults: Faults | None = 
 
 def unwired(hmap: HardwareMap, layout: Layout) -> list[str]:
     return [c.id for c in layout.controls() if c.id not in hmap.controls]
-
-
-async def _quiet(run: SelfTestRunner, quiet: float, limit: float = 1.0) -> None:
-    """Real time: wait until the link has been quiet for `quiet` seconds (at most `limit`)."""
-    end = time.monotonic() + limit
-    last = run.queue.qsize()
-    since = time.monotonic()
-    while time.monotonic() < end:
-        await asyncio.sleep(0.01)
-        n = run.queue.qsize()
-        if n != last:
-            last, since = n, time.monotonic()
-        elif time.monotonic() - since >= quiet:
-            return
 
 
 def _held(events: list[InputEvent]) -> list[str]:

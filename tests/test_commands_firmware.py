@@ -72,7 +72,6 @@ def test_install_needs_a_config_or_an_explicit_keep(capsys):
 
 def test_maintenance_handshake_reboots_the_running_firmware_without_its_app():
     with FirmwareEmulator(CFG) as emu:
-        time.sleep(0.05)
         assert enter_maintenance(emu.port, timeout=2) is True
         end = time.monotonic() + 5
         while not emu.in_maintenance and time.monotonic() < end:
@@ -101,13 +100,16 @@ def test_the_emulator_command_is_a_board_a_terminal_can_talk_to(tmp_path):
             line = ser.readline()
             while b" SNAP " not in line:
                 line = ser.readline()
-            assert protocol.decode(line.rstrip(b"\n"))[2][1] == "keys=-"
+            _, kind, args = protocol.decode(line.rstrip(b"\n"))
+            assert protocol.unpack(protocol.BOARD_TO_PI, kind, args)["keys"] == []
             proc.stdin.write("press 1 0\n")
             assert proc.stdout.readline().strip() == "ok"
             line = ser.readline()
             while b" DOWN " not in line:
                 line = ser.readline()
-            assert protocol.decode(line.rstrip(b"\n"))[2][:2] == ["1", "0"]
+            _, kind, args = protocol.decode(line.rstrip(b"\n"))
+            m = protocol.unpack(protocol.BOARD_TO_PI, kind, args)
+            assert (m["row"], m["col"]) == (1, 0)
         proc.stdin.write("fly away\n")
         assert "unknown command 'fly'" in proc.stdout.readline()
         proc.stdin.write("press 9 9\n")

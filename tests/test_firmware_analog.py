@@ -80,3 +80,18 @@ def test_bounce_near_a_detent_does_not_move_the_position():
             if p is not None:
                 out.append(p)
     assert out == [] and e.position == 0
+
+
+def test_the_filter_follows_a_full_scale_jump_within_follow_samples():
+    # What the emulator counts on when it waits for a slider to settle (wait_analog).
+    from panel.firmware.analog import FOLLOW_SAMPLES
+
+    for start, end, want in ((0, 65535, 4095), (65535, 0, 0), (0, 32768, 2048)):
+        m = FakeMachine()
+        a = Analog(m, [26], oversample=1, deadband=8)
+        m.adc_values[26] = start
+        a.settle()
+        m.adc_values[26] = end
+        reported = [v for v in (a.sample(0) for _ in range(FOLLOW_SAMPLES)) if v >= 0]
+        assert abs(((a.filt[0] + 8) >> 4) - want) <= 1 and abs(reported[-1] - want) < 8  # the deadband
+        assert all(a.sample(0) < 0 for _ in range(50))   # nothing more to say afterwards

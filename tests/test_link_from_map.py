@@ -43,4 +43,4 @@ def test_a_press_on_the_reference_pico_arrives_as_its_control():
             assert arrived.wait(10)
             assert [(e.control, e.value) for e in got] == [("cross.ok", True)]
             assert isinstance(got[0], InputEvent)
-            assert link.status()["board"]["cfg"] == link._config_crc   # no config push needed
+            assert link.status()["board"]["cfg"] == "%04X" % link._config_crc   # no config push needed

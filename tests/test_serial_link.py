@@ -10,8 +10,12 @@ import time
 import pytest
 
 from panel.events import InputEvent
+from panel.firmware import protocol
+from panel.firmware.app import FIRMWARE_VERSION
 from panel.link import AnalogReading, SerialLink, find_ports
 from panel.link.emulator import FirmwareEmulator
+
+V = protocol.PROTOCOL_VERSION
 
 CFG = {"rows": [2, 3, 4], "cols": [10, 11, 12, 13], "adc": [26], "encoders": [[20, 21]]}
 KEYS = {(0, 0): "cross.up", (1, 2): "cross.ok", (2, 3): "cross.down"}
@@ -98,7 +102,7 @@ def test_presses_on_the_board_become_input_events_with_pi_times(emu):
         inbox.wait(lambda x: isinstance(x, AnalogReading) and x.kind == "encoder" and x.raw == 2, start=n)
         st = link.status()
         assert st["unmapped"] == 1 and st["frames_rejected"] == 0 and st["frames_received"] > 5
-        assert st["board"]["uid"] == "E6614103E7452D2F" and st["board"]["fw"] == "0.1.0"
+        assert st["board"]["uid"] == "E6614103E7452D2F" and st["board"]["fw"] == FIRMWARE_VERSION
 
 
 def test_unplug_is_noticed_at_once_and_a_replug_under_a_new_name_resynchronises(emu):
@@ -138,14 +142,16 @@ def test_a_silent_board_is_noticed_after_1_s_of_missing_heartbeats_and_the_watch
         assert link.silence_timeout == 1.0
         press(emu, inbox, (1, 2), "cross.ok")
         n = len(inbox.items)
-        emu.hang()
-        time.sleep(0.3)                                        # the last frames in flight arrive
+        emu.hang()                                             # no scan step runs from here on
+        board = emu.board
+        assert not board.out.frames                            # everything it said is on the wire
+        wait_until(lambda: link._expect == board.seq)          # ... and the link has read it all
         clock.advance(0.95)
-        time.sleep(0.3)
+        clock.wait_calls(2)                                    # the reader has looked at the time since
         assert link.state == "connected"                       # 0.95 s of silence: not yet
         clock.advance(0.1)
         s = inbox.status("disconnected", "silent", start=n)
-        assert "no heartbeat for 1 s" in inbox.items[s]["message"]
+        assert "no valid frame for 1 s" in inbox.items[s]["message"]
         clock.run()                                            # time flows again
         inbox.status("connected", start=s, timeout=15)          # the emulated watchdog reset it
         assert emu.boots == 2
@@ -153,16 +159,34 @@ def test_a_silent_board_is_noticed_after_1_s_of_missing_heartbeats_and_the_watch
         assert inbox.keys(s) == []
 
 
+def wait_until(pred, timeout=10.0):
+    end = time.monotonic() + timeout
+    while not pred():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.001)
+
+
 class ManualClock:
-    """time.monotonic() frozen until advanced, or flowing after run()."""
+    """time.monotonic() frozen until advanced, or flowing after run(). Counts how often
+    it is read, so a test knows the link's reader has looked at the time."""
 
     def __init__(self):
         self.base = time.monotonic()
         self.extra = 0.0
         self.flowing = False
+        self.calls = 0
+        self.cond = threading.Condition()
 
     def __call__(self):
+        with self.cond:
+            self.calls += 1
+            self.cond.notify_all()
         return (time.monotonic() if self.flowing else self.base) + self.extra
+
+    def wait_calls(self, n, timeout=10.0):
+        with self.cond:
+            target = self.calls + n
+            assert self.cond.wait_for(lambda: self.calls >= target, timeout)
 
     def advance(self, s):
         self.extra += s
@@ -219,18 +243,19 @@ def test_a_board_that_resets_on_the_same_port_is_resynchronised(emu):
 
 def test_a_version_mismatch_names_both_versions_and_no_input_passes():
     inbox = Inbox()
-    with FirmwareEmulator(CFG, protocol_version=2, version="9.0.0") as emu:
+    with FirmwareEmulator(CFG, protocol_version=V + 1, version="9.0.0") as emu:
         with make_link(emu, inbox) as link:
             i = inbox.status("version_mismatch")
             msg = inbox.items[i]["message"]
-            assert "speaks protocol 2 (firmware 9.0.0)" in msg and "speaks protocol 1" in msg
+            assert f"speaks protocol {V + 1} (firmware 9.0.0)" in msg and f"speaks protocol {V}" in msg
             assert "penguin-panel firmware install" in msg
             emu.press(1, 2)
-            time.sleep(0.3)
+            emu.wait_scans(3)                                  # the board has sent its DOWN ...
+            assert link.sync()                                 # ... and the link has read it
             assert inbox.inputs() == [] and link.state == "version_mismatch"
-            assert "board speaks protocol 2, host speaks protocol 1" in (link.status()["last_board_error"] or "")
-            # the maker updates the firmware; the board comes back speaking protocol 1
-            emu.protocol_version, emu.version = 1, "0.1.0"
+            assert f"board speaks protocol {V + 1}, host speaks protocol {V}" in link.status()["last_board_error"]
+            # the maker updates the firmware; the board comes back speaking our protocol
+            emu.protocol_version, emu.version = V, FIRMWARE_VERSION
             emu.unplug()
             emu.replug()
             c = inbox.status("connected", start=i)
@@ -246,7 +271,7 @@ def test_the_link_pushes_its_wiring_to_a_board_that_has_another():
             assert emu.board.cfg["rows"] == [2, 3, 4]
             emu.config = dict(CFG)                             # the emulator's hands follow the new wiring
             press(emu, inbox, (1, 2), "cross.ok")
-            assert link.status()["board"]["cfg"] == link._config_crc
+            assert link.status()["board"]["cfg"] == "%04X" % link._config_crc
 
 
 def test_a_bad_firmware_config_is_refused_before_anything_starts():
@@ -271,10 +296,108 @@ def test_the_default_finder_follows_the_by_id_link_to_whichever_tty_the_board_go
         assert link.status()["port"] == str(link_path)
 
 
+def test_the_board_clock_wraps_and_the_pi_keeps_counting():
+    from panel.link.serial_link import _BoardClock
+
+    c = _BoardClock()
+    near = protocol.T_MOD - 3                                  # 12.4 days after the board's boot
+    times = [c.map(ms, 100.0 + i * 0.002) for i, ms in enumerate([near, near + 2, 0, 1, 3])]
+    assert times == sorted(times) and times[-1] - times[0] == pytest.approx(0.006, abs=1e-5)
+
+
 def test_close_is_idempotent_and_works_with_no_board():
     link = SerialLink(KEYS, finder=lambda: [])
     with link:
-        time.sleep(0.05)
         assert link.status()["state"] == "disconnected"
     link.close()
     link.close()
+
+
+# -- what a broken or hostile board sends cannot silence the panel (issue 11) --------------
+
+@pytest.mark.parametrize("kind, args", [
+    ("BEAT", ["t=" + "9" * 330, "rate=1000", "rej=0", "drop=0"]),   # OverflowError in the clock mapping, once
+    ("DOWN", ["1", "2", "t=" + "7" * 400]),
+    ("ADC", ["0", "9" * 50, "t=5"]),
+    ("ENC", ["0", "-" + "9" * 20, "t=5"]),
+    ("SNAP", ["t=5", "keys=1.2," + "3" * 30 + ".1", "adc=-", "enc=-"]),
+])
+def test_a_frame_with_huge_numbers_is_counted_and_the_link_keeps_reading(emu, kind, args):
+    inbox = Inbox()
+    with make_link(emu, inbox) as link:
+        inbox.status("connected")
+        before = link.status()["frames_rejected"]
+        emu.send_raw(protocol.encode(60000, kind, args))
+        assert link.sync()                                     # read past the bad frame ...
+        st = link.status()
+        assert st["frames_rejected"] == before + 1
+        assert any(w in link.parser.last_error for w in ("out of range", "not a whole number"))
+        assert st["state"] == "connected"
+        press(emu, inbox, (1, 2), "cross.ok")                  # ... and still alive
+
+
+def test_a_handler_that_fails_in_any_way_costs_one_frame_not_the_link(emu, monkeypatch):
+    inbox = Inbox()
+    with make_link(emu, inbox) as link:
+        inbox.status("connected")
+        beats = link.status()["heartbeats"]
+
+        def broken(msg, now):
+            raise ZeroDivisionError("a bug in a handler")
+
+        monkeypatch.setattr(link, "_on_beat", broken)
+        wait_until(lambda: link.status()["frames_rejected"] >= 2)   # two heartbeats failed
+        assert "ZeroDivisionError: a bug in a handler" in link.parser.last_error
+        assert link.status()["state"] == "connected"
+        press(emu, inbox, (1, 2), "cross.ok")
+        monkeypatch.undo()
+        wait_until(lambda: link.status()["heartbeats"] > beats)
+
+
+def test_if_the_reader_fails_the_link_says_disconnected_then_starts_over(emu, monkeypatch):
+    inbox = Inbox()
+    with make_link(emu, inbox) as link:
+        c = inbox.status("connected")
+        press(emu, inbox, (1, 2), "cross.ok")                  # held through the failure
+        feed = link.parser.feed
+        failed = []
+
+        def once(data):
+            if not failed:
+                failed.append(1)
+                raise MemoryError("the reader's own failure")
+            return feed(data)
+
+        monkeypatch.setattr(link.parser, "feed", once)
+        d = inbox.status("disconnected", "link error", start=c)    # the service pauses the turn
+        assert "MemoryError" in inbox.items[d]["message"]
+        emu.release(1, 2)
+        inbox.status("connected", start=d)                         # and resumes: resynchronised
+        assert inbox.keys(d) == [("cross.ok", False)]
+        assert link.status()["link_errors"] == 1
+
+
+def test_a_board_that_sends_only_garbage_goes_silent(emu):
+    inbox = Inbox()
+    stop = threading.Event()
+
+    def noise():  # a crashed board printing away: bytes, lines, even well-formed nonsense
+        k = 0
+        while not stop.is_set():
+            k += 1
+            emu.send_raw(b"Traceback (most recent call last):\r\n" + os.urandom(20).replace(b"\n", b"")
+                         + b"\n" + protocol.encode(k, "NOISE", [str(k)]))
+            stop.wait(0.01)
+
+    with make_link(emu, inbox) as link:
+        c = inbox.status("connected")
+        emu.hang()
+        t = threading.Thread(target=noise, daemon=True)
+        t.start()
+        try:
+            s = inbox.status("disconnected", "silent", start=c, timeout=30)
+        finally:
+            stop.set()
+            t.join()
+        assert "no valid frame for 1 s" in inbox.items[s]["message"]
+        assert link.status()["frames_rejected"] > 10

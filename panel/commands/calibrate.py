@@ -183,14 +183,18 @@ class _Readers:
             config, adc_index, _unused = board_config(self.hmap)
             self.adc_index = adc_index
             port = None  # the map's port first, then any Pico by its USB id
+            patience = {}
             if self.panel is not None:
                 from ..link.emulator import FirmwareEmulator
 
                 self.emu = self.stack.enter_context(FirmwareEmulator(config))
                 port = self.emu.port
+                # The emulated board shares the machine: a busy machine is not a silent board.
+                patience = {"silence_timeout": 60.0, "handshake_timeout": 30.0}
             self.link = self.stack.enter_context(link_for_map(
-                self.hmap, port=port, on_analog=lambda r: self.latest.__setitem__(r.control, r.raw / 4095)))
-            end = time.monotonic() + 5
+                self.hmap, port=port, on_analog=lambda r: self.latest.__setitem__(r.control, r.raw / 4095),
+                **patience))
+            end = time.monotonic() + (60 if self.emu is not None else 5)
             while not self.link.connected and time.monotonic() < end:
                 await asyncio.sleep(0.02)
             if not self.link.connected:
@@ -222,8 +226,13 @@ class _Readers:
                     await asyncio.sleep(0.02)
             return out
         # The board reports a channel when it changes by more than its deadband: wait for
-        # the new value to arrive, then take it.
-        await asyncio.sleep(0.15)
+        # its filter to follow the slider, then for the link to have read what it sent
+        # (the PING/PONG barrier), then take the latest value.
+        if self.emu is not None:
+            await asyncio.to_thread(self.emu.wait_analog)  # counted in the emulated board's scans
+        else:
+            await asyncio.sleep(0.15)  # a real board's filter: FOLLOW_SAMPLES scans per channel
+        await asyncio.to_thread(self.link.sync, 30.0 if self.emu is not None else 2.0)
         v = self.latest.get(cid)
         return [v] if v is not None else []
 

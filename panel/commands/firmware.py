@@ -17,10 +17,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from .. import firmware
 from ..errors import ConfigError, Problem
 from ..firmware import config as fwconfig
 
-FIRMWARE_DIR = Path(__file__).resolve().parent.parent / "firmware"
+# Where the board's files are: the repository's firmware/ folder in a checkout, the
+# package's panel/firmware/ in a wheel (pyproject.toml maps the one onto the other).
+FIRMWARE_DIR = Path(firmware.__file__).resolve().parent
 # What goes on the board: every firmware module except the CPython package marker.
 BOARD_FILES = ("protocol.py", "config.py", "matrix.py", "analog.py", "encoder.py", "app.py", "main.py")
 
@@ -124,14 +127,20 @@ def enter_maintenance(port: str, timeout: float = 8.0) -> bool:
 
     from ..firmware import protocol
 
+    def acked(kind: str, args: list[str]) -> bool:
+        try:
+            return kind == "ACK" and protocol.unpack(protocol.BOARD_TO_PI, kind, args)["command"] == "MAINT"
+        except protocol.ProtocolError:
+            return False  # another firmware's frame: not our answer
+
     parser = protocol.Parser()
     try:
         with serial.Serial(port, 115200, timeout=0.1) as ser:
-            ser.write(protocol.encode(0, "MAINT"))
+            ser.write(protocol.encode(0, "MAINT", protocol.pack(protocol.PI_TO_BOARD, "MAINT")))
             end = time.monotonic() + 1.0
             while time.monotonic() < end:
                 for _, kind, args in parser.feed(ser.read(256)):
-                    if kind == "ACK" and args[:1] == ["MAINT"]:
+                    if acked(kind, args):
                         break
                 else:
                     continue
@@ -220,6 +229,9 @@ def cmd_emulator(args) -> int:
                 result = fn(*vals)
             except (ValueError, IndexError):
                 print(f"usage: {words[0]} {usage}".rstrip() + " (whole numbers, within the config)", flush=True)
+                continue
+            except TimeoutError as e:  # the machine is too busy for the emulated board to keep up
+                print(f"{words[0]}: {e}", flush=True)
                 continue
             if words[0] == "replug":
                 print(f"emulated board on {result}", flush=True)

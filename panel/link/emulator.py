@@ -1,4 +1,4 @@
-"""An emulated co-processor: the real firmware loop (panel/firmware/app.py) on a fake
+"""An emulated co-processor: the real firmware loop (firmware/app.py) on a fake
 `machine`, speaking over a real pseudo-terminal, so the real pyserial link can be tested
 end to end and a maker can try the Pi side without a board.
 
@@ -17,13 +17,32 @@ import threading
 import time
 import tty
 
+from ..firmware import analog as fwanalog
 from ..firmware import app as fwapp
 from ..firmware import config as fwconfig
 from ..firmware import protocol
-from .fake_machine import BoardReset, FakeMachine, RealClock
+from .fake_machine import BoardReset, FakeMachine
 
 
-class _EmulatorClock(RealClock):
+class RealClock:
+    """MicroPython's time ticks on the PC's monotonic clock."""
+
+    @staticmethod
+    def ticks_us() -> int:
+        return time.monotonic_ns() // 1000
+
+    @staticmethod
+    def ticks_ms() -> int:
+        return time.monotonic_ns() // 1_000_000
+
+    @staticmethod
+    def ticks_diff(a: int, b: int) -> int:
+        return a - b
+
+    @staticmethod
+    def ticks_add(a: int, d: int) -> int:
+        return a + d
+
     @staticmethod
     def sleep_us(n: int) -> None:
         # Row settle waits (tens of us) would cost a Python sleep each (~60 us): there are
@@ -31,9 +50,13 @@ class _EmulatorClock(RealClock):
         if n >= 200:
             time.sleep(n / 1e6)
 
+    def sleep_ms(self, n: int) -> None:
+        self.sleep_us(n * 1000)
+
 
 class PtyPort:
-    """The board's end of the pty: never blocks, like USB CDC with no host reading."""
+    """The board's end of the pty: never blocks, like the firmware's USB port. write()
+    says how much the pty took (0 when its buffer is full: nobody reading)."""
 
     def __init__(self, fd: int, wire=None):
         self.fd = fd
@@ -50,13 +73,18 @@ class PtyPort:
                 return b""
             raise
 
-    def write(self, frame: bytes) -> None:
+    def write(self, data: bytes) -> int:
+        size = len(data)
         if self.wire is not None:
-            frame = self.wire.on_the_wire(frame)
+            data = self.wire.on_the_wire(data)
         try:
-            os.write(self.fd, frame)
-        except (BlockingIOError, OSError):
-            self.dropped += 1  # nobody reading: the frame is lost, as on a real board
+            n = os.write(self.fd, data)
+        except BlockingIOError:
+            return 0  # the pty is full: the board's outbox keeps the frame
+        except OSError:
+            self.dropped += 1  # the cable is out: the bytes are lost, as on a real board
+            return size
+        return size if n == len(data) else min(n, size - 1)
 
 
 class FirmwareEmulator:
@@ -70,8 +98,8 @@ class FirmwareEmulator:
         if problems:
             raise ValueError("firmware config: " + "; ".join(problems))
         self.config = dict(config)
-        self.clock = _EmulatorClock()
-        self.machine = FakeMachine(uid=uid, diodes=diodes)
+        self.clock = RealClock()
+        self.machine = FakeMachine(uid=uid, diodes=diodes, clock=self.clock)
         self.store = fwapp.MemoryStore(self.config if store_config else None)
         self.version = version
         self.protocol_version = protocol_version
@@ -154,8 +182,11 @@ class FirmwareEmulator:
         return self.port
 
     def hang(self) -> None:
-        """The firmware stops running (port stays open): silence, then the watchdog."""
+        """The firmware stops running (port stays open): silence, then the watchdog.
+        When this returns, no scan step is under way and none will run until a reset."""
         self._hung.set()
+        with self._lock:
+            pass
 
     def reset(self) -> None:
         """The board restarts on the same port (as after a watchdog reset)."""
@@ -165,8 +196,7 @@ class FirmwareEmulator:
 
     def _boot(self) -> None:
         m = self.machine
-        m.pins.clear()
-        m.wdt = None
+        m.reset_pins()
         self.boots += 1
         if self.store.take_maint():
             # main.py's maintenance mode: no app, no watchdog, the REPL left to mpremote
@@ -199,15 +229,26 @@ class FirmwareEmulator:
                 self.machine.set_level(b, lb)
                 self.wait_scans(2)
 
-    def wait_scans(self, n: int, timeout: float = 5.0) -> None:
-        """Block until the board loop has run n more scans (or the board is gone)."""
+    def wait_scans(self, n: int, timeout: float = 30.0) -> None:
+        """Block until the board loop has run n more scans (or the board is gone, or
+        hung). TimeoutError if it has not within `timeout` (a stalled machine)."""
         board = self.board
         if board is None:
             return
         target = board.scans + n
         end = time.monotonic() + timeout
-        while board.scans < target and self.board is board and time.monotonic() < end:
+        while board.scans < target and self.board is board and not self._hung.is_set():
+            if time.monotonic() > end:
+                raise TimeoutError(f"the emulated board ran {board.scans - target + n} of {n} scans "
+                                   f"in {timeout:g} s")
             time.sleep(0.0005)
+
+    def wait_analog(self) -> None:
+        """Block until the board's analog filters have followed the values set on their
+        pins, however far they moved: every move the board will report is then sent."""
+        board = self.board
+        if board is not None:
+            self.wait_scans(fwanalog.FOLLOW_SAMPLES * max(1, len(board.analog.adcs)) + 1)
 
     def mangle(self, fn, count: int = 1) -> None:
         """Pass the board's frames through fn until it has changed `count` of them

@@ -14,6 +14,16 @@ All callbacks run on the reader thread; the service passes functions that hand o
 its asyncio loop (loop.call_soon_threadsafe). Times `t` are on the Pi's clock: the
 board's millisecond timestamps mapped onto `clock` (see `_BoardClock`).
 
+What the board sends cannot take the link down: every frame is decoded by the shared
+codec (panel.firmware.protocol: each field checked against its type and bounds), and a
+frame that fails anywhere in its handling is counted as rejected and dropped. Only valid
+frames count as the board being heard: a board that sends nothing but garbage goes
+"silent". The reader thread supervises itself: if anything escapes, the link says
+"disconnected" (reason "link error", so the service pauses the turn) and starts over.
+
+`sync()` is an exact barrier: it sends PING n and returns once PONG n is handled, so
+every frame the board sent before it has been handled and its events handed out.
+
 Nothing is invented across a reconnect: after every HELLO the board sends a full
 snapshot, and the link emits only the differences between what it last reported and that
 snapshot (a key held when the cable came out and released since gives one release),
@@ -24,6 +34,7 @@ is not seen by anyone, and no event pretends it was.
 from __future__ import annotations
 
 import glob
+import logging
 import os
 import threading
 import time
@@ -39,6 +50,8 @@ from ..firmware import protocol
 
 PICO_VID_PID = (0x2E8A, 0x0005)  # Raspberry Pi RP2040 running MicroPython
 BY_ID_GLOB = "/dev/serial/by-id/*MicroPython*"
+FROM_BOARD = protocol.BOARD_TO_PI
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -86,9 +99,16 @@ class _BoardClock:
         self.offset: float | None = None
         self.at = 0.0
         self.last = float("-inf")
+        self._raw: int | None = None
+        self._wraps = 0
 
     def map(self, board_ms: int, arrival: float) -> float:
-        tb = board_ms / 1000.0
+        # The board's clock wraps at protocol.T_MOD ms (12.4 days): frames come in board
+        # order, so a step back by more than half the period is a wrap.
+        if self._raw is not None and self._raw - board_ms > protocol.T_MOD // 2:
+            self._wraps += 1
+        self._raw = board_ms
+        tb = (self._wraps * protocol.T_MOD + board_ms) / 1000.0
         cand = arrival - tb
         if self.offset is None or cand < self.offset:
             self.offset = cand
@@ -145,7 +165,7 @@ class SerialLink:
                 raise ValueError("firmware config: " + "; ".join(problems))
             self.firmware_config = fwconfig.complete(firmware_config)
             self._config_canon = fwconfig.canonical(self.firmware_config)
-            self._config_crc = "%04X" % protocol.crc16(self._config_canon.encode())
+            self._config_crc = protocol.crc16(self._config_canon.encode())
         self.clock = clock
         self.silence_timeout = silence_timeout
         self.retry_interval = retry_interval
@@ -156,7 +176,7 @@ class SerialLink:
         self.parser = protocol.Parser()
         self.counters = {"frames_received": 0, "frames_rejected": 0, "reconnects": 0, "connects": 0,
                          "gaps": 0, "heartbeats": 0, "board_resets": 0, "snapshots": 0,
-                         "unmapped": 0, "disconnects": 0}
+                         "unmapped": 0, "disconnects": 0, "board_dropped": 0, "link_errors": 0}
         self.state = "disconnected"
         self.reason = "not started"
         self.message = ""
@@ -182,12 +202,16 @@ class SerialLink:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._closed = False
+        self._pong = threading.Condition()
+        self._ping_n = 0
+        self._pong_n: int | None = None
+        self._logged = ""
 
     # -- lifetime ---------------------------------------------------------------------
 
     def start(self) -> "SerialLink":
         if self._thread is None and not self._closed:
-            self._thread = threading.Thread(target=self._run, name="serial-link", daemon=True)
+            self._thread = threading.Thread(target=self._supervise, name="serial-link", daemon=True)
             self._thread.start()
         return self
 
@@ -225,19 +249,32 @@ class SerialLink:
         return self._send("SNAP")
 
     def ping(self, n: int = 0) -> bool:
-        return self._send("PING", [n])
+        return self._send("PING", (n,))
+
+    def sync(self, timeout: float = 10.0) -> bool:
+        """Send PING n and wait for PONG n: when this returns True, every frame the
+        board sent before it has been handled and its events handed out (the board
+        answers in order, and the link reads in order). False if no answer in time
+        (no board, or it reset meanwhile)."""
+        with self._pong:
+            self._ping_n = self._ping_n % protocol.MAX_N + 1
+            n = self._ping_n
+        if not self.ping(n):
+            return False
+        with self._pong:
+            return self._pong.wait_for(lambda: self._pong_n == n, timeout)
 
     def send_config(self) -> bool:
         if self.firmware_config is None:
             return False
-        return self._send("CFG", [self._config_canon])
+        return self._send("CFG", (self._config_canon,))
 
-    def _send(self, kind: str, args=()) -> bool:
+    def _send(self, kind: str, values=()) -> bool:
         with self._wlock:
             ser = self._ser
             if ser is None:
                 return False
-            frame = protocol.encode(self._seq, kind, args)
+            frame = protocol.encode(self._seq, kind, protocol.pack(protocol.PI_TO_BOARD, kind, values))
             self._seq = (self._seq + 1) % protocol.SEQ_MOD
             try:
                 ser.write(frame)
@@ -247,26 +284,45 @@ class SerialLink:
 
     # -- the reader thread -------------------------------------------------------------
 
-    def _run(self) -> None:
+    def _supervise(self) -> None:
+        """The reader thread: reads until closed, whatever goes wrong. A failure of the
+        link's own code drops the port and says "disconnected" (the service pauses the
+        turn), then the link connects afresh, as after an unplug."""
         self._set_state("disconnected", "not found", notify=False)
-        while not self._stop.is_set():
-            if self._ser is None:
-                if not self._connect():
+        try:
+            while not self._stop.is_set():
+                try:
+                    self._read_once()
+                except Exception as e:
+                    self.counters["link_errors"] += 1
+                    what = f"{type(e).__name__}: {e}"
+                    if what != self._logged:  # once per kind of failure, not once per retry
+                        self._logged = what
+                        log.warning("serial link failed (%s); reconnecting", what)
+                    self._lost("link error", f"{self.current_port}: the link failed ({type(e).__name__}: {e}); "
+                                             "reconnecting")
                     self._stop.wait(self.retry_interval)
-                continue
-            try:
-                data = self._ser.read(self._ser.in_waiting or 1)
-            except (serial.SerialException, OSError, TypeError, AttributeError) as e:
-                # TypeError/AttributeError: pyserial's fd went away under a concurrent close
-                if not self._stop.is_set():
-                    self._lost("unplugged", f"{self.current_port}: {e}")
-                continue
-            now = self.clock()
-            if data:
-                self._last_rx = now
-                for f in self.parser.feed(data):
-                    self._frame(f, now)
-            self._timers(now)
+        finally:
+            if not self._stop.is_set():  # something no handler can catch: say so once
+                self._lost("link error", "the serial link's reader stopped")
+
+    def _read_once(self) -> None:
+        if self._ser is None:
+            if not self._connect():
+                self._stop.wait(self.retry_interval)
+            return
+        try:
+            data = self._ser.read(self._ser.in_waiting or 1)
+        except (serial.SerialException, OSError, TypeError, AttributeError) as e:
+            # TypeError/AttributeError: pyserial's fd went away under a concurrent close
+            if not self._stop.is_set():
+                self._lost("unplugged", f"{self.current_port}: {e}")
+            return
+        now = self.clock()
+        if data:
+            for f in self.parser.feed(data):
+                self._frame(f, now)
+        self._timers(now)
 
     def _connect(self) -> bool:
         try:
@@ -298,7 +354,7 @@ class SerialLink:
     def _hello(self) -> None:
         self._hello_at = self.clock()
         self._hello_tries += 1
-        self._send("HELLO", [f"proto={self.protocol_version}", f"host={self.host_version}"])
+        self._send("HELLO", (self.protocol_version, self.host_version))
 
     def _drop_port(self) -> None:
         with self._wlock:
@@ -325,7 +381,7 @@ class SerialLink:
                 else:
                     self._hello()
         elif now - self._last_rx > self.silence_timeout:
-            self._lost("silent", f"{self.current_port}: no heartbeat for {self.silence_timeout:g} s")
+            self._lost("silent", f"{self.current_port}: no valid frame for {self.silence_timeout:g} s")
 
     def _set_state(self, state: str, reason: str = "", message: str = "", notify: bool = True) -> None:
         self.state, self.reason = state, reason
@@ -340,73 +396,75 @@ class SerialLink:
     # -- frames --------------------------------------------------------------------------
 
     def _frame(self, f: tuple, now: float) -> None:
+        """Handle one well-framed line. Whatever it carries, a frame that cannot be
+        handled is counted as rejected and dropped, never fatal; only a frame handled in
+        full counts as the board being heard."""
         seq, kind, args = f
-        if kind == "HELLO":
-            self._on_hello(args, now)
-            self._expect = (seq + 1) % protocol.SEQ_MOD
-            return
-        if self._expect is not None and seq != self._expect:
-            # Frames were lost (garbled on the wire): the snapshot repairs the state.
-            self.counters["gaps"] += 1
-            self.request_snapshot()
-        self._expect = (seq + 1) % protocol.SEQ_MOD
-        if self.state == "version_mismatch":
-            if kind == "ERR":
-                self.last_board_error = " ".join(args)
-            return
         try:
-            handler = getattr(self, "_on_" + kind.lower(), None)
-            if handler is not None:
-                handler(args, now)
-        except (ValueError, KeyError, IndexError) as e:
-            # Well framed but not meaningful (a newer board?): count it, keep going.
-            self.parser.rejected += 1
+            if kind == "HELLO":
+                self._on_hello(args, now)
+            elif self.state == "version_mismatch":
+                # A board speaking another version: heard, but not read (its ERR says
+                # why, and the PING/PONG barrier still works).
+                if kind == "ERR":
+                    self.last_board_error = " ".join(args)
+                elif kind == "PONG":
+                    self._on_pong(protocol.unpack(FROM_BOARD, kind, args), now)
+            else:
+                msg = protocol.unpack(FROM_BOARD, kind, args)
+                if self._expect is not None and seq != self._expect:
+                    # Frames were lost (garbled on the wire, or dropped by a board whose
+                    # outbox overflowed): the snapshot repairs the state.
+                    self.counters["gaps"] += 1
+                    self.request_snapshot()
+                getattr(self, "_on_" + kind.lower())(msg, now)
+            self._expect = (seq + 1) % protocol.SEQ_MOD
+        except Exception as e:
+            # Well framed but not meaningful (a newer board? a broken one?): count it.
+            self.parser.reject(f"bad {kind} frame: {type(e).__name__}: {e}"[:200])
             self.parser.frames -= 1
-            self.parser.last_error = f"bad {kind} frame: {e}"
+            return
+        self._last_rx = now
 
-    def _t(self, kw: dict, now: float) -> float:
-        t = kw.get("t")
-        if t is None or not t.isdigit():
-            return now
-        return self._bclock.map(int(t), now)
+    def _t(self, msg: dict, now: float) -> float:
+        return self._bclock.map(msg["t"], now)
 
     def _on_hello(self, args: list[str], now: float) -> None:
-        _, kw = protocol.options(args)
-        board = {k: kw.get(k, "?") for k in ("fw", "proto", "uid", "boot", "rows", "cols", "adc", "enc", "cfg")}
-        if self.board and (kw.get("boot"), kw.get("uid")) != (self.board.get("boot"), self.board.get("uid")):
+        # The version fields first: they read the same in every protocol version.
+        v = protocol.unpack(FROM_BOARD, "HELLO", args, only=protocol.VERSION_FIELDS)
+        same = v["proto"] == self.protocol_version
+        m = protocol.unpack(FROM_BOARD, "HELLO", args) if same else v
+        if self.board and (m.get("boot"), m["uid"]) != (self.board.get("boot"), self.board.get("uid")):
             self.counters["board_resets"] += 1  # a new boot (or another board altogether)
-        self.board = board
         self._synced = False
         self._bclock = _BoardClock()
-        if board["proto"] != str(self.protocol_version):
-            msg = (f"board {board['uid']} on {self.current_port} speaks protocol {board['proto']} "
-                   f"(firmware {board['fw']}), this panel software speaks protocol "
+        if not same:
+            self.board = dict(v)
+            msg = (f"board {v['uid']} on {self.current_port} speaks protocol {v['proto']} "
+                   f"(firmware {v['fw']}), this panel software speaks protocol "
                    f"{self.protocol_version}: run `penguin-panel firmware install` to update the board")
             self._set_state("version_mismatch", "version", msg)
             return
-        if self._config_crc is not None and board["cfg"] != self._config_crc:
+        self.board = {k: m[k] for k in ("fw", "proto", "uid", "boot", "rows", "cols", "adc", "enc")}
+        self.board["cfg"] = "%04X" % m["cfg"]
+        if self._config_crc is not None and m["cfg"] != self._config_crc:
             if not self._cfg_sent:
                 self._cfg_sent = True
                 self._awaiting_cfg = True
                 self.send_config()  # the board answers ACK, HELLO, SNAP with the new wiring
                 return
-            self.message = (f"board kept config {board['cfg']}, expected {self._config_crc}: "
+            self.message = (f"board kept config {self.board['cfg']}, expected {self._config_crc:04X}: "
                             f"{self.last_board_error or 'no reason given'}")
         self._hello_tries = 0
         self._hello_at = now
 
-    def _on_snap(self, args: list[str], now: float) -> None:
+    def _on_snap(self, m: dict, now: float) -> None:
         if not self.board or self._awaiting_cfg:
             return  # before any HELLO, or of the old wiring: wait for the next one
-        _, kw = protocol.options(args)
-        t = self._t(kw, now)
-        keys = set()
-        if kw["keys"] != "-":
-            for k in kw["keys"].split(","):
-                r, c = k.split(".")
-                keys.add((int(r), int(c)))
-        adc = {} if kw["adc"] == "-" else {i: int(v) for i, v in enumerate(kw["adc"].split(","))}
-        enc = {} if kw["enc"] == "-" else {i: int(v) for i, v in enumerate(kw["enc"].split(","))}
+        t = self._t(m, now)
+        keys = set(m["keys"])
+        adc = dict(enumerate(m["adc"]))
+        enc = dict(enumerate(m["enc"]))
         self.counters["snapshots"] += 1
         # Releases first, then presses: a stale key lets go before a new one is taken.
         for rc in sorted(self.keys - keys):
@@ -414,7 +472,7 @@ class SerialLink:
         for rc in sorted(keys - self.keys):
             self._key(rc, True, t)
         for ch, v in adc.items():
-            if ch >= 0 and v >= 0 and self.adc.get(ch) != v:
+            if self.adc.get(ch) != v:
                 self._analog(ch, v, t)
         for i, v in enc.items():
             if self.enc.get(i) != v:
@@ -427,51 +485,53 @@ class SerialLink:
                 self.counters["connects"] += 1
                 self._set_state("connected", "", f"board {self.board.get('uid')} on {self.current_port}")
 
-    def _on_down(self, args: list[str], now: float) -> None:
-        self._on_key(args, now, True)
+    def _on_down(self, m: dict, now: float) -> None:
+        self._on_key(m, now, True)
 
-    def _on_up(self, args: list[str], now: float) -> None:
-        self._on_key(args, now, False)
+    def _on_up(self, m: dict, now: float) -> None:
+        self._on_key(m, now, False)
 
-    def _on_key(self, args: list[str], now: float, down: bool) -> None:
-        pos, kw = protocol.options(args)
-        rc = (int(pos[0]), int(pos[1]))
+    def _on_key(self, m: dict, now: float, down: bool) -> None:
+        rc = (m["row"], m["col"])
+        t = self._t(m, now)
         if not self._synced:
             return  # the snapshot that follows the HELLO carries it
         if (rc in self.keys) != down:
-            self._key(rc, down, self._t(kw, now))
+            self._key(rc, down, t)
 
-    def _on_adc(self, args: list[str], now: float) -> None:
-        pos, kw = protocol.options(args)
+    def _on_adc(self, m: dict, now: float) -> None:
+        t = self._t(m, now)
         if self._synced:
-            self._analog(int(pos[0]), int(pos[1]), self._t(kw, now))
+            self._analog(m["ch"], m["value"], t)
 
-    def _on_enc(self, args: list[str], now: float) -> None:
-        pos, kw = protocol.options(args)
+    def _on_enc(self, m: dict, now: float) -> None:
+        t = self._t(m, now)
         if self._synced:
-            self._encoder(int(pos[0]), int(pos[1]), self._t(kw, now))
+            self._encoder(m["enc"], m["position"], t)
 
-    def _on_beat(self, args: list[str], now: float) -> None:
-        _, kw = protocol.options(args)
+    def _on_beat(self, m: dict, now: float) -> None:
         self.counters["heartbeats"] += 1
-        self.board_rate = int(kw.get("rate", 0))
-        self._t(kw, now)  # every timestamp tightens the clock mapping
+        self.counters["board_dropped"] = m["drop"]
+        self.board_rate = m["rate"]
+        self._t(m, now)  # every timestamp tightens the clock mapping
 
-    def _on_err(self, args: list[str], now: float) -> None:
-        self.last_board_error = " ".join(args)
-        if self._awaiting_cfg and args[:1] == ["config"]:
+    def _on_err(self, m: dict, now: float) -> None:
+        self.last_board_error = m["text"]
+        if self._awaiting_cfg and m["text"].startswith("config "):
             # The board refused the wiring (both ends validate alike, so this means a
             # different firmware): run with what it has, and say so on the status page.
             self._awaiting_cfg = False
             self.message = f"board refused the config: {self.last_board_error}"
             self.request_snapshot()
 
-    def _on_ack(self, args: list[str], now: float) -> None:
-        if args[:1] == ["CFG"]:
+    def _on_ack(self, m: dict, now: float) -> None:
+        if m["command"] == "CFG":
             self._awaiting_cfg = False  # the HELLO that follows is the answer, not a reset
 
-    def _on_pong(self, args: list[str], now: float) -> None:
-        self.last_pong = (args[0] if args else None, now)
+    def _on_pong(self, m: dict, now: float) -> None:
+        with self._pong:
+            self._pong_n = m["n"]
+            self._pong.notify_all()
 
     # -- emitting ------------------------------------------------------------------------
 

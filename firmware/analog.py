@@ -8,6 +8,10 @@
 # that hysteresis stops a slider resting between two counts from chattering. Raw values
 # go to the Pi, which calibrates and quantises them into token positions.
 
+# Samples the filter takes to follow a full-scale jump to within one count: its error
+# shrinks by a quarter per sample (the emulator waits this long for a slider to settle).
+FOLLOW_SAMPLES = 37
+
 
 class Analog:
     def __init__(self, machine, pins, oversample=16, deadband=8):

@@ -4,6 +4,11 @@
 #
 # Everything the board touches is passed in (machine module, clock, port, store), so
 # nothing here reaches for a global; main.py wires in the real ones on the board.
+#
+# A scan step in which nothing happens allocates nothing (no garbage, so no collection
+# pauses on the RP2040's small heap): the event lists are reused, the clock and counters
+# wrap within MicroPython's small integers, and frames are only built when there is
+# something to say. tests/test_firmware_micropython.py measures it under MicroPython.
 
 try:  # on the Pi: panel.firmware.*
     from . import protocol
@@ -18,9 +23,54 @@ except ImportError:  # on the board every file sits at the top of the filesystem
     from analog import Analog
     from encoder import Encoder
 
-FIRMWARE_VERSION = "0.1.0"
+FIRMWARE_VERSION = "0.2.0"
 CONFIG_FILE = "config.json"
 MAINT_FILE = "maint"
+# Output to the Pi never holds up the scan loop: frames wait in an outbox of this many
+# bytes (two of the longest frames); each scan step makes one write of what the port
+# takes without waiting (on the board at most StdioPort.WRITE_STEP bytes); when the Pi
+# stops reading and the outbox is full, the oldest frames are dropped and counted (BEAT
+# drop=). The Pi sees the gap in sequence numbers and asks for a SNAP.
+OUTBOX_BYTES = 2 * protocol.MAX_LINE
+_MASK = protocol.MAX_N  # counters and the board clock wrap here (small integers)
+
+
+class Outbox:
+    """Frames waiting for the port, oldest first; see OUTBOX_BYTES."""
+
+    def __init__(self, port, limit=OUTBOX_BYTES):
+        self.port = port
+        self.limit = limit
+        self.frames = []
+        self.size = 0      # bytes waiting
+        self.sent = 0      # bytes of frames[0] already written
+        self.dropped = 0   # frames dropped since boot (wraps like every counter)
+
+    def put(self, frame):
+        self.frames.append(frame)
+        self.size += len(frame)
+        # Drop whole frames, oldest first, but never one half written: the Pi would get
+        # a torn line (it would drop it, but a clean gap is clearer).
+        first = 1 if self.sent else 0
+        while self.size > self.limit and len(self.frames) > first + 1:
+            self.size -= len(self.frames.pop(first))
+            self.dropped = (self.dropped + 1) & _MASK
+
+    def flush(self, writes=1):
+        """Hand the port what it takes now, in at most `writes` calls (one a scan step:
+        the bound on the time a step spends on output); never waits."""
+        frames = self.frames
+        while frames and writes > 0:
+            writes -= 1
+            head = frames[0]
+            n = self.port.write(head if not self.sent else head[self.sent:])
+            if not n:
+                return
+            self.sent += n
+            if self.sent >= len(head):
+                frames.pop(0)
+                self.size -= len(head)
+                self.sent = 0
 
 
 def _hex(data):
@@ -88,11 +138,15 @@ class MemoryStore:
 
 
 class Board:
+    """The port: read() -> bytes (b"" when nothing came, never waits) and write(bytes) ->
+    how many bytes it took without waiting (0 when it would have to wait)."""
+
     def __init__(self, machine, clock, port, cfg=None, store=None,
-                 version=FIRMWARE_VERSION, proto=protocol.PROTOCOL_VERSION):
+                 version=FIRMWARE_VERSION, proto=protocol.PROTOCOL_VERSION, boot_id=None):
         self.machine = machine
         self.clock = clock
         self.port = port
+        self.out = Outbox(port)
         self.store = store
         self.version = version
         self.proto = proto
@@ -100,11 +154,13 @@ class Board:
         self.uid = _hex(machine.unique_id())
         # A fresh number every boot: the Pi tells a restarted board from a reconnected
         # one by it (random is seeded from the ring oscillator on the RP2040).
-        try:
-            import random
-            self.boot_id = "%04X%04X" % (random.getrandbits(16), random.getrandbits(16))
-        except ImportError:
-            self.boot_id = "%08X" % (clock.ticks_us() & 0x7FFFFFFF)
+        if boot_id is None:
+            try:
+                import random
+                boot_id = "%04X%04X" % (random.getrandbits(16), random.getrandbits(16))
+            except ImportError:
+                boot_id = "%08X" % (clock.ticks_us() & 0x3FFFFFFF)
+        self.boot_id = boot_id
         self.seq = 0
         self.ms = 0             # board uptime in ms: the t= of every frame
         self._rem = 0
@@ -119,6 +175,7 @@ class Board:
         self.configure(cfg)
         self.hello()
         self.snapshot()
+        self.out.flush(len(self.out.frames))  # at boot there is no scan to hold up
 
     # -- setup ---------------------------------------------------------------
 
@@ -127,7 +184,7 @@ class Board:
             else configmod.validate(cfg)
         if problems:
             for p in problems:
-                self.send("ERR", ["config"] + p.split())
+                self.send("ERR", ("config " + p,))
             cfg = {}
         c = configmod.complete(cfg)
         self.cfg = c
@@ -147,29 +204,26 @@ class Board:
 
     # -- output --------------------------------------------------------------
 
-    def send(self, kind, args=()):
+    def send(self, kind, values=()):
+        """Queue a message for the Pi: `values` in the order of its fields in
+        protocol.BOARD_TO_PI. Written out at the end of the step (see Outbox)."""
         try:
-            frame = protocol.encode(self.seq, kind, args)
+            frame = protocol.encode(self.seq, kind, protocol.pack(protocol.BOARD_TO_PI, kind, values))
         except ValueError:
             frame = protocol.encode(self.seq, "ERR", ["internal", "unencodable", kind])
         self.seq = (self.seq + 1) % protocol.SEQ_MOD
-        self.port.write(frame)
+        self.out.put(frame)
 
     def hello(self):
         c = self.cfg
-        self.send("HELLO", ["fw=" + self.version, "proto=" + str(self.proto), "uid=" + self.uid,
-                            "rows=" + str(len(c["rows"])), "cols=" + str(len(c["cols"])),
-                            "adc=" + str(len(c["adc"])), "enc=" + str(len(c["encoders"])),
-                            "cfg=%04X" % self.cfg_crc, "boot=" + self.boot_id, "t=" + str(self.ms)])
+        self.send("HELLO", (self.version, self.proto, self.uid, self.boot_id, len(c["rows"]), len(c["cols"]),
+                            len(c["adc"]), len(c["encoders"]), self.cfg_crc, self.ms))
 
     def snapshot(self):
-        keys = ",".join(["%d.%d" % k for k in self.matrix.down()]) or "-"
-        adc = ",".join([str(v) for v in self.analog.values()]) or "-"
-        enc = ",".join([str(e.position) for e in self.encoders]) or "-"
-        self.send("SNAP", ["t=" + str(self.ms), "keys=" + keys, "adc=" + adc, "enc=" + enc])
+        self.send("SNAP", (self.ms, self.matrix.down(), self.analog.values(), [e.position for e in self.encoders]))
 
     def beat(self):
-        self.send("BEAT", ["t=" + str(self.ms), "rate=" + str(self.rate), "rej=" + str(self.parser.rejected)])
+        self.send("BEAT", (self.ms, self.rate, self.parser.rejected & _MASK, self.out.dropped))
 
     # -- the loop ------------------------------------------------------------
 
@@ -179,48 +233,54 @@ class Board:
         self._last = now
         if self._rem >= 1000:
             k = self._rem // 1000
-            self.ms += k
+            self.ms = (self.ms + k) & _MASK  # wraps as PROTOCOL.md says; the Pi unwraps
             self._rem -= k * 1000
-        return self.ms
 
     def step(self):
-        """One scan cycle."""
-        t = str(self.tick())
+        """One scan cycle. Allocates nothing unless there is something to send."""
+        self.tick()
+        t = self.ms
         ev = self._ev
         self.matrix.scan(ev)
-        for down, r, c in ev:
-            self.send("DOWN" if down else "UP", [r, c, "t=" + t])
-        del ev[:]
+        if ev:
+            for down, r, c in ev:
+                self.send("DOWN" if down else "UP", (r, c, t))
+            ev.clear()
         for i in range(len(self.encoders)):
             p = self.encoders[i].poll()
             if p is not None:
-                self.send("ENC", [i, p, "t=" + t])
+                self.send("ENC", (i, p, t))
         aev = self._aev
         self.analog.step(aev)
-        for ch, v in aev:
-            self.send("ADC", [ch, v, "t=" + t])
-        del aev[:]
+        if aev:
+            for ch, v in aev:
+                self.send("ADC", (ch, v, t))
+            aev.clear()
         data = self.port.read()
         if data:
             for f in self.parser.feed(data):
                 self.command(f[1], f[2])
-        self.scans += 1
-        if self.ms - self._beat_ms >= self.cfg["heartbeat_ms"]:
-            span = self.ms - self._beat_ms
-            self.rate = (self.scans - self._beat_scans) * 1000 // span
+        self.scans = (self.scans + 1) & _MASK
+        span = (self.ms - self._beat_ms) & _MASK
+        if span >= self.cfg["heartbeat_ms"]:
+            self.rate = ((self.scans - self._beat_scans) & _MASK) * 1000 // span
             self._beat_scans = self.scans
             self._beat_ms = self.ms
             self.beat()
+        self.out.flush()
         self.wdt.feed()
 
     def run(self, steps=-1):
-        """Scan at scan_hz for ever (or `steps` cycles, for tests)."""
+        """Scan at scan_hz for ever (or `steps` cycles, for tests). The period is read
+        at every cycle: a CFG that changes scan_hz changes the pace at once."""
         clock = self.clock
-        period = self.period_us
+        forever = steps < 0
         due = clock.ticks_us()
-        while steps != 0:
-            steps -= 1
+        while forever or steps > 0:
+            if not forever:
+                steps -= 1
             self.step()
+            period = self.period_us
             due = clock.ticks_add(due, period)
             wait = clock.ticks_diff(due, clock.ticks_us())
             if wait > 0:
@@ -231,65 +291,90 @@ class Board:
     # -- commands from the Pi --------------------------------------------------
 
     def command(self, kind, args):
-        pos, kw = protocol.options(args)
+        if kind not in protocol.PI_TO_BOARD:
+            self.send("ERR", ("unknown command " + kind,))
+            return
+        try:
+            # A HELLO from a host of another version: its proto= is all that is sure.
+            m = protocol.unpack(protocol.PI_TO_BOARD, kind, args, only=("proto",) if kind == "HELLO" else None)
+        except protocol.ProtocolError as e:
+            self.send("ERR", ("bad " + kind + ": " + str(e),))
+            return
         if kind == "HELLO":
-            host = kw.get("proto")
-            if host is not None and host != str(self.proto):
-                self.send("ERR", ["version", "board", "speaks", "protocol", str(self.proto) + ",",
-                                  "host", "speaks", "protocol", host])
+            if m["proto"] is not None and m["proto"] != self.proto:
+                self.send("ERR", ("version board speaks protocol " + str(self.proto) + ", host speaks protocol "
+                                  + str(m["proto"]),))
             self.hello()
             self.snapshot()
         elif kind == "SNAP":
             self.snapshot()
         elif kind == "PING":
-            self.send("PONG", pos[:1] + ["t=" + str(self.ms)])
+            self.send("PONG", (m["n"] or 0, self.ms))
         elif kind == "CFG":
-            self.set_config(pos[0] if pos else "")
+            self.set_config(m["config"])
         elif kind == "MAINT":
-            self.send("ACK", ["MAINT"])
+            self.send("ACK", ("MAINT",))
+            self.out.flush(64)  # the reset below ends the loop: say it now
             if self.store is not None:
                 self.store.set_maint()
             self.machine.reset()
         elif kind == "RESET":
-            self.send("ACK", ["RESET"])
+            self.send("ACK", ("RESET",))
+            self.out.flush(64)
             self.machine.reset()
-        else:
-            self.send("ERR", ["unknown", "command", kind])
 
     def set_config(self, text):
         try:
             import json
             cfg = json.loads(text)
         except (ValueError, ImportError):
-            self.send("ERR", ["config", "not", "valid", "JSON"])
+            self.send("ERR", ("config not valid JSON",))
             return
         problems = configmod.validate(cfg)
         if problems:
             for p in problems:
-                self.send("ERR", ["config"] + p.split())
+                self.send("ERR", ("config " + p,))
             return
         canon = configmod.canonical(configmod.complete(cfg))
         if self.store is not None:
             self.store.save(canon)
         self.configure(cfg)
-        self.send("ACK", ["CFG", "cfg=%04X" % self.cfg_crc])
+        self.send("ACK", ("CFG", self.cfg_crc))
         self.hello()
         self.snapshot()
 
 
 class StdioPort:
-    """USB serial on the board: sys.stdin/stdout, read without blocking."""
+    """USB serial on the board: sys.stdin/stdout, never waiting for the host.
+
+    Reading takes what has arrived (at most 256 bytes a step, so a flood cannot starve
+    the scan). Writing is where a board can hang: MicroPython's USB CDC write waits up
+    to 500 ms for room when the host holds the port open without reading. So a byte is
+    written only after poll says the USB buffer has room for one (it says so only when
+    it does), at most WRITE_STEP bytes a call (the Outbox makes one call a step): the
+    scan never waits for the host, and the Outbox holds or drops what it could not send.
+    ipoll() reuses its result, so an idle step allocates nothing here either."""
+
+    WRITE_STEP = 64  # bytes per scan step: 64 kB/s at 1 kHz, far more than the panel says
 
     def __init__(self, sys, select):
         self.stdin = sys.stdin.buffer if hasattr(sys.stdin, "buffer") else sys.stdin
         self.stdout = sys.stdout.buffer if hasattr(sys.stdout, "buffer") else sys.stdout
-        self.poll = select.poll()
-        self.poll.register(sys.stdin, select.POLLIN)
+        self.rpoll = select.poll()
+        self.rpoll.register(sys.stdin, select.POLLIN)
+        self.wpoll = select.poll()
+        self.wpoll.register(sys.stdout, select.POLLOUT)
+
+    @staticmethod
+    def _ready(poll):
+        for _ in poll.ipoll(0):
+            return True
+        return False
 
     def read(self):
         data = b""
         n = 0
-        while n < 256 and self.poll.poll(0):  # bounded: a flood cannot starve the scan
+        while n < 256 and self._ready(self.rpoll):
             b = self.stdin.read(1)
             if not b:
                 break
@@ -297,5 +382,10 @@ class StdioPort:
             n += 1
         return data
 
-    def write(self, frame):
-        self.stdout.write(frame)
+    def write(self, data):
+        n = 0
+        end = min(len(data), self.WRITE_STEP)
+        while n < end and self._ready(self.wpoll):
+            self.stdout.write(data[n:n + 1])
+            n += 1
+        return n
