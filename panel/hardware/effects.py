@@ -77,8 +77,18 @@ class Effects(Closeable):
             if self.always_write or frame != self._last_frame:
                 self.strip.write(frame)
                 self._last_frame = frame
+        # Frames on a fixed grid while something moves (the ring drains, a cue plays), none
+        # otherwise: the next frame is the next grid slot after now, never "now + interval",
+        # so an update between frames (a press) does not push the grid and the rate does
+        # not drift; a late wake-up skips the slots it missed instead of bunching them.
         animating = phase == "in_turn" or bool(self.cues)
-        self._next_frame = now + self.frame_interval if animating else None
+        if not animating:
+            self._next_frame = None
+        elif self._next_frame is None:
+            self._next_frame = now + self.frame_interval
+        elif self._next_frame <= now:
+            missed = math.floor((now - self._next_frame) / self.frame_interval) + 1
+            self._next_frame += missed * self.frame_interval
 
     @property
     def deadline(self) -> float | None:
