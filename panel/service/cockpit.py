@@ -257,14 +257,16 @@ class Cockpit:
         event = InputEvent(control, value, self.clock())
         return await self.call(lambda: self._input(event))
 
-    async def call(self, fn: Callable[[], Any]) -> Any:
+    async def call(self, fn: Callable[[], Any], *, durable: bool = True) -> Any:
         """Run `fn` on the owner task, in order with every input; its result or exception,
         once what it wrote is durable (an answer to a person or a script is a promise that
-        a power cut will not take back). StoreUnavailable when the store cannot write."""
+        a power cut will not take back; StoreUnavailable when the store cannot write), or
+        at once with durable=False (a read)."""
         future = asyncio.get_running_loop().create_future()
         self.queue.put_nowait((fn, future))
         result = await future
-        await self.store.flushed()
+        if durable:
+            await self.store.flushed()
         return result
 
     async def create_match(self, body: dict[str, Any]) -> dict[str, Any]:
