@@ -33,6 +33,36 @@ def test_database_is_wal_with_full_sync(tmp_path):
     with Store(tmp_path / "p.db") as store:
         assert store._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert store._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+        assert store._db.execute("PRAGMA page_size").fetchone()[0] == 1024  # one block per commit, mostly
+
+
+def test_a_schema_1_database_is_brought_up_to_date_and_keeps_its_matches(tmp_path):
+    """A database made before summaries and retention (schema 1, 4 KiB pages) opens: the
+    new table and column are added in one transaction, nothing else changes."""
+    db = tmp_path / "old.db"
+    con = sqlite3.connect(db)
+    con.executescript("""
+        PRAGMA journal_mode=WAL;
+        CREATE TABLE matches (id INTEGER PRIMARY KEY AUTOINCREMENT, created TEXT NOT NULL,
+            settings_json TEXT NOT NULL, positions_json TEXT NOT NULL, status TEXT NOT NULL, code TEXT NOT NULL);
+        CREATE TABLE inputs (match_id INTEGER NOT NULL REFERENCES matches(id), seq INTEGER NOT NULL,
+            t REAL NOT NULL, kind TEXT NOT NULL, json TEXT NOT NULL, PRIMARY KEY (match_id, seq)) WITHOUT ROWID;
+        CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        INSERT INTO matches VALUES (1, '2026-01-02T10:00:00+0000', '{}', '{}', 'finished', 'ABCDEF');
+        INSERT INTO matches VALUES (2, '2026-01-02T11:00:00+0000', '{}', '{}', 'abandoned', 'GHJKLM');
+        DELETE FROM matches WHERE id = 2;
+        INSERT INTO inputs VALUES (1, 1, 0.5, 'input', '{"control": "a", "value": true}');
+        PRAGMA user_version=1;
+    """)
+    con.close()
+    with Store(db) as store:
+        assert store._db.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert store._db.execute("PRAGMA page_size").fetchone()[0] == 4096  # kept
+        (record,) = store.matches()
+        assert (record.id, record.status, record.pruned) == (1, "finished", None)
+        assert [e.data for e in store.entries(1)] == [{"control": "a", "value": True}]
+        assert store.summary(1) is None
+        assert store.create_match({}, {}, "NPQRST").id == 3  # id 2 was given once: never again
 
 
 def _count(db, table="inputs"):
@@ -101,7 +131,7 @@ def test_a_store_that_cannot_write_says_so_keeps_the_writes_and_catches_up(tmp_p
             store._queue_write("job", lambda con: con.execute(f"PRAGMA max_page_count={pages}"))
             await store.flushed()
             for i in range(400):
-                store.append(mid, i, "input", {"control": "grid.r1c1", "value": "x" * 200})
+                store.append(mid, i, "input", {"control": "grid.r1c1", "value": "x" * 100})
             with pytest.raises(StoreUnavailable, match="full"):
                 await store.flushed()
             assert store.failure and "full" in store.failure

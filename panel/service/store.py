@@ -42,6 +42,11 @@ log = logging.getLogger("penguin-panel")
 
 SCHEMA_VERSION = 2
 COMMIT_WITHIN = 1.0  # seconds a queued entry may wait for its commit when nobody waits on it
+# Pages of 1 KiB: a commit rewrites the WAL frames of the pages it changed, and a 4 KiB page's
+# frame (4,120 bytes with its header) straddles two of the card's 4 KiB blocks, a 1 KiB one
+# mostly sits in one: a third fewer bytes written per commit. Set when a database is made
+# (an existing one keeps its page size).
+PAGE_SIZE = 1024
 BUSY_MS = 5000  # how long a connection waits for another process's write (matches prune)
 RETRY_FIRST, RETRY_MOST = 0.5, 30.0  # seconds between attempts while the card cannot be written
 
@@ -179,6 +184,7 @@ class Store:
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
         db.execute(f"PRAGMA busy_timeout={BUSY_MS}")
+        db.execute(f"PRAGMA page_size={PAGE_SIZE}")  # before WAL: it takes effect only on a new database
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA foreign_keys=ON")
