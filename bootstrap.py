@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import platform
 import shutil
 import subprocess
 import sys
@@ -22,9 +21,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 BIN = VENV / "bin"
-# Debian packages the test suite uses: a real browser and systemd's unit checker. Each is
-# looked for first and installed only when missing.
-TEST_APT = {"chromium": "/usr/bin/chromium", "systemd": "/usr/bin/systemd-analyze",
+# Debian packages the test suite uses: a real browser, a real MQTT broker (the venue
+# bridge's tests), systemd's unit checker. Each is looked for first and installed only
+# when missing.
+TEST_APT = {"chromium": "/usr/bin/chromium", "mosquitto": "/usr/sbin/mosquitto",
+            "systemd": "/usr/bin/systemd-analyze",
+            # OpenSSL's command line: the MQTT tests make a CA and certificates for TLS.
+            "openssl": "/usr/bin/openssl",
             # The maker kit: Graphviz for WireViz, Cairo for the deck PDF, poppler to turn
             # its pages into images in the tests, the font the cards are drawn in.
             "graphviz": "/usr/bin/dot", "libcairo2": "/usr/share/doc/libcairo2/copyright",
@@ -84,11 +87,20 @@ def ensure_venv() -> None:
         run([sys.executable, "-m", "venv", str(VENV)])
 
 
+def on_a_pi() -> bool:
+    """A Raspberry Pi, as the hardware layer tells it (/proc/device-tree/model): the
+    project's own check, importable before anything is installed (stdlib only)."""
+    sys.path.insert(0, str(ROOT))
+    try:
+        from panel.hardware.pins import board_model
+    finally:
+        sys.path.remove(str(ROOT))
+    return board_model() is not None
+
+
 def ensure_build_tools() -> None:
     """On a Pi, RPi.GPIO is built from source (PyPI has no wheel for it): it needs a C
     compiler and the Python headers, which Raspberry Pi OS Lite leaves out."""
-    if platform.system() != "Linux" or platform.machine() not in ("aarch64", "armv7l", "armv6l"):
-        return
     headers = Path(f"/usr/include/python3.{sys.version_info.minor}/Python.h")
     missing = [pkg for pkg, path in (("gcc", Path("/usr/bin/gcc")), ("python3-dev", headers)) if not path.exists()]
     if missing:
@@ -96,12 +108,18 @@ def ensure_build_tools() -> None:
         apt_install(missing)
 
 
-def ensure_installed(extras: str) -> None:
+def ensure_installed(extras: list[str]) -> None:
+    """The project and its extras; on a Pi also the `pi` extra (its pin backends and
+    NeoPixel drivers), with what building them needs."""
+    pi = on_a_pi()
+    extras = extras + ["pi"] if pi else extras
+    extras = f"[{','.join(extras)}]" if extras else ""
     stamp = VENV / f".installed{extras}"
     digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     if stamp.exists() and stamp.read_text() == digest:
         return
-    ensure_build_tools()
+    if pi:
+        ensure_build_tools()
     say(f"installing the project{extras} into .venv")
     quiet = ["-q"] if os.environ.get("CI") else []
     run([str(BIN / "python"), "-m", "pip", "install", *quiet, "--upgrade", "pip"])
@@ -124,10 +142,10 @@ def main(argv: list[str]) -> int:
     what, rest = argv[0], argv[1:]
     ensure_venv()
     if what == "start":
-        ensure_installed("")
+        ensure_installed([])
         cmd = [str(BIN / "penguin-panel"), "play", *(rest or ["--sim"])]
     else:
-        ensure_installed("[dev]")
+        ensure_installed(["dev"])
         ensure_test_packages()
         cmd = [str(BIN / "python"), "-m", "pytest", *rest]
     say(" ".join(cmd))

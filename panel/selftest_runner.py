@@ -14,7 +14,6 @@ chatters), which is how the self-test's diagnoses are themselves tested.
 from __future__ import annotations
 
 import asyncio
-import time
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -103,8 +102,8 @@ class SimPanel:
             pos = self.positions.get(cid)
             if isinstance(src, GpioSource):
                 closed = cid in self.faults.stuck
-                if pos is not None and c is not None:
-                    closed = closed or pos == (src.closed or c.positions[1])
+                if pos is not None and c is not None and src.positions_of(c) is not None:
+                    closed = closed or pos == src.positions_of(c)[1]
                 self._level(src.pin, closed, src.active == "low")
             elif isinstance(src, PinPairSource) and c is not None:
                 i = c.positions.index(pos)
@@ -122,21 +121,25 @@ class SimPanel:
         return lo + (hi - lo) * frac
 
     def on_board(self, cid: str) -> bool:
-        src = self.source(cid)
-        return isinstance(src, MatrixSource) or (isinstance(src, (AdcSource, EncoderSource)) and src.on == "pico")
+        return self.source(cid).on_board
+
+    def _board_index(self, cid: str, channels: dict[int, str]) -> int:
+        """The board's channel the control's wire is really on."""
+        wired = self._wired_as.get(cid, cid)
+        return next(i for i, c in channels.items() if c == wired)
 
     def power_up_board(self, emu) -> None:
         """The board's side: stuck keys held down, sliders where they stand (before the
         board starts, so its first snapshot has them all)."""
         self.emu = emu
-        _, adc_index, _ = board_config(self.hmap)
+        adc = self.hmap.board().adc
         for cid in self.hmap.controls:
             src = self.source(cid)
             if isinstance(src, MatrixSource) and cid in self.faults.stuck:
                 emu.press(src.row, src.col)
             elif isinstance(src, AdcSource) and src.on == "pico" and cid in self.layout:
                 v = self._adc_value(src, self.layout.control(cid).positions, self.positions[cid])
-                emu.set_adc(adc_index[self._wired_as.get(cid, cid)], int(v * 65535))
+                emu.set_adc(self._board_index(cid, adc), int(v * 65535))
 
     async def act_board(self, step: Step) -> None:
         """The same for a control on the co-processor: real time, the emulated board scans."""
@@ -154,16 +157,14 @@ class SimPanel:
                     self.emu.release(src.row, src.col)
                 await asyncio.to_thread(self.emu.wait_scans, 8)
         elif isinstance(src, AdcSource):
-            _, adc_index, _ = board_config(self.hmap)
             v = self._adc_value(src, self.layout.control(cid).positions, step.target)
-            self.emu.set_adc(adc_index[self._wired_as.get(cid, cid)], int(v * 65535))
+            self.emu.set_adc(self._board_index(cid, self.hmap.board().adc), int(v * 65535))
             # Counted in the board's own scans: its filter has followed, every ADC frame sent.
             await asyncio.to_thread(self.emu.wait_analog)
         elif isinstance(src, EncoderSource):
-            _, _, enc_index = board_config(self.hmap)
             c = self.layout.control(cid)
-            detents = c.positions.index(step.target) - c.positions.index(self.positions[cid])
-            await asyncio.to_thread(self.emu.turn, enc_index[self._wired_as.get(cid, cid)], detents)
+            detents = (c.positions.index(step.target) - c.positions.index(self.positions[cid])) * src.steps_per_position
+            await asyncio.to_thread(self.emu.turn, self._board_index(cid, self.hmap.board().encoders), detents)
         self.positions[cid] = step.target if step.target is not None else self.positions.get(cid)
 
     def act(self, step: Step) -> None:
@@ -188,7 +189,7 @@ class SimPanel:
                         self._level(src.pin, False, active_low)
                     t += 0.04                       # 40 ms up, then the contact closes again
             else:
-                closed_pos = src.closed or c.positions[1]
+                closed_pos = src.positions_of(c)[1]
                 moves = 3 if cid in self.faults.chattering else 1
                 state = step.target == closed_pos
                 for k in range(moves):
@@ -264,13 +265,6 @@ class Report:
                 "calibration": self.calibration or "ok"}
 
 
-def pi_controls(hmap: HardwareMap) -> list[str]:
-    """Controls the Pi reads itself (the rest are the co-processor's)."""
-    return [cid for cid, s in hmap.controls.items()
-            if not isinstance(s, MatrixSource)
-            and not (isinstance(s, (EncoderSource, AdcSource)) and s.on == "pico")]
-
-
 class SelfTestRunner:
     """One run of the self-test. A context manager: close() frees every pin, twice is fine."""
 
@@ -289,45 +283,19 @@ class SelfTestRunner:
         self._buzzer = None
 
     async def start(self) -> None:
+        from .hardware.devices import make_inputs
         from .hardware.inputs import InputHub
 
         self.loop = asyncio.get_running_loop()
         self.queue = asyncio.Queue()
         self.hub = InputHub(self.loop, self.queue, clock=self.clock)
-        for cid in pi_controls(self.hmap):
-            self.inputs[cid] = self._make_input(cid, self.hmap.controls[cid])
-
-    def _make_input(self, cid: str, s):
-        from .hardware.analog import AnalogInput
-        from .hardware.buttons import ContactInput
-        from .hardware.encoder import KnobInput
-        from .hardware.round_lever import RoundLeverInput
-
-        c = self.layout.control(cid)
-        hub, f = self.hub, self.factory
-        if isinstance(s, GpioSource):
-            positions = None
-            if getattr(c, "token_kind", None):
-                closed = s.closed or c.positions[1]
-                other = next(p for p in c.positions if p != closed)
-                positions = (other, closed)
-            return ContactInput(cid, s.pin, hub=hub, pull_up=s.pull_up, active_high=s.active_high,
-                                positions=positions, pin_factory=f)
-        if isinstance(s, PinPairSource):
-            return RoundLeverInput(cid, s.pins, hub=hub, positions=c.positions,
-                                   pull_up={"up": True, "down": False, "none": None}[s.pull],
-                                   active_high=s.active == "high", pin_factory=f)
-        if isinstance(s, EncoderSource):
-            knob = KnobInput(cid, s.pins, hub=hub, positions=c.positions, steps_per_position=s.steps_per_position,
-                             wrap=s.wrap, state_file=None, pin_factory=f)
-            knob.home(c.start)  # the maker is asked to leave the knob at its start before the test
-            return knob
-        if isinstance(s, AdcSource):
-            sel = self.hmap.mcp3008.select_pin if self.hmap.mcp3008 else 8
-            return AnalogInput(cid, s.channel, hub=hub, positions=c.positions, calibration=s.calibration,
-                               hysteresis=s.hysteresis, settle=s.settle_ms / 1000, select_pin=sel,
-                               device=self.adc_devices.get(cid), pin_factory=f)
-        raise TypeError(f"no input adapter for {cid}")
+        # The same devices as the service's; the knob's count is the test's own, homed at
+        # its start position (the maker is asked to leave it there before the test).
+        self.inputs = make_inputs(self.hmap, self.layout, hub=self.hub, on_board=False, pin_factory=self.factory,
+                                  adc_devices=self.adc_devices)
+        for cid, inp in self.inputs.items():
+            if isinstance(self.hmap.controls[cid], EncoderSource):
+                inp.home(self.layout.control(cid).start)
 
     def stuck(self) -> list[str]:
         """Buttons pressed at start: a person is not pressing anything yet."""
@@ -369,15 +337,15 @@ class SelfTestRunner:
     def sound_tones(self, pause: Callable[[float], None] = lambda s: None) -> list[OutputResult]:
         if self.hmap.buzzer is None:
             return []
-        from gpiozero import TonalBuzzer
+        from .hardware.devices import make_buzzer
 
         if self._buzzer is None:
-            self._buzzer = TonalBuzzer(self.hmap.buzzer.pin, pin_factory=self.factory)
+            self._buzzer = make_buzzer(self.hmap, pin_factory=self.factory)
         out = []
         for tone in TONES:
-            self._buzzer.play(tone)
+            self._buzzer.note(tone)
             pause(0.4)
-            self._buzzer.stop()
+            self._buzzer.note(None)
             out.append(OutputResult(f"buzzer {tone}", "driven", f"GPIO{self.hmap.buzzer.pin}"))
         return out
 
@@ -440,82 +408,18 @@ class SelfTestRunner:
         self.close()
 
 
-def board_config(hmap: HardwareMap) -> tuple[dict, dict[str, int], dict[str, int]]:
-    """The firmware's config for this map, and the board's ADC and encoder index of each
-    control (the link's own translation, panel/link/from_map.py, so the two always agree)."""
-    from .link.from_map import link_settings
-
-    s = link_settings(hmap)
-    return (s["firmware_config"], {cid: i for i, cid in s["adc_map"].items()},
-            {cid: i for i, cid in s["encoder_map"].items()})
-
-
-class CoprocessorInputs:
-    """The co-processor's controls through the real serial link (pyserial): matrix keys
-    as button events, its ADC channels through the same slider quantiser as the Pi's.
-    A context manager; close() is idempotent."""
-
-    def __init__(self, hmap: HardwareMap, layout: Layout, *, post: Callable[[InputEvent], None],
-                 port: str | None = None, **link_options):
-        from .hardware.analog import SliderQuantiser
-        from .link.from_map import link_for_map
-
-        self.config, self.adc_index, self.enc_index = board_config(hmap)
-        self._quant = {}
-        for cid, i in self.adc_index.items():
-            s = hmap.controls[cid]
-            self._quant[cid] = SliderQuantiser(layout.control(cid).positions, calibration=s.calibration,
-                                               hysteresis=s.hysteresis, settle=0.0)
-        self._post = post
-        # port None: the map's port first, then any Pico found by its USB id.
-        self.link = link_for_map(hmap, port=port, on_event=post, on_analog=self._on_analog, **link_options)
-
-    def _on_analog(self, reading) -> None:  # the link's thread
-        q = self._quant.get(reading.control)
-        if q is not None:
-            pos = q.update(reading.raw / 4095, reading.t)
-            if pos is not None:
-                self._post(InputEvent(reading.control, pos, reading.t))
-
-    def start(self) -> "CoprocessorInputs":
-        self.link.start()
-        return self
-
-    async def connected(self, timeout: float) -> bool:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if self.link.connected and self.link._synced:
-                return True
-            await asyncio.sleep(0.02)
-        return self.link.connected
-
-    async def sync(self, timeout: float = 30.0) -> bool:
-        """The PING/PONG barrier (SerialLink.sync): once this returns True, every frame the
-        board sent before now has been handled and its events are in the runner's queue
-        (they were handed to the loop before the answer that wakes this coroutine)."""
-        return await asyncio.to_thread(self.link.sync, timeout)
-
-    def status(self) -> dict:
-        st = self.link.status()
-        board = st.get("board") or {}
-        return {"status": st["state"], "port": st.get("port"), "firmware": board.get("fw"),
-                "protocol": board.get("proto"), "board": board.get("uid"),
-                "frame_errors": st.get("frames_rejected", 0), "frames": st.get("frames_received", 0),
-                "reconnects": st.get("reconnects", 0), "detail": st.get("message") or ""}
-
-    def close(self) -> None:
-        self.link.close()
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.close()
+def coprocessor_report(status: dict) -> dict:
+    """The co-processor's part of the report, from the link's status."""
+    board = status.get("board") or {}
+    return {"status": status["state"], "port": status.get("port"), "firmware": board.get("fw"),
+            "protocol": board.get("proto"), "board": board.get("uid"),
+            "frame_errors": status.get("frames_rejected", 0), "frames": status.get("frames_received", 0),
+            "reconnects": status.get("reconnects", 0), "detail": status.get("message") or ""}
 
 
 def coprocessor_status(hmap: HardwareMap, layout: Layout) -> tuple[dict | None, list[str]]:
     """(the co-processor's part of the report, the controls it carries)."""
-    theirs = [c.id for c in layout.controls() if c.id in hmap.controls and c.id not in pi_controls(hmap)]
+    theirs = [c.id for c in layout.controls() if c.id in hmap.controls and hmap.controls[c.id].on_board]
     if hmap.coprocessor is None and not theirs:
         return None, []
     return ({"status": "not connected", "port": hmap.coprocessor.port if hmap.coprocessor else None,
@@ -545,18 +449,21 @@ async def run_sim(hmap: HardwareMap, layout: Layout, *, faults: Faults | None = 
         board = None
         if untested:
             from .link.emulator import FirmwareEmulator
+            from .service.link_io import LinkIO
 
-            config, _, _ = board_config(hmap)
-            emu = FirmwareEmulator(config)
+            emu = FirmwareEmulator(hmap.board().firmware_config)
             panel.power_up_board(emu)
             stack.enter_context(emu)
             # The emulated board shares the machine with everything else: a busy machine
             # must not pass for a silent board (the link's 1 s) and drop the link mid-test.
-            board = stack.enter_context(CoprocessorInputs(hmap, layout, post=run.hub.post, port=emu.port,
-                                                          silence_timeout=60.0, handshake_timeout=30.0))
-            if await board.connected(60.0):
+            board = LinkIO(hmap, layout, port=emu.port,
+                           link_options={"silence_timeout": 60.0, "handshake_timeout": 30.0})
+            stack.callback(board.close)
+            await board.start(run.queue)
+            if await board.wait_connected(60.0):
                 untested = []
                 await board.sync()
+                await board.settled()
         panel.clock.t += 0.5
         run.flush(t0, panel.clock.t)
         stuck = run.stuck() + _held(run.drain())
@@ -570,9 +477,10 @@ async def run_sim(hmap: HardwareMap, layout: Layout, *, faults: Faults | None = 
         for k, step in enumerate(steps):
             if progress:
                 progress(k, len(steps), step)
-            if panel.on_board(step.control) or step.control in (board.adc_index if board else {}):
+            if board is not None and (panel.on_board(step.control) or step.control in hmap.coprocessor_adc().values()):
                 await panel.act_board(step)
                 await board.sync()  # not "quiet for a while": everything the board said is in
+                await board.settled()  # and a slider's reading has settled into its position
                 observed.append(Observed(step, run.drain()))
                 continue
             t0 = panel.clock.t
@@ -582,7 +490,7 @@ async def run_sim(hmap: HardwareMap, layout: Layout, *, faults: Faults | None = 
             await asyncio.sleep(0)
             observed.append(Observed(step, run.drain()))
         if board is not None:
-            cop = board.status()
+            cop = coprocessor_report(board.status())
         return Report(hmap.name, f"{layout.name} ({layout.side})",
                       verdicts(observed, stuck=stuck, untested=untested, unwired=unwired(hmap, layout)),
                       outputs, cop)

@@ -24,6 +24,7 @@ import re
 from pathlib import Path
 
 from .hardware.map import (
+    MAPS_DIR,
     PICO_ADC_GP,
     AdcSource,
     EncoderSource,
@@ -57,38 +58,31 @@ HEADER = ("<!-- Generated from {src} by `penguin-panel wiring`. Do not edit: cha
 
 # ---------------------------------------------------------------------------- who uses what
 
-def _positions(layout: Layout, cid: str) -> tuple[str, ...]:
-    return layout.control(cid).positions if cid in layout and hasattr(layout.control(cid), "positions") else ()
-
-
 def pi_usage(hmap: HardwareMap, layout: Layout) -> dict[int, str]:
-    """{BCM pin: what it carries}, for every Pi GPIO the build uses."""
+    """{BCM pin: what it carries}, for every Pi GPIO the build uses: the map's own claims
+    (`HardwareMap.pi_claims`), each told as its source means it, and the SPI bus's pins."""
     out: dict[int, str] = {}
-    for cid, s in hmap.controls.items():
+    for pin, user, _ in hmap.pi_claims():
+        s = hmap.controls.get(user)
+        c = layout.control(user) if user in layout else None
         if isinstance(s, GpioSource):
-            what = cid
-            pos = _positions(layout, cid)
-            if len(pos) == 2:
-                closed = s.closed or pos[1]
-                what += f" (closed = {closed})"
-            out[s.pin] = what
+            two = s.positions_of(c) if c is not None else None
+            out[pin] = user + (f" (closed = {two[1]})" if two else "")
         elif isinstance(s, PinPairSource):
-            pos = _positions(layout, cid)
-            for i, p in enumerate(s.pins):
-                at = pos[0 if i == 0 else -1] if pos else ("first" if i == 0 else "second")
-                out[p] = f"{cid} (closed = {at})"
-        elif isinstance(s, EncoderSource) and s.on == "pi":
-            out[s.pins[0]] = f"{cid} encoder A"
-            out[s.pins[1]] = f"{cid} encoder B"
+            i = s.pins.index(pin)
+            at = s.closed_position(i, c) if c is not None else ("first" if i == 0 else "second")
+            out[pin] = f"{user} (closed = {at})"
+        elif isinstance(s, EncoderSource):
+            out[pin] = f"{user} encoder {'AB'[s.pins.index(pin)]}"
+        elif hmap.neopixel is not None and pin == hmap.neopixel.pin:
+            out[pin] = (f"NeoPixel data ({hmap.neopixel.count} pixels, "
+                        f"{hmap.neopixel.driver} driver, through the 74AHCT125)")
+        elif hmap.buzzer is not None and pin == hmap.buzzer.pin:
+            out[pin] = "buzzer (PWM, through the transistor)"
     if hmap.mcp3008 is not None:
         for pin in (11, 10, 9):
             out.setdefault(pin, f"MCP3008 {SPI0_SIGNALS[pin][5:]}")
         out.setdefault(hmap.mcp3008.select_pin, f"MCP3008 CS ({SPI0_SIGNALS[hmap.mcp3008.select_pin][5:]})")
-    if hmap.neopixel is not None:
-        out[hmap.neopixel.pin] = (f"NeoPixel data ({hmap.neopixel.count} pixels, "
-                                  f"{hmap.neopixel.driver} driver, through the 74AHCT125)")
-    if hmap.buzzer is not None:
-        out[hmap.buzzer.pin] = "buzzer (PWM, through the transistor)"
     return out
 
 
@@ -132,15 +126,13 @@ def describe_source(s) -> str:
 
 def pinout_md(hmap: HardwareMap, layout: Layout) -> str:
     pi = pi_usage(hmap, layout)
-    phys = {BCM_TO_PHYS[b]: (b, what) for b, what in pi.items()}
     pull = {}
-    for s in hmap.controls.values():
-        if isinstance(s, (GpioSource, PinPairSource)):
-            for p in (s.pins if isinstance(s, PinPairSource) else (s.pin,)):
-                pull[p] = f"pull {s.pull}, active {s.active}"
-        elif isinstance(s, EncoderSource) and s.on == "pi":
-            for p in s.pins:
-                pull[p] = f"pull {s.pull}"
+    for pin, user, _ in hmap.pi_claims():
+        s = hmap.controls.get(user)
+        if isinstance(s, EncoderSource):
+            pull[pin] = f"pull {s.pull}"
+        elif s is not None:
+            pull[pin] = f"pull {s.pull}, active {s.active}"
     lines = [HEADER.format(src=_src(hmap)), f"# Pinout: {hmap.name}", "",
              "## Raspberry Pi 40-pin header", "",
              "Pin numbers are physical header pins; GPIO numbers are BCM. Pin 1 is the square pad.", "",
@@ -228,6 +220,8 @@ def matrix_md(hmap: HardwareMap) -> str:
 def _src(hmap: HardwareMap) -> str:
     # The map's folder and name only: the files come out the same from any working directory.
     p = Path(hmap.source)
+    if p.parent == MAPS_DIR:
+        return f"panel/maps/{p.name}"
     return f"{p.parent.name}/{p.name}" if p.parent.name else p.name
 
 

@@ -13,3 +13,13 @@ def _calibration_in_tmp(tmp_path, monkeypatch):
     # The service and the knob keep state beside the calibration file: never in the
     # home folder of whoever runs the tests.
     monkeypatch.setenv("PENGUIN_PANEL_CALIBRATION", str(tmp_path / "state" / "calibration.toml"))
+
+
+@pytest.fixture
+def rig():
+    """A loop, its queue, an InputHub on a settable clock and recording mock pins (pin_tools.Rig)."""
+    from pin_tools import Rig
+
+    r = Rig()
+    yield r
+    r.close()

@@ -34,11 +34,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from panel.hardware.leds import FakeStrip  # noqa: E402
+from panel.hardware.map import load_map  # noqa: E402
 from panel.service.cockpit import Cockpit, Refused  # noqa: E402
 from panel.service.hardware_io import HardwareIO  # noqa: E402
 from panel.service.store import Store  # noqa: E402
 
-SMALL = ROOT / "hardware" / "small.toml"
+SMALL = ROOT / "panel" / "maps" / "small.toml"
 START, CROSS = 6, (17, 27, 22, 23, 24, 25)  # the small build's START and cross buttons
 VOLATILE = ("link", "match_id", "status")  # the service's additions, not the match's state
 
@@ -82,7 +83,7 @@ def crew(pins: MockFactory, stop: threading.Event, seed: int) -> None:
 
 async def main(db: str) -> None:
     pins = MockFactory(pin_class=MockPWMPin)
-    io = HardwareIO(str(SMALL), pin_factory=pins, strip=None)
+    io = HardwareIO(load_map(SMALL), pin_factory=pins, strip=None)
     io.strip = FakeStrip(io.map.neopixel.count, keep=1)
     store = TappedStore(db)
     store.last_action = {}

@@ -22,6 +22,8 @@ from playwright.sync_api import Page, expect, sync_playwright
 from panel.events import ACTIONS
 from panel.layout import load_layout
 
+pytestmark = pytest.mark.browser
+
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]

@@ -14,8 +14,8 @@ from panel.errors import ConfigError
 from panel.hardware.map import load_map
 
 ROOT = Path(__file__).resolve().parent.parent
-SMALL = ROOT / "hardware" / "small.toml"
-REFERENCE = ROOT / "hardware" / "reference.toml"
+SMALL = ROOT / "panel" / "maps" / "small.toml"
+REFERENCE = ROOT / "panel" / "maps" / "reference.toml"
 POS = ("0", "1", "2", "3", "4")
 
 
@@ -60,14 +60,14 @@ def test_apply_puts_the_ends_into_the_map():
 def test_missing_calibration_is_reported_with_the_command_that_fixes_it(tmp_path):
     hmap = load_map(SMALL)
     f = tmp_path / "c.toml"
-    got, warning = cal.status_at_start(hmap, f, map_arg="hardware/small.toml")
+    got, warning = cal.status_at_start(hmap, f, map_arg="small")
     assert got is None
     assert warning == (f"no calibration ({f} is missing) for knob.main, slider.blue, slider.red: "
-                       f"run `penguin-panel calibrate hardware/small.toml --file {f}`")
+                       f"run `penguin-panel calibrate small --file {f}`")
     cal.save(cal.Calibration(sliders={"slider.blue": cal.SliderCalibration(0, 1)}), f)
-    got, warning = cal.status_at_start(hmap, f, map_arg="hardware/small.toml")
+    got, warning = cal.status_at_start(hmap, f, map_arg="small")
     assert got is not None and "lacks knob.main, slider.red" in warning
-    assert warning.endswith(f"run `penguin-panel calibrate hardware/small.toml --file {f}`")
+    assert warning.endswith(f"run `penguin-panel calibrate small --file {f}`")
 
 
 def test_a_damaged_file_names_the_key(tmp_path):

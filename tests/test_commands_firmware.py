@@ -57,7 +57,7 @@ def test_install_dry_run_shows_one_mpremote_command_with_every_file(tmp_path, ca
 def test_install_and_config_take_the_wiring_from_a_hardware_map(capsys):
     from pathlib import Path
 
-    ref = str(Path(__file__).resolve().parent.parent / "hardware" / "reference.toml")
+    ref = str(Path(__file__).resolve().parent.parent / "panel" / "maps" / "reference.toml")
     assert main(["firmware", "config", "--hardware", ref]) == 0
     cfg = json.loads(capsys.readouterr().out)
     assert cfg["rows"] == list(range(8)) and cfg["adc"] == [26, 27]

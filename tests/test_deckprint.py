@@ -16,6 +16,8 @@ from panel.deckgen import generate_deck
 from panel.deckprint import CARD_H, CARD_W, COLS, PAGE_H, PAGE_W, ROWS, numbered, page_svgs
 from panel.layout import load_layout
 
+pytestmark = pytest.mark.kit
+
 DPI = 60
 
 

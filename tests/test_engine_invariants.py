@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
@@ -156,4 +157,4 @@ class MatchMachine(RuleBasedStateMachine):
 
 
 MatchMachine.TestCase.settings = settings(max_examples=150, stateful_step_count=60, deadline=None)
-TestMatchInvariants = MatchMachine.TestCase
+TestMatchInvariants = pytest.mark.slow(MatchMachine.TestCase)

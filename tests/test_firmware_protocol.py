@@ -158,6 +158,7 @@ def _mutate(rng: random.Random, line: bytes) -> bytes:
     return bytes(b).replace(b"\n", b"")  # a '\n' would split it into two lines
 
 
+@pytest.mark.slow
 def test_fuzz_100k_frames_no_exception_every_bad_frame_counted_every_good_one_accepted():
     rng = random.Random(20261129)
     p = Parser()

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from panel.hardware.analog import AnalogInput, Calibration, SliderQuantiser
+from panel.hardware.map import AdcSource
 from mcp3008_chip import MockMCP3008
 from pin_tools import Rig
 
@@ -84,7 +85,7 @@ def test_mcp3008_channel_sampled_from_the_loop():
     rig = Rig()
     chip = MockMCP3008(pin_factory=rig.factory)
     try:
-        with AnalogInput("slider.blue", 1, hub=rig.hub, positions=POSITIONS, settle=0.1, interval=0.02,
+        with AnalogInput("slider.blue", AdcSource(1, settle_ms=100), hub=rig.hub, positions=POSITIONS, interval=0.02,
                          pin_factory=rig.factory) as s:
             chip.values[1] = 0.72                  # position 3 (0.6-0.8)
             chip.values[0] = 0.1                   # another channel, not ours

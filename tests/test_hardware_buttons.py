@@ -4,18 +4,10 @@ from __future__ import annotations
 
 import threading
 
-import pytest
-
 from panel.events import InputEvent
 from panel.hardware.buttons import ContactInput
-from pin_tools import Rig, chatter
+from pin_tools import chatter
 
-
-@pytest.fixture
-def rig():
-    r = Rig()
-    yield r
-    r.close()
 
 
 def test_a_bouncy_press_is_one_press_at_its_first_edge(rig):

@@ -6,21 +6,16 @@ import pytest
 
 from panel.events import InputEvent
 from panel.hardware.encoder import KnobInput
-from pin_tools import Rig, turn
+from panel.hardware.map import EncoderSource
+from pin_tools import turn
 
 POS = ("1", "2", "3", "4", "5", "6")
 
 
-@pytest.fixture
-def rig():
-    r = Rig()
-    yield r
-    r.close()
-
 
 def knob(rig, tmp_path, **kw):
-    return KnobInput("knob.main", (19, 18), hub=rig.hub, positions=POS, steps_per_position=4,
-                     state_file=tmp_path / "knob.json", pin_factory=rig.factory, **kw)
+    return KnobInput("knob.main", EncoderSource((19, 18), steps_per_position=4, **kw), hub=rig.hub, positions=POS,
+                     state_file=tmp_path / "knob.json", pin_factory=rig.factory)
 
 
 def test_turns_both_ways(rig, tmp_path):

@@ -5,12 +5,13 @@ import asyncio
 from pathlib import Path
 
 from panel.hardware.leds import FakeStrip
+from panel.hardware.map import load_map
 from panel.service.cockpit import Cockpit
 from panel.service.hardware_io import HardwareIO
 from panel.service.store import Store
 from pin_tools import factory, level
 
-SMALL = Path(__file__).resolve().parent.parent / "hardware" / "small.toml"
+SMALL = Path(__file__).resolve().parent.parent / "panel" / "maps" / "small.toml"
 START_PIN = 6
 TEAMS = [{"name": "Gulls", "players": ["Ana", "Bo"]}, {"name": "Puffins", "players": ["Cy", "Di"]}]
 
@@ -26,7 +27,7 @@ async def until(predicate, steps=500):
 def test_start_button_starts_a_turn_and_the_ring_lights(tmp_path):
     async def scenario():
         pins = factory()
-        io = HardwareIO(str(SMALL), pin_factory=pins, strip=None)
+        io = HardwareIO(load_map(SMALL), pin_factory=pins, strip=None)
         io.strip = FakeStrip(io.map.neopixel.count)
         with Store(tmp_path / "panel.db") as store:
             cockpit = Cockpit(store, sources=[io], effects=[io])
@@ -42,7 +43,7 @@ def test_start_button_starts_a_turn_and_the_ring_lights(tmp_path):
             finally:
                 await cockpit.close()
                 pins.reset()
-        assert io.hardware is None  # closed with the cockpit
+        assert io.inputs == {} and io.effects is None  # closed with the cockpit
 
     asyncio.run(scenario())
 
@@ -50,13 +51,13 @@ def test_start_button_starts_a_turn_and_the_ring_lights(tmp_path):
 def test_the_calibration_file_is_applied_and_its_absence_named(tmp_path):
     from panel.calibration import Calibration, SliderCalibration, default_path, save
 
-    io = HardwareIO(str(SMALL))
-    assert io.warnings and "penguin-panel calibrate" in io.warnings[0]
+    io = HardwareIO(load_map(SMALL), map_arg="small")
+    assert io.warnings and "penguin-panel calibrate small" in io.warnings[0]
     sliders = [cid for cid, s in io.map.controls.items() if cid.startswith("slider.")]
     assert sliders
     save(Calibration(io.map.name, {cid: SliderCalibration(0.1, 0.9) for cid in sliders},
                      {cid: "1" for cid in io.map.controls if cid.startswith("knob.")}), default_path())
-    io = HardwareIO(str(SMALL))
+    io = HardwareIO(load_map(SMALL))
     assert io.warnings == []
     assert all(io.map.controls[cid].calibration == (0.1, 0.9) for cid in sliders)
     assert io.state_dir == default_path().parent

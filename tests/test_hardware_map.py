@@ -8,13 +8,13 @@ import pytest
 
 from panel.cli import main
 from panel.errors import ConfigError
-from panel.hardware.map import (AdcSource, EncoderSource, GpioSource, MatrixSource, PinPairSource,
-                                check_map, load_map)
+from panel.hardware.map import (MAPS_DIR, AdcSource, EncoderSource, GpioSource, MatrixSource, PinPairSource,
+                                check_map, load_map, shipped_maps)
 from panel.layout import load_layout
 
 ROOT = Path(__file__).resolve().parent.parent
-REFERENCE = ROOT / "hardware" / "reference.toml"
-SMALL = ROOT / "hardware" / "small.toml"
+REFERENCE = ROOT / "panel" / "maps" / "reference.toml"
+SMALL = ROOT / "panel" / "maps" / "small.toml"
 
 SMALL_TEXT = """
 name = "t"
@@ -81,11 +81,29 @@ def test_views_for_the_serial_link_and_firmware():
     cells = hm.matrix_cells()
     assert cells[(0, 0)] == "grid.r1c1" and len(cells) == 77
     assert hm.coprocessor_adc() == {0: "slider.blue", 1: "slider.red"}
-    fw = hm.firmware_config()
-    assert fw["rows"] == list(range(8)) and fw["cols"] == list(range(8, 18))
-    assert fw["adc"] == {"0": 26, "1": 27}
-    assert fw["encoders"] == {}
-    assert hm.pi_pins()[12] == "the buzzer"
+    assert set(hm.on_board()) == set(cells.values()) | {"slider.blue", "slider.red"}
+    assert set(hm.on_pi()) | set(hm.on_board()) == set(hm.controls)
+    assert (12, "the buzzer", "buzzer.gpio") in hm.pi_claims()
+    assert (5, "round_lever.red", "controls.round_lever.red.pins") in hm.pi_claims()
+
+
+def test_what_each_source_means():
+    layout = load_layout(expansion=True)
+    switch, flip = layout.control("switch.left"), layout.control("cockpit.flip")
+    assert GpioSource(4, closed="up").positions_of(switch) == ("down", "up")
+    assert GpioSource(4).positions_of(switch) == (switch.positions[0], switch.positions[1])
+    assert MatrixSource(0, 0, closed="down").positions_of(switch) == ("up", "down")
+    assert GpioSource(5).positions_of(flip) is None and MatrixSource(0, 0).positions_of(flip) is None
+    assert GpioSource(5, pull="none", active="high").pull_up is None
+    assert PinPairSource((5, 6), pull="down").pull_up is False
+    knob = EncoderSource((19, 18), steps_per_position=4, wrap=True)
+    assert [knob.position_of(n, "123456") for n in (0, 1, 2, 6, -2, -3, 24)] == ["1", "1", "2", "3", "1", "6", "1"]
+    assert EncoderSource((19, 18), wrap=False).position_of(-8, "123456") == "1"
+    assert knob.steps_at("3", "123456") == 8
+    pico, mcp = AdcSource(0, "pico", settle_ms=40), AdcSource(0, "mcp3008")
+    assert pico.fraction(4095) == 1.0 and pico.fraction(0) == 0.0 and mcp.fraction(0.5) == 0.5
+    q = pico.quantiser(("1", "2"))
+    assert q.settle == 0.04 and q.update(0.9, 0.0) is None and q.deadline == 0.04 and q.update(0.9, 0.04) == "2"
 
 
 def test_good_small_text_is_clean(tmp_path):
@@ -231,3 +249,16 @@ def test_cli_bad_layout_file_is_named(tmp_path, capsys):
     bad.write_text("name = 1\n")
     assert main(["hardware", "check", str(SMALL), "--layout", str(bad)]) == 2
     assert "layout.toml" in capsys.readouterr().err
+
+
+def test_shipped_maps_are_found_by_name_from_any_folder(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert shipped_maps() == ["reference", "small"]
+    assert load_map("reference").source == str(MAPS_DIR / "reference.toml")
+    assert main(["hardware", "check", "reference", "--strict"]) == 0
+    assert main(["hardware", "check", "nosuch"]) == 2
+    assert capsys.readouterr().err == "error: nosuch: no such file, nor a shipped map (reference, small)\n"
+    # A file of the same name in the current folder is the maker's own: it wins.
+    (tmp_path / "small.toml").write_text("bogus = 1\n")
+    assert main(["hardware", "check", "small.toml"]) == 2
+    assert "small.toml: bogus: unknown key" in capsys.readouterr().err

@@ -39,7 +39,7 @@ def test_the_whole_sim_stack_imports_no_hardware_library():
     code = f"""
 import asyncio, sys
 sys.path.insert(0, {str(ROOT / 'tests')!r})
-from panel.hardware.build import Hardware
+from panel.hardware.devices import make_effects, make_inputs
 from panel.hardware.inputs import InputHub
 from panel.hardware.map import load_map
 from panel.hardware.pins import pin_factory
@@ -47,11 +47,17 @@ from panel.layout import load_layout
 loop = asyncio.new_event_loop()
 for name, exp in (("reference", True), ("small", False)):
     f = pin_factory(sim=True)
-    hw = Hardware(load_map({str(ROOT / 'hardware')!r} + f"/{{name}}.toml"), load_layout(expansion=exp),
-                  InputHub(loop, asyncio.Queue()), pin_factory=f, sim=True)
-    hw.effects.update({{"phase": "between_turns", "team": "A", "teams": [{{"name": "A"}}]}}, 0.0)
-    assert hw.effects.strip.frames, "a frame was written"
-    hw.close()
+    hmap, layout = load_map(name), load_layout(expansion=exp)
+    hub = InputHub(loop, asyncio.Queue())
+    inputs = {{**make_inputs(hmap, layout, hub=hub, on_board=False, pin_factory=f),
+              **make_inputs(hmap, layout, hub=hub, on_board=True)}}
+    assert set(inputs) == set(hmap.controls) & {{c.id for c in layout.controls()}}
+    effects = make_effects(hmap, pin_factory=f, sim=True)
+    effects.update({{"phase": "between_turns", "team": "A", "teams": [{{"name": "A"}}]}}, 0.0)
+    assert effects.strip.frames, "a frame was written"
+    for inp in inputs.values():
+        inp.close()
+    effects.close()
 bad = sorted(m for m in sys.modules if m.split(".")[0] in
              ("lgpio", "RPi", "pigpio", "neopixel", "neopixel_spi", "board", "busio", "spidev", "digitalio"))
 print(bad)

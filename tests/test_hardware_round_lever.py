@@ -6,14 +6,8 @@ import pytest
 
 from panel.events import InputEvent
 from panel.hardware.round_lever import RoundLeverInput
-from pin_tools import Rig, chatter
+from pin_tools import chatter
 
-
-@pytest.fixture
-def rig():
-    r = Rig()
-    yield r
-    r.close()
 
 
 def test_positions_from_the_pin_pair_with_bounce(rig):

@@ -1,172 +1,249 @@
-"""A whole turn of the engine played through mocked pins: the small build's buttons, switch
-and cockpit controls on MockPins, the engine judging, the pixels and buzzer asserted."""
+"""A whole turn played through the real Cockpit on the small build's MockPins: START with
+bounce, three cards completed by a crew that moves the wired controls on their pins (the
+MCP3008's sliders through its mock SPI chip) and clicks the cardboard ones on the screen,
+a mistake, FLIP, the last five seconds and the time running out. Every input is logged
+in a real SQLite file before it is judged; the pixels, the buzzer's notes and what a
+page receives are asserted.
+
+The loop runs on a virtual clock (aiotools.VirtualClock): asyncio's sleeps and timeouts
+pass at once in order, so the turn's 30 seconds, the 50 ms frames and the debounce
+windows happen at exact moments, whatever the machine's load.
+"""
 
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
+from aiotools import VirtualClock
 
-from panel.cards import Card
-from panel.engine import Match, MatchSettings, Team
-from panel.hardware.build import Hardware
+from panel.bot import BotCrew
+from panel.events import InputEvent
 from panel.hardware.leds import FakeStrip
-from panel.hardware.map import load_map
+from panel.hardware.map import AdcSource, EncoderSource, GpioSource, PinPairSource, load_map
 from panel.hardware.patterns import AMBER, GREEN, OFF, RED, TEAM_COLOURS, WHITE
-from panel.hardware.runner import PanelRunner
-from panel.layout import load_layout
-from pin_tools import Rig, chatter
+from panel.service.cockpit import Cockpit
+from panel.service.hardware_io import HardwareIO
+from panel.service.store import Store
+from mcp3008_chip import MockMCP3008
+from pin_tools import Clock, factory, level, turn
 
-SMALL = Path(__file__).resolve().parent.parent / "hardware" / "small.toml"
-PENGUINS = TEAM_COLOURS[0]
-# the small build's pins (hardware/small.toml)
-FLIP, START, UP, DOWN, LEFT, RED_BTN, SWITCH = 5, 6, 17, 27, 22, 24, 4
-# its pixels
-RING = range(0, 16)
-COUNTERS = range(16, 20)
-MISTAKES = range(20, 22)
-PROGRESS = range(22, 27)
-LED = {"cockpit.flip": 27, "cockpit.start": 28, "cross.left": 31}
+PENGUINS, PUFFINS = TEAM_COLOURS[0], TEAM_COLOURS[1]
+TEAMS = [{"name": "Penguins", "players": ["Ana", "Ben"]}, {"name": "Puffins", "players": ["Cy", "Di"]}]
+# the small build's pins (panel/maps/small.toml) and pixels
+FLIP, START, BUZZER = 5, 6, 12
+RING, COUNTERS, MISTAKES, PROGRESS = range(0, 16), range(16, 20), range(20, 22), range(22, 27)
+LED = {"cockpit.flip": 27, "cockpit.start": 28, "cross.up": 29, "cross.down": 30, "cross.left": 31,
+       "cross.right": 32, "cross.red": 33, "cross.ok": 34}
 
 
-class Cockpit:
+class Page:
+    """A page's socket as the cockpit sees one: it records every message."""
+
+    view = "board"
+
     def __init__(self):
-        self.rig = Rig()
-        self.map = load_map(SMALL)
-        self.layout = load_layout()
-        self.strip = FakeStrip(self.map.neopixel.count)
-        self.hw = Hardware(self.map, self.layout, self.rig.hub, pin_factory=self.rig.factory, strip=self.strip)
-        settings = MatchSettings(teams=(Team("Penguins", ("Ana", "Ben")), Team("Puffins", ("Cy", "Di"))),
-                                 turn_seconds=30, seed=1)
-        cards = [Card("simple", press=("cross.up",)),
-                 Card("simple", press=("cross.red",), set=(("switch.left", "up"),)),
-                 Card("simple", press=("cross.down",)),
-                 Card("simple", press=("cross.right",), set=(("switch.left", "down"),))]
-        self.match = Match(settings, self.layout, cards, positions=self.hw.positions())
-        self.runner = PanelRunner(self.match, self.rig.hub, self.hw.effects)
-        self.t = 99.9
+        self.messages: list[dict] = []
 
-    def run_to(self, t: float, dt: float = 0.05) -> None:
-        """Let the loop take the pins' edges, then step the runner every dt up to t."""
-        self.rig.loop.run_until_complete(asyncio.sleep(0))
-        while self.t < t - 1e-9:
-            self.t = min(t, self.t + dt)
-            self.rig.clock.t = self.t
-            self.runner.step(self.t)
+    def send(self, message: dict) -> None:
+        self.messages.append(message)
 
-    def press(self, pin: int, at: float, hold: float = 0.15) -> None:
-        self.run_to(at)
-        chatter(self.rig.pin(pin), self.rig.clock, True, at=at, bounces=(0.001, 0.003, 0.006, 0.008))
-        self.run_to(at + hold)
-        chatter(self.rig.pin(pin), self.rig.clock, False, at=at + hold, bounces=(0.002, 0.004))
-        self.run_to(at + hold + 0.05)
-
-    def frame_at(self, t: float):
-        self.run_to(t)
-        return self.strip.last
-
-    def types(self) -> list[str]:
-        return [e.type for e in self.runner.log]
-
-    def close(self):
-        self.hw.close()
-        self.rig.close()
+    def events(self, kind: str | None = None) -> list[dict]:
+        return [m["event"] for m in self.messages if m["type"] == "event" and kind in (None, m["event"]["type"])]
 
 
-@pytest.fixture
-def cockpit():
-    c = Cockpit()
-    yield c
-    c.close()
+class Cafe:
+    """The small build on mock pins, the cockpit owning the match, and the crew's hands."""
+
+    def __init__(self, tmp_path):
+        self.pins = factory()
+        self.chip = MockMCP3008(pin_factory=self.pins)
+        loop = asyncio.get_running_loop()
+        hmap = load_map("small")
+        self.io = HardwareIO(hmap, pin_factory=self.pins, strip=FakeStrip(hmap.neopixel.count), clock=loop.time)
+        self.store = Store(tmp_path / "panel.db")
+        self.cockpit = Cockpit(self.store, sources=[self.io], effects=[self.io], clock=loop.time)
+        self.page = Page()
+
+    async def __aenter__(self) -> "Cafe":
+        await self.cockpit.start()
+        self.cockpit.subscribe(self.page)
+        await self.cockpit.create_match({"teams": TEAMS, "turn_seconds": 30, "seed": 1})
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.cockpit.close()
+        self.store.close()
+        self.chip.close()
+        self.pins.reset()
+
+    @property
+    def strip(self) -> FakeStrip:
+        return self.io.effects.strip
+
+    @property
+    def notes(self) -> list[float]:
+        return self.pins.pin(BUZZER).notes
+
+    def now(self) -> float:
+        return self.cockpit.now()
+
+    async def at(self, t: float) -> None:
+        """Let match time run to `t`."""
+        await asyncio.sleep(max(0.0, t - self.now()))
+
+    async def contact(self, pin: int, closed: bool, bounces=(0.001, 0.003)) -> None:
+        """A contact moved by a hand: the first edge now, then it bounces and settles."""
+        p, start = self.pins.pin(pin), self.now()
+        level(p, closed)
+        for k, dt in enumerate(bounces):
+            await self.at(start + dt)
+            level(p, closed if k % 2 else not closed)
+
+    async def press(self, pin: int, hold: float = 0.15) -> None:
+        await self.contact(pin, True, (0.001, 0.003, 0.006, 0.008))
+        await asyncio.sleep(hold)
+        await self.contact(pin, False, (0.002, 0.004))
+        await asyncio.sleep(0.05)
+
+    async def do(self, e: InputEvent) -> None:
+        """One input of the crew: a wired control moved on its pins, or an unwired one
+        clicked on the screen (the small build leaves most of the panel cardboard)."""
+        await self.at(e.t)
+        cid, hmap = e.control, self.io.map
+        if cid not in self.io.inputs:
+            await self.cockpit.input(cid, e.value)
+            return
+        s, c = hmap.controls[cid], self.io.layout.control(cid)
+        if isinstance(s, GpioSource):
+            await self.contact(s.pin, e.value is True or e.value == (s.positions_of(c) or ("", ""))[1])
+        elif isinstance(s, PinPairSource):
+            for k, pin in enumerate(s.pins):
+                level(self.pins.pin(pin), s.closed_position(k, c) == e.value)
+        elif isinstance(s, EncoderSource):
+            detents = (c.positions.index(e.value) - c.positions.index(self.io.inputs[cid].value)) * s.steps_per_position
+            turn(self.pins.pin(s.pins[0]), self.pins.pin(s.pins[1]), Clock(), detents, at=0.0)
+        elif isinstance(s, AdcSource):
+            lo, hi = s.calibration
+            self.chip.values[s.channel] = lo + (hi - lo) * (c.positions.index(e.value) + 0.5) / len(c.positions)
+
+    async def play_card(self) -> None:
+        card = self.cockpit.match.snapshot(self.now())["card"]
+        done = len(self.page.events("card_completed"))
+        for e in BotCrew(self.cockpit.match, accuracy=1.0, seed=1, pace=0.3).inputs_for_card(card, self.now()):
+            await self.do(e)
+        await asyncio.sleep(1.0)  # a slider settles (150 ms), then a token holds (500 ms)
+        assert len(self.page.events("card_completed")) == done + 1, card
+
+    def wired_button_off(self, card: dict) -> str:
+        """A wired cross button whose press is a mistake on this card."""
+        bad = set(card.get("press", [])) if card["kind"] == "simple" else \
+            set(self.io.layout.sections[card["section"]].controls) if card.get("section") else set()
+        return next(b for b in ("cross.left", "cross.up", "cross.down", "cross.right", "cross.red")
+                    if b not in bad)
 
 
 def px(frame, pixels):
     return [frame[i] for i in pixels]
 
 
-def test_a_whole_turn_through_the_pins(cockpit):
-    c = cockpit
-    buzzer = c.rig.pin(12)
-    f = c.frame_at(99.95)
-    assert px(f, RING) == [tuple(round(x * 0.15) for x in PENGUINS)] * 16   # between turns: dim team colour
-    assert f[LED["cockpit.start"]] == GREEN
+def test_a_whole_turn_through_the_pins_and_the_cockpit(tmp_path):
+    async def scenario():
+        with VirtualClock().patch_loop():
+            async with Cafe(tmp_path) as c:
+                await c.at(1.0)
+                f = c.strip.last
+                assert px(f, RING) == [tuple(round(x * 0.15) for x in PENGUINS)] * 16   # dim team colour
+                assert f[LED["cockpit.start"]] == GREEN
 
-    # START (with chatter): one turn starts; the ring flashes the team's colour, a chirp sounds
-    c.press(START, 100.0)
-    assert c.types() == ["turn_started", "card_drawn"]
-    assert c.runner.log[0].t == 100.0                 # judged at the first edge
-    assert px(c.strip.frames[-1], RING) == [PENGUINS] * 16
-    assert buzzer.notes == [880.0, 1318.5]
-    f = c.frame_at(101.5)                             # after the flash: full ring draining
-    assert px(f, RING)[:15] == [PENGUINS] * 15 and f[LED["cockpit.start"]] == OFF
+                # START (with chatter): one turn, judged at the first edge; a flash and a chirp
+                await c.at(2.0)
+                await c.press(START)
+                assert [e["type"] for e in c.page.events()] == ["turn_started", "card_drawn"]
+                assert c.page.events("turn_started")[0]["t"] == pytest.approx(2.0)
+                assert px(c.strip.frames[-1], RING) == [PENGUINS] * 16
+                assert c.notes == [880.0, 1318.5]
+                await c.at(3.5)
+                f = c.strip.last
+                assert px(f, RING)[:15] == [PENGUINS] * 15 and f[LED["cockpit.start"]] == OFF
 
-    # card 1: press cross.up (bouncing): one press, card complete, a counter, progress
-    c.press(UP, 102.0)
-    assert c.types().count("card_completed") == 1 and "counter_granted" in c.types()
-    assert buzzer.notes[-2:] == [1318.5, 1760.0]
-    f = c.frame_at(102.1)
-    assert px(f, PROGRESS) == [WHITE, OFF, OFF, OFF, OFF]      # the newest card flashes
-    assert px(f, COUNTERS) == [AMBER, OFF, OFF, OFF]
-    assert f[LED["cockpit.flip"]] == AMBER                      # a counter to spend
-    f = c.frame_at(103.0)
-    assert px(f, PROGRESS) == [GREEN, OFF, OFF, OFF, OFF]
+                # card 1: the crew carries it out; a counter, the progress pixel flashes
+                await c.play_card()
+                assert len(c.page.events("counter_granted")) == 1
+                assert c.notes[-2:] == [1318.5, 1760.0]
+                assert px(c.strip.last, COUNTERS) == [AMBER, OFF, OFF, OFF]
+                assert c.strip.last[LED["cockpit.flip"]] == AMBER         # a counter to spend
+                await asyncio.sleep(0.5)
+                assert px(c.strip.last, PROGRESS) == [GREEN, OFF, OFF, OFF, OFF]
 
-    # card 2: switch up (settles 500 ms in the engine) and cross.red
-    c.run_to(104.0)
-    chatter(c.rig.pin(SWITCH), c.rig.clock, True, at=104.0, bounces=(0.002, 0.005))
-    c.press(RED_BTN, 104.2)
-    c.run_to(105.5)
-    assert c.types().count("card_completed") == 2
-    assert px(c.strip.last, PROGRESS) == [GREEN, GREEN, OFF, OFF, OFF]
+                # card 2, then a wrong wired button: a mistake, that button stuck and red
+                await c.play_card()
+                card = c.cockpit.match.snapshot(c.now())["card"]
+                wrong = c.wired_button_off(card)
+                await c.press(c.io.map.controls[wrong].pin)
+                mistakes = c.page.events("mistake")
+                assert len(mistakes) == 1 and mistakes[0]["control"] == wrong
+                await asyncio.sleep(0.6)
+                assert c.notes[-2:] == [329.6, 246.9]
+                await asyncio.sleep(1.0)                                  # after the mistake cue: steady
+                assert px(c.strip.last, MISTAKES) == [RED, OFF]
+                assert c.strip.last[LED[wrong]] == RED
+                await c.play_card()
+                assert px(c.strip.last, PROGRESS) == [GREEN, GREEN, GREEN, OFF, OFF]
 
-    # card 3: a wrong button first: a mistake, cross.left is stuck, its LED red
-    c.press(LEFT, 106.0)
-    mistakes = [e for e in c.runner.log if e.type == "mistake"]
-    assert len(mistakes) == 1 and mistakes[0].details.get("control") == "cross.left"
-    c.run_to(106.6)
-    assert buzzer.notes[-2:] == [329.6, 246.9]
-    f = c.frame_at(107.5)                              # after the mistake cue: steady
-    assert px(f, MISTAKES) == [RED, OFF]
-    assert f[LED["cross.left"]] == RED
-    c.press(DOWN, 108.0)
-    assert c.types().count("card_completed") == 3
+                # FLIP: a counter spent, the timer full again
+                await asyncio.sleep(1.0)
+                flipped = c.now()                                         # judged at the first edge
+                await c.contact(FLIP, True)
+                assert len(c.page.events("counter_spent")) == 1
+                await c.contact(FLIP, False)
+                assert c.cockpit.match.snapshot(flipped + 0.2)["time_left"] == pytest.approx(30 - 0.2)
 
-    # FLIP: spend a counter, the timer is full again (30 s from 110)
-    c.press(FLIP, 110.0)
-    assert "counter_spent" in c.types()
-    assert c.match.snapshot(110.2)["time_left"] == pytest.approx(30 - 0.2)
-    assert px(c.frame_at(110.5), COUNTERS) == [AMBER, AMBER, OFF, OFF]  # 3 granted, 1 spent
+                # the last five seconds: a tick each second, the ring blinking red with it
+                await c.at(flipped + 25.2)                                # 4.8 s left: on
+                lit = px(c.strip.last, RING)
+                assert lit[0] == RED and all(p[1] == 0 and p[2] == 0 for p in lit)
+                await c.at(flipped + 25.7)                                # 4.3 s left: off
+                assert px(c.strip.last, RING) == [OFF] * 16
+                await c.at(flipped + 29.99)
+                assert [s for _, s in c.io.effects.sounds].count("tick") == 5
 
-    # the last five seconds: a tick each second, the ring blinking red with it
-    ticks_before = buzzer.notes.count(2093.0)
-    f = c.frame_at(135.2)                              # 4.8 s left: on
-    lit = px(f, RING)
-    assert all(p[1] == 0 and p[2] == 0 for p in lit) and lit[0] == RED
-    assert px(c.frame_at(135.7), RING) == [OFF] * 16   # 4.3 s left: off
-    c.run_to(139.99)
-    assert buzzer.notes.count(2093.0) - ticks_before == 5
-    assert [s for _, s in c.hw.effects.sounds].count("tick") == 5
+                # time runs out: the turn ends with its sound and white flashes; the next team waits
+                await c.at(flipped + 30.1)
+                ended = c.page.events("turn_ended")
+                assert len(ended) == 1 and ended[0]["t"] == pytest.approx(flipped + 30)
+                assert ended[0]["reason"] == "time" and ended[0]["points"] == 3
+                assert px(c.strip.last, RING) == [WHITE] * 16
+                await c.at(flipped + 31.0)
+                assert c.notes[-3:] == [1760.0, 1318.5, 880.0]
+                await c.at(flipped + 32.0)
+                f = c.strip.last
+                assert f[LED["cockpit.start"]] == GREEN
+                assert px(f, RING) == [tuple(round(x * 0.15) for x in PUFFINS)] * 16
+                assert c.cockpit.match.scores["Penguins"] == 3
+                buzzer = c.pins.pin(BUZZER)
+                assert buzzer.frequency is None or buzzer.state == 0    # nothing left sounding
 
-    # time runs out: the turn ends with its sound and three white flashes
-    c.run_to(140.1)
-    ended = [e for e in c.runner.log if e.type == "turn_ended"]
-    assert len(ended) == 1 and ended[0].t == 140.0 and ended[0].details["reason"] == "time"
-    assert px(c.strip.last, RING) == [WHITE] * 16
-    c.run_to(141.0)
-    assert buzzer.notes[-3:] == [1760.0, 1318.5, 880.0]
-    f = c.frame_at(142.0)
-    assert f[LED["cockpit.start"]] == GREEN            # next team, waiting to start
-    assert px(f, RING) == [tuple(round(x * 0.15) for x in TEAM_COLOURS[1])] * 16
-    assert c.match.scores["Penguins"] == 3
-    c.run_to(143.0)
-    assert buzzer.frequency is None or buzzer.state == 0    # nothing left sounding
+                # the log is the truth: every press and move is in it, the flip by its pin
+                logged = [(e.kind, e.data) for e in c.store.entries(c.cockpit.record.id)]
+                assert ("input", {"control": "cockpit.start", "value": True}) in logged
+                assert ("input", {"control": "cockpit.flip", "value": True}) in logged
+                assert ("input", {"control": wrong, "value": True}) in logged
+
+    asyncio.run(scenario())
 
 
-def test_nothing_is_judged_between_turns_but_the_panel_is_live(cockpit):
-    c = cockpit
-    c.press(LEFT, 100.0)
-    assert c.types() == []
-    chatter(c.rig.pin(SWITCH), c.rig.clock, True, at=101.0)
-    c.run_to(102.0)
-    assert c.match.snapshot(102.0)["positions"]["switch.left"] == "up"
+def test_nothing_is_judged_between_turns_but_the_panel_is_live(tmp_path):
+    async def scenario():
+        with VirtualClock().patch_loop():
+            async with Cafe(tmp_path) as c:
+                await c.at(1.0)
+                await c.press(c.io.map.controls["cross.left"].pin)
+                await c.contact(c.io.map.controls["switch.left"].pin, True)
+                await c.at(2.0)
+                assert c.page.events() == []
+                assert c.cockpit.match.snapshot(c.now())["positions"]["switch.left"] == "up"
+                logged = [(e.kind, e.data) for e in c.store.entries(c.cockpit.record.id)]
+                assert ("input", {"control": "switch.left", "value": "up"}) in logged
+
+    asyncio.run(scenario())

@@ -1,4 +1,5 @@
-"""The hardware map's co-processor part, turned into the firmware config and link maps,
+"""The hardware map's co-processor part, turned into the firmware config and link maps
+(the one producer: `HardwareMap.board()`, which `firmware install --hardware` writes),
 and a press on the reference build's emulated Pico arriving as the mapped control."""
 
 import threading
@@ -8,25 +9,34 @@ from panel.events import InputEvent
 from panel.firmware import config as fwconfig
 from panel.hardware.map import load_map
 from panel.link.emulator import FirmwareEmulator
-from panel.link.from_map import link_for_map, link_settings
+from panel.link.from_map import link_for_map
 
-REFERENCE = Path(__file__).resolve().parent.parent / "hardware" / "reference.toml"
+REFERENCE = Path(__file__).resolve().parent.parent / "panel" / "maps" / "reference.toml"
 
 
 def test_the_reference_map_gives_a_valid_firmware_config_and_consistent_maps():
-    s = link_settings(load_map(REFERENCE))
-    cfg = s["firmware_config"]
+    board = load_map(REFERENCE).board()
+    cfg = board.firmware_config
     assert fwconfig.validate(cfg) == []
     assert cfg["rows"] == [0, 1, 2, 3, 4, 5, 6, 7] and cfg["cols"] == list(range(8, 18))
     assert cfg["adc"] == [26, 27]
-    assert s["adc_map"] == {0: "slider.blue", 1: "slider.red"}
-    assert s["matrix_map"][(1, 7)] == "cross.ok"
-    assert all(0 <= r < len(cfg["rows"]) and 0 <= c < len(cfg["cols"]) for r, c in s["matrix_map"])
+    assert board.adc == {0: "slider.blue", 1: "slider.red"}
+    assert board.matrix[(1, 7)] == "cross.ok"
+    assert all(0 <= r < len(cfg["rows"]) and 0 <= c < len(cfg["cols"]) for r, c in board.matrix)
+
+
+def test_a_map_with_board_encoders_gives_a_config_the_firmware_takes(tmp_path):
+    text = REFERENCE.read_text().replace("main = { encoder = [19, 18],", "main = { pico_encoder = [20, 21],")
+    assert "pico_encoder" in text
+    (tmp_path / "m.toml").write_text(text)
+    board = load_map(tmp_path / "m.toml").board()
+    assert fwconfig.validate(board.firmware_config) == []
+    assert board.firmware_config["encoders"] == [[20, 21]] and board.encoders == {0: "knob.main"}
 
 
 def test_a_press_on_the_reference_pico_arrives_as_its_control():
     hmap = load_map(REFERENCE)
-    cfg = link_settings(hmap)["firmware_config"]
+    cfg = hmap.board().firmware_config
     got, connected = [], threading.Event()
     arrived = threading.Event()
 

@@ -42,6 +42,23 @@ def test_bad_hardware_map(tmp_path, capsys):
     assert str(m) in error_lines(capsys)[0]
 
 
+def test_a_misspelled_control_in_the_map_stops_the_start_as_hardware_check_says(tmp_path, capsys):
+    """A control the layout does not have would be a dead button: the start stops with the
+    checker's own line, before the database is opened or a pin touched."""
+    from panel.hardware.map import MAPS_DIR
+
+    m = tmp_path / "map.toml"
+    m.write_text((MAPS_DIR / "small.toml").read_text().replace("big = {", "huge = {"))
+    assert main(["hardware", "check", str(m)]) == 2
+    checker = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error: ")]
+    assert checker == [f"error: {m}: controls.lever.huge: unknown control id 'lever.huge' "
+                       f"(not in layout 'Penguin Airlines')"]
+    db = tmp_path / "p.db"
+    assert main(["play", "--hardware", str(m), "--db", str(db), "--port", "0"]) == 2
+    assert error_lines(capsys) == checker
+    assert not db.exists()
+
+
 def test_sigterm_closes_open_pages_and_stops(tmp_path):
     """A page's live socket must not hold the stop (systemd restarts wait for it)."""
     import asyncio
@@ -81,3 +98,19 @@ def test_sigterm_closes_open_pages_and_stops(tmp_path):
         if p.poll() is None:
             p.kill()
             p.wait()
+
+
+def test_the_maps_warnings_are_logged_at_start(caplog):
+    """A control left unwired is no error: the start goes on and says so in the log."""
+    import logging
+
+    from panel.service.run import Options, hardware_io, resolve
+
+    r = resolve(Options(hardware="small"))
+    assert r.hardware_map.name == "Small build"
+    with caplog.at_level(logging.WARNING, logger="penguin-panel"):
+        sources, effects = hardware_io(r)
+    unmapped = [rec.getMessage() for rec in caplog.records if "not wired (unmapped)" in rec.getMessage()]
+    assert len(unmapped) == len(r.map_warnings) > 0
+    assert unmapped[0].startswith(f"warning: {r.hardware_map.source}: controls.")
+    assert [type(s).__name__ for s in sources] == ["HardwareIO"] and effects == sources

@@ -16,8 +16,8 @@ from panel.selftest import CHATTER, NEVER, NOT_WIRED, OK, STUCK, SWAPPED
 from panel.selftest_runner import Faults, run_sim
 
 ROOT = Path(__file__).resolve().parent.parent
-REFERENCE = ROOT / "hardware" / "reference.toml"
-SMALL = ROOT / "hardware" / "small.toml"
+REFERENCE = ROOT / "panel" / "maps" / "reference.toml"
+SMALL = ROOT / "panel" / "maps" / "small.toml"
 
 
 def run(path, faults=None):

@@ -1,107 +1,113 @@
-"""A whole turn played through the emulated board -> pty -> SerialLink -> asyncio loop ->
-engine, the way the service wires it: the crew starts the turn with the panel's START
-key, completes five cards on the grid, and the cable is pulled out in the middle."""
+"""A whole turn played through the emulated board -> pty -> SerialLink -> the real Cockpit
+(its SQLite log, its engine, a connected page), the way the service wires it: the crew
+walks up and presses START on the board's matrix, completes five cards (keys on the
+board, tokens on the screen: the Pi's own pins are not part of this test), and the cable
+is pulled out in the middle while a key is held."""
 
 import asyncio
 
-from panel.cards import Card
-from panel.engine import Match, MatchSettings, Team
+from panel.bot import BotCrew
+from panel.hardware.map import MAPS_DIR, load_map
 from panel.layout import load_layout
-from panel.link import SerialLink, link_action
 from panel.link.emulator import FirmwareEmulator
+from panel.link.from_map import link_for_map
+from panel.service.cockpit import Cockpit
+from panel.service.link_io import LinkIO
+from panel.service.store import Store
 
-# 4 x 4 matrix: the 12 grid buttons on rows 0-2, START and FLIP on row 3.
-CFG = {"rows": [2, 3, 4, 5], "cols": [10, 11, 12, 13]}
-MATRIX = {(r - 1, c - 1): f"grid.r{r}c{c}" for r in (1, 2, 3) for c in (1, 2, 3, 4)}
-MATRIX[(3, 0)] = "cockpit.start"
-MATRIX[(3, 1)] = "cockpit.flip"
-CELL = {v: k for k, v in MATRIX.items()}
-CARDS = [Card("simple", press=(a, b)) for a, b in [("grid.r1c1", "grid.r2c2"), ("grid.r1c3", "grid.r3c4"),
-                                                  ("grid.r2c1", "grid.r1c2"), ("grid.r3c3", "grid.r2c4"),
-                                                  ("grid.r3c1", "grid.r1c4"), ("grid.r2c3", "grid.r3c2")]]
+TIMEOUT = 30  # seconds: a bound for a loaded machine, never a measurement
 
 
-class Service:
-    """The service's wiring in miniature: one asyncio loop owns the engine."""
+class Page:
+    """A page's socket as the cockpit sees one; wakes whoever waits for a message."""
 
-    def __init__(self, emu):
-        self.loop = asyncio.get_running_loop()
-        self.queue: asyncio.Queue = asyncio.Queue()
-        settings = MatchSettings(mode="competitive", teams=[Team("Ice", ["ann", "bob"]), Team("Snow", ["cid", "dee"])],
-                                 turn_seconds=60, seed=1)
-        self.match = Match(settings, load_layout(), cards=CARDS, shuffle=False)
-        self.game: list = []
-        self.statuses: list = []
+    view = "board"
+
+    def __init__(self):
+        self.events: list[dict] = []
         self.changed = asyncio.Event()
-        put = lambda item: self.loop.call_soon_threadsafe(self.queue.put_nowait, item)  # noqa: E731
-        self.link = SerialLink(MATRIX, finder=lambda: [emu.port] if emu.port else [], on_event=put, on_status=put)
 
-    async def run(self):
-        while True:
-            item = await self.queue.get()
-            if isinstance(item, dict):
-                self.statuses.append(item)
-                events = self.match.handle(link_action(item, self.loop.time()))
-            else:
-                events = self.match.handle(item)
-            self.game += events
-            self.changed.set()
+    def send(self, message: dict) -> None:
+        if message["type"] == "event":
+            self.events.append(message["event"])
+        self.changed.set()
 
-    async def until(self, pred, timeout=15):
+    def count(self, kind: str) -> int:
+        return sum(1 for e in self.events if e["type"] == kind)
+
+    async def until(self, predicate) -> None:
         async def wait():
-            while not pred():
+            while not predicate():
                 self.changed.clear()
                 await self.changed.wait()
-        await asyncio.wait_for(wait(), timeout)
-
-    def count(self, kind):
-        return sum(1 for e in self.game if e.type == kind)
+        await asyncio.wait_for(wait(), TIMEOUT)
 
 
-async def tap(emu, svc, control):
-    emu.press(*CELL[control])
+async def tap(emu, cell) -> None:
+    emu.press(*cell)
     await asyncio.to_thread(emu.wait_scans, 3)
-    emu.release(*CELL[control])
+    emu.release(*cell)
     await asyncio.to_thread(emu.wait_scans, 8)
 
 
-async def play_turn(emu):
-    svc = Service(emu)
-    runner = asyncio.create_task(svc.run())
-    with svc.link:
-        await svc.until(lambda: any(s["state"] == "connected" for s in svc.statuses))
-        await tap(emu, svc, "cockpit.start")
-        await svc.until(lambda: svc.count("card_drawn") == 1)
-        for n in range(5):
-            card = svc.match.snapshot()["card"]
-            for control in card["press"]:
-                await tap(emu, svc, control)
-            await svc.until(lambda: svc.count("card_completed") == n + 1)
-            if n == 1:
-                # The cable comes out mid-turn: the turn pauses. While it is out the crew
-                # leans on a button that is not on the card and keeps it held: the snapshot
-                # reports it when the board is back, while the turn is still paused, so it
-                # is never judged as a press (it would be a mistake).
-                emu.unplug()
-                await svc.until(lambda: svc.count("paused") == 1)
-                emu.press(*CELL["grid.r3c4"])
-                emu.replug()
-                await svc.until(lambda: svc.count("resumed") == 1)
-                emu.release(*CELL["grid.r3c4"])
-        await svc.until(lambda: svc.count("turn_ended") == 1)
-        runner.cancel()
-        return svc
+async def play_turn(tmp_path, emu, hmap):
+    layout = load_layout(expansion=True)
+    cells = {control: cell for cell, control in hmap.matrix_cells().items()}
+    # The emulated board shares a busy machine: it must not pass for a silent board (the
+    # pulled cable is noticed at once anyway, by the port's read failing).
+    io = LinkIO(hmap, layout, link_options={"silence_timeout": 60.0, "handshake_timeout": 30.0},
+                link_factory=lambda m, **kw: link_for_map(m, finder=lambda: [emu.port] if emu.port else [], **kw))
+    page = Page()
+    with Store(tmp_path / "panel.db") as store:
+        cockpit = Cockpit(store, sources=[io])
+        await cockpit.start()
+        cockpit.subscribe(page)
+        try:
+            await asyncio.wait_for(io.connected.wait(), TIMEOUT)
+            await tap(emu, cells["cockpit.start"])         # walk-up: a match is set up, its turn starts
+            await page.until(lambda: page.count("card_drawn") == 1)
+            for n in range(5):
+                card = cockpit.match.snapshot(cockpit.now())["card"]
+                for e in BotCrew(cockpit.match, accuracy=1.0).inputs_for_card(card, 0.0):
+                    if e.control in cells:
+                        if e.value is True:
+                            await tap(emu, cells[e.control])
+                    else:
+                        await cockpit.input(e.control, e.value)  # a token, moved on the screen
+                await page.until(lambda: page.count("card_completed") == n + 1)
+                if n == 1:
+                    # The cable comes out mid-turn: the turn pauses. While it is out the crew
+                    # leans on a key that is on no card of this test and keeps it held: the
+                    # snapshot reports it when the board is back, while the turn is still
+                    # paused, so it is never judged as a press (it would be a mistake).
+                    emu.unplug()
+                    await page.until(lambda: page.count("paused") == 1)
+                    held = next(c for c in sorted(cells) if c.startswith("grid.") and c not in str(card))
+                    emu.press(*cells[held])
+                    emu.replug()
+                    await page.until(lambda: page.count("resumed") == 1)
+                    emu.release(*cells[held])
+            await page.until(lambda: page.count("turn_ended") == 1)
+            logged = [(e.kind, e.data) for e in store.entries(cockpit.record.id)]
+            return page, io.status(), logged, cockpit.match.snapshot(cockpit.now())
+        finally:
+            await cockpit.close()
 
 
-def test_a_whole_turn_through_the_emulated_board():
-    with FirmwareEmulator(CFG) as emu:
-        svc = asyncio.run(play_turn(emu))
-    types = [e.type for e in svc.game]
+def test_a_whole_turn_through_the_emulated_board(tmp_path):
+    m = tmp_path / "map.toml"
+    # START on a free cell of the board's matrix instead of its Pi GPIO.
+    m.write_text((MAPS_DIR / "reference.toml").read_text().replace("start = { gpio = 3 }", "start = { matrix = [7, 9] }"))
+    hmap = load_map(m)
+    with FirmwareEmulator(hmap.board().firmware_config) as emu:
+        page, status, logged, snap = asyncio.run(play_turn(tmp_path, emu, hmap))
+    types = [e["type"] for e in page.events]
     assert types.count("card_completed") == 5 and types.count("mistake") == 0
-    ended = next(e for e in svc.game if e.type == "turn_ended")
-    assert ended.details["reason"] == "five_cards"
-    assert ended.details["points"] >= 5
+    ended = next(e for e in page.events if e["type"] == "turn_ended")
+    assert ended["reason"] == "five_cards" and ended["points"] >= 5
     assert types.index("paused") < types.index("resumed") < types.index("turn_ended")
-    assert [s["state"] for s in svc.statuses] == ["connected", "disconnected", "connected"]
-    assert svc.statuses[-1]["reconnects"] == 1 and svc.statuses[-1]["frames_rejected"] == 0
-    assert svc.match.snapshot()["scores"]["Ice"] >= 5
+    assert ("input", {"control": "cockpit.start", "value": True}) in logged
+    assert ("action", {"name": "pause", "params": {"reason": "link"}}) in logged
+    assert ("action", {"name": "resume", "params": {"reason": "link"}}) in logged
+    assert status["connected"] and status["reconnects"] == 1 and status["frames_rejected"] == 0
+    assert max(snap["scores"].values()) >= 5

@@ -157,6 +157,7 @@ class Driver:
             self.press(mid, by_role.get("ok", section["controls"][-1]), True)
 
 
+@pytest.mark.slow
 def test_sigkill_at_random_moments_then_replay_agrees(tmp_path):
     rng = random.Random(20261129)
     db = tmp_path / "panel.db"

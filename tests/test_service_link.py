@@ -9,12 +9,12 @@ from panel.engine import Phase
 from panel.hardware.map import load_map
 from panel.layout import load_layout
 from panel.link.emulator import FirmwareEmulator
-from panel.link.from_map import link_for_map, link_settings
+from panel.link.from_map import link_for_map
 from panel.service.cockpit import Cockpit, Refused
 from panel.service.link_io import LinkIO
 from panel.service.store import Store
 
-REFERENCE = Path(__file__).resolve().parent.parent / "hardware" / "reference.toml"
+REFERENCE = Path(__file__).resolve().parent.parent / "panel" / "maps" / "reference.toml"
 TEAMS = [{"name": "Gulls", "players": ["Ana", "Bo"]}, {"name": "Puffins", "players": ["Cy", "Di"]}]
 
 
@@ -76,5 +76,5 @@ def test_board_presses_sliders_and_a_pulled_cable_reach_the_match(tmp_path):
                 await cockpit.close()
         assert io.link is None
 
-    with FirmwareEmulator(link_settings(hmap)["firmware_config"]) as emu:
+    with FirmwareEmulator(hmap.board().firmware_config) as emu:
         asyncio.run(scenario(emu))

@@ -13,8 +13,10 @@ from panel.hardware.map import load_map
 from panel.layout import load_layout
 from panel.wiring import normalise_svg, stale_files, wiring_files
 
+pytestmark = pytest.mark.kit
+
 ROOT = Path(__file__).resolve().parent.parent
-MAPS = {"reference": ROOT / "hardware" / "reference.toml", "small": ROOT / "hardware" / "small.toml"}
+MAPS = {"reference": ROOT / "panel" / "maps" / "reference.toml", "small": ROOT / "panel" / "maps" / "small.toml"}
 
 
 @pytest.fixture(scope="module")
@@ -29,11 +31,11 @@ def generated():
 
 @pytest.mark.parametrize("build", sorted(MAPS))
 def test_committed_wiring_is_up_to_date_with_its_map(generated, build):
-    """CI fails here when a map changes and its wiring/ files were not made again."""
+    """CI fails here when a map changes and its kit/wiring/ files were not made again."""
     _, _, files = generated[build]
-    stale = stale_files(files, ROOT / "wiring" / build)
-    assert not stale, (f"wiring/{build} is stale ({', '.join(stale)}): run "
-                       f"penguin-panel wiring hardware/{build}.toml --out wiring/{build}")
+    stale = stale_files(files, ROOT / "kit" / "wiring" / build)
+    assert not stale, (f"kit/wiring/{build} is stale ({', '.join(stale)}): run "
+                       f"penguin-panel wiring {build} --out kit/wiring/{build}")
 
 
 def test_reference_pinout_names_every_control_and_pin(generated):

@@ -1,7 +1,7 @@
 """`penguin-panel calibrate`: each slider's two ends, a check of every position, the knob's home.
 
-    penguin-panel calibrate hardware/reference.toml           # at the panel, guided
-    penguin-panel calibrate hardware/reference.toml --sim     # a simulated maker
+    penguin-panel calibrate reference                         # at the panel, guided
+    penguin-panel calibrate my-build.toml --sim               # a simulated maker
     penguin-panel calibrate --only slider.red                 # redo one control
 
 The result goes to the calibration file (see panel/calibration.py) that the service reads
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import sys
-import time
 from pathlib import Path
 
 from ..i18n import _, ngettext
@@ -24,7 +23,7 @@ TRUE_ENDS = (0.035, 0.955)   # the simulated sliders' real ends: not the map's d
 
 def register(sub) -> None:
     p = sub.add_parser("calibrate", help="calibrate the sliders' ends and the knob's home")
-    p.add_argument("map", metavar="HARDWARE_MAP", nargs="?", help="hardware map TOML (default: hardware/reference.toml)")
+    p.add_argument("map", metavar="HARDWARE_MAP", nargs="?", help="hardware map TOML, or a shipped map's name (default: reference)")
     p.add_argument("--layout", metavar="FILE", help="layout TOML (default: the Penguin Airlines panel)")
     p.add_argument("--file", metavar="FILE", help="calibration file (default: $PENGUIN_PANEL_CALIBRATION, "
                                                   "else ~/.local/state/penguin-panel/calibration.toml)")
@@ -37,9 +36,9 @@ def calibrate_command(args) -> int:
     from .. import calibration as calmod
     from ..errors import ConfigError, Problem
     from ..hardware.map import AdcSource, EncoderSource
-    from .check import checked_map
+    from ..hardware.map import DEFAULT_MAP, checked_map
 
-    hmap, layout = checked_map(args.map, args.layout)
+    hmap, layout, _warnings = checked_map(args.map or DEFAULT_MAP, args.layout)
     path = Path(args.file) if args.file else calmod.default_path()
     targets = [cid for cid, s in hmap.controls.items() if isinstance(s, (AdcSource, EncoderSource))]
     if args.only:
@@ -137,7 +136,7 @@ async def _calibrate(hmap, layout, targets, path, *, sim: bool):
                 cal.sliders[cid] = sc
             elif isinstance(s, EncoderSource):
                 home = c.start
-                if s.on != "pi":
+                if s.on_board:
                     problems.append(_("{control}: homing a knob on the co-processor is not supported yet")
                                     .format(control=cid))
                     continue
@@ -149,57 +148,46 @@ async def _calibrate(hmap, layout, targets, path, *, sim: bool):
 
 
 class _Readers:
-    """Raw slider readings (0..1 of full scale): MCP3008 channels on the Pi, the
-    co-processor's ADC through the serial link; in --sim, the simulated panel's."""
+    """Raw slider readings (0..1 of full scale) through the map's own devices: MCP3008
+    channels on the Pi, the co-processor's ADC through the link; in --sim, the simulated
+    panel's. And the knob, as the service makes it."""
 
     def __init__(self, hmap, layout, stack, factory, panel):
         self.hmap, self.layout, self.stack, self.factory, self.panel = hmap, layout, stack, factory, panel
-        self.devices = {}
-        self.latest: dict[str, float] = {}
+        self.hub = None
+        self.inputs: dict = {}
+        self.board = None
         self.emu = None
-        self.link = None
 
     async def start(self, sliders) -> None:
-        from ..hardware.map import AdcSource
+        from ..hardware.devices import make_input
+        from ..hardware.inputs import InputHub
+        from ..service.link_io import LinkIO
 
-        pico = [c for c in sliders if self.hmap.controls[c].on == "pico"]
+        queue: asyncio.Queue = asyncio.Queue()  # positions are not wanted here: the raw readings are
+        self.hub = InputHub(asyncio.get_running_loop(), queue)
         for cid in sliders:
-            s: AdcSource = self.hmap.controls[cid]
-            if s.on == "mcp3008":
-                if self.panel is not None:
-                    self.devices[cid] = self.panel.adc[cid]
-                else:
-                    from gpiozero import MCP3008
-
-                    sel = self.hmap.mcp3008.select_pin if self.hmap.mcp3008 else 8
-                    dev = MCP3008(s.channel, clock_pin=11, mosi_pin=10, miso_pin=9, select_pin=sel,
-                                  pin_factory=self.factory)
-                    self.stack.callback(dev.close)
-                    self.devices[cid] = dev
-        if pico:
-            from ..link.from_map import link_for_map
-            from ..selftest_runner import board_config
-
-            config, adc_index, _unused = board_config(self.hmap)
-            self.adc_index = adc_index
+            if not self.hmap.controls[cid].on_board:
+                inp = make_input(self.hmap, cid, self.layout.control(cid), hub=self.hub, pin_factory=self.factory,
+                                 adc_device=self.panel.adc[cid] if self.panel is not None else None)
+                self.stack.callback(inp.close)
+                self.inputs[cid] = inp
+        if any(self.hmap.controls[c].on_board for c in sliders):
             port = None  # the map's port first, then any Pico by its USB id
             patience = {}
             if self.panel is not None:
                 from ..link.emulator import FirmwareEmulator
 
-                self.emu = self.stack.enter_context(FirmwareEmulator(config))
+                self.emu = self.stack.enter_context(FirmwareEmulator(self.hmap.board().firmware_config))
                 port = self.emu.port
                 # The emulated board shares the machine: a busy machine is not a silent board.
                 patience = {"silence_timeout": 60.0, "handshake_timeout": 30.0}
-            self.link = self.stack.enter_context(link_for_map(
-                self.hmap, port=port, on_analog=lambda r: self.latest.__setitem__(r.control, r.raw / 4095),
-                **patience))
-            end = time.monotonic() + (60 if self.emu is not None else 5)
-            while not self.link.connected and time.monotonic() < end:
-                await asyncio.sleep(0.02)
-            if not self.link.connected:
+            self.board = LinkIO(self.hmap, self.layout, port=port, link_options=patience)
+            self.stack.callback(self.board.close)
+            await self.board.start(queue)
+            if not await self.board.wait_connected(60.0 if self.emu is not None else 5.0):
                 raise RuntimeError(_("the co-processor did not answer on {port}: {why}").format(
-                    port=port or _("any port"), why=self.link.status().get("message") or _("is it plugged in?")))
+                    port=port or _("any port"), why=self.board.status().get("message") or _("is it plugged in?")))
 
     def setter(self, cid: str, frac: float):
         """--sim: the scripted maker's hand, moving the slider to `frac` of its travel."""
@@ -207,21 +195,20 @@ class _Readers:
             return None
         lo, hi = TRUE_ENDS
         value = lo + (hi - lo) * frac
-        s = self.hmap.controls[cid]
 
         def act():
-            if s.on == "mcp3008":
-                self.devices[cid].value = value
+            if cid in self.inputs:
+                self.panel.adc[cid].value = value
             else:
-                self.emu.set_adc(self.adc_index[cid], int(value * 65535))
+                channel = next(i for i, c in self.hmap.board().adc.items() if c == cid)
+                self.emu.set_adc(channel, int(value * 65535))
         return act
 
     async def samples(self, cid: str) -> list[float]:
-        s = self.hmap.controls[cid]
         out = []
-        if s.on == "mcp3008":
+        if cid in self.inputs:
             for _sample in range(SAMPLES):
-                out.append(float(self.devices[cid].value))
+                out.append(self.inputs[cid].raw)
                 if self.panel is None:
                     await asyncio.sleep(0.02)
             return out
@@ -232,18 +219,14 @@ class _Readers:
             await asyncio.to_thread(self.emu.wait_analog)  # counted in the emulated board's scans
         else:
             await asyncio.sleep(0.15)  # a real board's filter: FOLLOW_SAMPLES scans per channel
-        await asyncio.to_thread(self.link.sync, 30.0 if self.emu is not None else 2.0)
-        v = self.latest.get(cid)
-        return [v] if v is not None else []
+        await self.board.sync(30.0 if self.emu is not None else 2.0)
+        raw = self.board.devices[cid].raw
+        return [raw] if raw is not None else []
 
     def knob(self, cid: str, state_dir: Path):
-        from ..hardware.encoder import KnobInput
-        from ..hardware.inputs import InputHub
+        from ..hardware.devices import make_input
 
-        s = self.hmap.controls[cid]
-        hub = InputHub(asyncio.get_running_loop(), asyncio.Queue())
-        knob = KnobInput(cid, s.pins, hub=hub, positions=tuple(self.layout.control(cid).positions),
-                         steps_per_position=s.steps_per_position, wrap=s.wrap,
-                         state_file=Path(state_dir) / f"{cid}.json", pin_factory=self.factory)
+        knob = make_input(self.hmap, cid, self.layout.control(cid), hub=self.hub, pin_factory=self.factory,
+                          state_dir=state_dir)
         self.stack.callback(knob.close)
         return knob

@@ -1,8 +1,8 @@
 """`penguin-panel check`: the self-test of a built panel.
 
-    penguin-panel check hardware/reference.toml            # at the panel: guided, step by step
-    penguin-panel check hardware/reference.toml --sim      # a simulated maker on mock pins
-    penguin-panel check --sim --report                     # the same as JSON, for scripts
+    penguin-panel check reference            # at the panel: guided, step by step
+    penguin-panel check my-build.toml --sim  # a simulated maker on mock pins
+    penguin-panel check --sim --report       # the shipped reference map, as JSON for scripts
 
 It lights each pixel in turn and sounds each buzzer tone, then asks for every control of
 the layout the map wires, one at a time, and ends with a table: each control seen, never
@@ -16,15 +16,14 @@ import asyncio
 import json
 import sys
 import time
-from pathlib import Path
 
-DEFAULT_MAP = Path("hardware") / "reference.toml"
+from ..hardware.map import DEFAULT_MAP, checked_map
 
 
 def register(sub) -> None:
     p = sub.add_parser("check", help="self-test the built panel: every light, tone and control")
     p.add_argument("map", metavar="HARDWARE_MAP", nargs="?",
-                   help=f"hardware map TOML (default: {DEFAULT_MAP})")
+                   help=f"hardware map TOML, or a shipped map's name (default: {DEFAULT_MAP})")
     p.add_argument("--layout", metavar="FILE", help="layout TOML (default: the Penguin Airlines panel)")
     p.add_argument("--sim", action="store_true",
                    help="simulated pins; a scripted maker presses and moves every control in order")
@@ -34,41 +33,16 @@ def register(sub) -> None:
     p.set_defaults(func=check_command)
 
 
-def _map_path(arg: str | None) -> Path:
-    if arg is not None:
-        return Path(arg)
-    here = DEFAULT_MAP
-    if here.is_file():
-        return here
-    # Installed elsewhere: the map shipped beside the package's source tree.
-    return Path(__file__).resolve().parents[2] / DEFAULT_MAP
-
-
-def checked_map(map_arg, layout_arg):
-    """The hardware map and its layout, refused (one line per error) when they disagree:
-    what `check` and `calibrate` both start from."""
-    from ..errors import ConfigError
-    from ..hardware.map import load_map
-    from ..layout import load_layout
-
-    hmap = load_map(_map_path(map_arg))
-    layout = load_layout(layout_arg, expansion=hmap.expansion)
-    errors, _ = hmap.check(layout)
-    if errors:
-        raise ConfigError(errors)
-    return hmap, layout
-
-
 def check_command(args) -> int:
     from ..errors import ConfigError
     from ..selftest import table
 
-    hmap, layout = checked_map(args.map, args.layout)
+    hmap, layout, _warnings = checked_map(args.map or DEFAULT_MAP, args.layout)
     talk = sys.stderr if args.report else sys.stdout
     from ..calibration import status_at_start
 
     try:
-        _, warning = status_at_start(hmap, map_arg=args.map or str(_map_path(None)))
+        _, warning = status_at_start(hmap, map_arg=args.map or DEFAULT_MAP)
     except ConfigError as e:
         warning = "; ".join(str(p) for p in e.problems)
     if warning:
@@ -140,7 +114,7 @@ async def _run_live(hmap, layout, progress, talk, timeout: float):
 
     from ..hardware.pins import pin_factory
     from ..selftest import Observed, plan, verdicts
-    from ..selftest_runner import (CoprocessorInputs, OutputResult, Report, SelfTestRunner, _held,
+    from ..selftest_runner import (OutputResult, Report, SelfTestRunner, _held, coprocessor_report,
                                    coprocessor_status, unwired)
 
     factory = pin_factory(sim=False)  # off a Pi: a RuntimeError, told as one line
@@ -156,14 +130,18 @@ async def _run_live(hmap, layout, progress, talk, timeout: float):
         cop, untested = coprocessor_status(hmap, layout)
         board = None
         if untested:
-            port = hmap.coprocessor.port if hmap.coprocessor else None
-            board = stack.enter_context(CoprocessorInputs(hmap, layout, post=run.hub.post, port=port))
+            from ..service.link_io import LinkIO
+
+            # The map's port first, then any Pico found by its USB id, as the service does.
+            board = LinkIO(hmap, layout)
+            stack.callback(board.close)
+            await board.start(run.queue)
             print("waiting for the co-processor ...", file=talk)
-            if await board.connected(5.0):
+            if await board.wait_connected(5.0):
                 untested = []
             else:
-                cop = board.status()
-                hint = " (is the Pico plugged in and flashed? see hardware/BUILD.md)"
+                cop = coprocessor_report(board.status())
+                hint = " (is the Pico plugged in and flashed? see kit/BUILD.md)"
                 cop["detail"] = (cop.get("detail") or "") + hint
         await asyncio.sleep(0.3)
         run.hub.poll(time.monotonic())
@@ -183,7 +161,7 @@ async def _run_live(hmap, layout, progress, talk, timeout: float):
             events = await run.collect(step, timeout=timeout, settle=0.8)
             observed.append(Observed(step, events))
         if board is not None and not untested:
-            cop = board.status()
+            cop = coprocessor_report(board.status())
         return Report(hmap.name, f"{layout.name} ({layout.side})",
                       verdicts(observed, stuck=stuck, untested=untested, unwired=unwired(hmap, layout)),
                       outputs, cop)
@@ -201,12 +179,10 @@ def _ask(prompt: str, *, yes: bool = False) -> bool:
 
 def _real_strip(hmap):
     """The NeoPixel chain through the hardware layer's driver."""
-    if hmap.neopixel is None:
-        return None
-    from ..hardware.leds import open_strip
+    from ..hardware.devices import make_strip
 
     try:
-        return open_strip(hmap.neopixel)
+        return make_strip(hmap)
     except (ImportError, RuntimeError, OSError, ValueError) as e:
         print(f"warning: the NeoPixels cannot be driven here ({e}): the pixel step is skipped", file=sys.stderr)
         return None

@@ -84,9 +84,8 @@ def load_config(path: str) -> dict:
 def config_from_map(path: str) -> dict:
     """The firmware config a hardware map's co-processor section and controls call for."""
     from ..hardware.map import load_map
-    from ..link.from_map import link_settings
 
-    cfg = link_settings(load_map(path))["firmware_config"]
+    cfg = load_map(path).board().firmware_config
     problems = fwconfig.validate(cfg)
     if problems:
         raise ConfigError([Problem(path, "coprocessor", pr) for pr in problems])

@@ -12,7 +12,7 @@ def register(sub) -> None:
     hsub = p.add_subparsers(dest="hardware_command", metavar="ACTION")
     hsub.required = True
     check = hsub.add_parser("check", help="validate a hardware map against the layout")
-    check.add_argument("map", metavar="MAP", help="hardware map TOML (e.g. hardware/reference.toml)")
+    check.add_argument("map", metavar="MAP", help="hardware map TOML, or a shipped map's name (reference, small)")
     check.add_argument("--layout", metavar="FILE", help="layout TOML (default: the Penguin Airlines panel)")
     check.add_argument("--side", choices=SIDES, default="blue", help="printed side of the module cards")
     check.add_argument("--strict", action="store_true", help="an unmapped control is an error, not a warning")

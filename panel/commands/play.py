@@ -12,7 +12,7 @@ def register(sub) -> None:
     p.add_argument("--host", help="address to listen on (default: 127.0.0.1 with --sim, else 0.0.0.0)")
     p.add_argument("--port", type=int, help="port to listen on (default: the settings file's, else 8080; 0 picks a free one)")
     p.add_argument("--settings", metavar="FILE", help="settings TOML ([service] and [match] tables)")
-    p.add_argument("--hardware", metavar="MAP", help="hardware map TOML of the built cockpit")
+    p.add_argument("--hardware", metavar="MAP", help="hardware map TOML of the built cockpit, or a shipped map's name")
     p.add_argument("--layout", metavar="FILE", help="layout TOML (default: the Penguin Airlines panel)")
     p.add_argument("--db", metavar="PATH",
                    help="SQLite database (default: $XDG_STATE_HOME/penguin-panel/panel.db)")

@@ -1,5 +1,6 @@
 """`penguin-panel service install | uninstall | reset-pin`: run the cockpit at boot under
-systemd, and with `--kiosk` show its board on the Pi's own screen."""
+systemd, and with `--kiosk` show its board on the Pi's own screen; with `--venue`, the
+venue board (`penguin-panel venue`) instead."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from ..errors import ConfigError, Problem
 UNIT_NAME = "penguin-panel.service"
 KIOSK_UNIT = "penguin-panel-kiosk.service"
 KIOSK_RULES = "70-penguin-panel-kiosk.rules"  # udev: no phantom mouse pointer (see the file)
+VENUE_UNIT = "penguin-panel-venue.service"
 DEFAULT_EXEC = "/opt/penguin-panel/.venv/bin/penguin-panel"
 SYSTEMD_RUNNING = Path("/run/systemd/system")  # sd_booted(): systemd is this machine's init
 SETTINGS_TEMPLATE = """\
@@ -30,6 +32,23 @@ SETTINGS_TEMPLATE = """\
 # turn_seconds = 35
 # time_counters = 4
 # target_points = 12
+
+# [mqtt]                              # a venue's broker (README, "For venues")
+# host = "venue-broker.local"
+# username = "cockpit-1"
+# password = "..."
+# cockpit_id = "cockpit-1"
+"""
+VENUE_SETTINGS_TEMPLATE = """\
+# Settings of the venue board (penguin-panel venue --settings this file).
+[venue]
+# name = "Penguin Café"               # the board's title
+# pin = "135790"                      # the venue admin's PIN (else made at first start)
+
+[mqtt]
+host = "localhost"
+username = "venue"
+password = "change me"                # the one given with mosquitto_passwd
 """
 
 
@@ -45,11 +64,14 @@ def register(sub) -> None:
                       help="also show the board full screen on this machine's screen at boot (cage + Chromium)")
     inst.add_argument("--kiosk-user", default="penguin-kiosk", help="user the kiosk runs as (default: penguin-kiosk)")
     inst.add_argument("--udev-dir", default="/etc/udev/rules.d", help="where the kiosk's udev rule goes")
+    inst.add_argument("--venue", action="store_true",
+                      help="the venue board's unit (penguin-panel venue) and its settings, not the cockpit's")
     inst.add_argument("--print", action="store_true", dest="print_only",
                       help="only print the unit(s) this installation would get")
     inst.set_defaults(func=install)
     uninst = ssub.add_parser("uninstall", help="stop and remove the unit(s); settings and matches are kept")
     uninst.add_argument("--kiosk", action="store_true", help="remove only the kiosk (the cockpit stays)")
+    uninst.add_argument("--venue", action="store_true", help="remove only the venue board")
     uninst.add_argument("--unit-dir", default="/etc/systemd/system", help="where the units are")
     uninst.add_argument("--udev-dir", default="/etc/udev/rules.d", help="where the kiosk's udev rule is")
     uninst.set_defaults(func=uninstall)
@@ -89,6 +111,8 @@ def render_unit(*, exec_path: str, user: str, config_dir: str, name: str = UNIT_
 
 
 def install(args) -> int:
+    if args.venue:
+        return install_venue(args)
     exec_path = executable()
     units = {UNIT_NAME: render_unit(exec_path=exec_path, user=args.user, config_dir=args.config_dir)}
     if args.kiosk:
@@ -126,6 +150,36 @@ def install(args) -> int:
         steps += ["udevadm control --reload-rules && udevadm trigger --subsystem-match=input",
                   "systemctl enable --now penguin-panel-kiosk    # the board on the screen, now and at every boot"]
     steps.append("journalctl -u penguin-panel -b | grep PIN    # the game master's PIN, shown at first start")
+    print("penguin-panel: now run:")
+    for s in steps:
+        print(f"  sudo {s}")
+    return 0
+
+
+def install_venue(args) -> int:
+    """The venue board's unit and its settings file (which will hold the broker's password)."""
+    exec_path = executable()
+    unit = render_unit(exec_path=exec_path, user=args.user, config_dir=args.config_dir, name=VENUE_UNIT)
+    if args.print_only:
+        print(f"# ---- {VENUE_UNIT}\n{unit}", end="")
+        return 0
+    if os.geteuid() != 0:
+        print("penguin-panel: installing a system service needs root; run:\n"
+              f"  sudo {exec_path} service install --venue", file=sys.stderr)
+        return 1
+    unit_dir, config_dir = Path(args.unit_dir), Path(args.config_dir)
+    unit_dir.mkdir(parents=True, exist_ok=True)
+    (unit_dir / VENUE_UNIT).write_text(unit)
+    print(f"penguin-panel: wrote {unit_dir / VENUE_UNIT}")
+    config_dir.mkdir(parents=True, exist_ok=True)
+    settings = config_dir / "venue.toml"
+    if not settings.exists():
+        settings.write_text(VENUE_SETTINGS_TEMPLATE)
+        settings.chmod(0o640)  # the broker's password: the service's group may read it, nobody else
+    print(f"penguin-panel: settings in {settings}: put the venue user's broker password there")
+    steps = _user_steps(args.user, ())
+    steps += ["systemctl daemon-reload", "systemctl enable --now penguin-panel-venue",
+              "journalctl -u penguin-panel-venue -b | grep PIN    # the venue admin's PIN, shown at first start"]
     print("penguin-panel: now run:")
     for s in steps:
         print(f"  sudo {s}")
@@ -170,10 +224,11 @@ def screen_connected(unit: str) -> bool:
 
 
 def uninstall(args) -> int:
-    names = [KIOSK_UNIT] if args.kiosk else [KIOSK_UNIT, UNIT_NAME]
+    names = [VENUE_UNIT] if args.venue else [KIOSK_UNIT] if args.kiosk else [KIOSK_UNIT, UNIT_NAME]
     if os.geteuid() != 0:
         print("penguin-panel: removing a system service needs root; run:\n"
-              f"  sudo {executable()} service uninstall{' --kiosk' if args.kiosk else ''}", file=sys.stderr)
+              f"  sudo {executable()} service uninstall{' --kiosk' if args.kiosk else ''}"
+              f"{' --venue' if args.venue else ''}", file=sys.stderr)
         return 1
     unit_dir, running = Path(args.unit_dir), SYSTEMD_RUNNING.is_dir()
     removed = False

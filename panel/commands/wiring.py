@@ -1,8 +1,8 @@
 """`penguin-panel wiring MAP --out DIR`: pinout and matrix tables, harness and schematic
 drawings, all generated from a hardware map (see panel/wiring.py).
 
-    penguin-panel wiring hardware/reference.toml --out wiring/reference
-    penguin-panel wiring hardware/reference.toml --out wiring/reference --check   # stale?
+    penguin-panel wiring reference --out kit/wiring/reference
+    penguin-panel wiring reference --out kit/wiring/reference --check   # stale?
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from ..layout import SIDES
 
 def register(sub) -> None:
     p = sub.add_parser("wiring", help="generate the wiring tables and diagrams of a hardware map")
-    p.add_argument("map", metavar="HARDWARE_MAP", help="hardware map TOML (e.g. hardware/reference.toml)")
+    p.add_argument("map", metavar="HARDWARE_MAP", help="hardware map TOML, or a shipped map's name (reference, small)")
     p.add_argument("--out", metavar="DIR", required=True, help="folder to write the files into")
     p.add_argument("--layout", metavar="FILE", help="layout TOML (default: the Penguin Airlines panel)")
     p.add_argument("--side", choices=SIDES, default="blue", help="printed side of the module cards")
@@ -24,16 +24,10 @@ def register(sub) -> None:
 
 
 def wiring_command(args) -> int:
-    from ..errors import ConfigError
-    from ..hardware.map import load_map
-    from ..layout import load_layout
+    from ..hardware.map import checked_map
     from ..wiring import stale_files, wiring_files, write_wiring
 
-    hmap = load_map(args.map)
-    layout = load_layout(args.layout, side=args.side, expansion=hmap.expansion)
-    errors, _ = hmap.check(layout)
-    if errors:
-        raise ConfigError(errors)
+    hmap, layout, _warnings = checked_map(args.map, args.layout, side=args.side)
     files = wiring_files(hmap, layout)
     if args.check:
         stale = stale_files(files, args.out)

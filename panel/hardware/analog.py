@@ -3,7 +3,8 @@ report a position only once it has held for the settle time.
 
 `SliderQuantiser` is pure (readings and times in, a position out) so the co-processor's
 ADC readings, arriving over the serial link, go through the same code as the MCP3008's.
-`AnalogInput` samples a gpiozero MCP3008 channel at a steady rate from the loop.
+`AnalogInput` samples a gpiozero MCP3008 channel at a steady rate from the loop; the
+co-processor's channels are `board.BoardSlider`s, fed by the link.
 
 Hysteresis: the slider stays at its position while the reading is inside the position's
 band widened by `hysteresis` (a fraction of full scale) on each side. With the default
@@ -55,6 +56,11 @@ class SliderQuantiser:
     def position(self) -> str | None:
         return None if self.index is None else self.positions[self.index]
 
+    @property
+    def deadline(self) -> float | None:
+        """When a new position waiting to settle would be reported, if the reading holds."""
+        return None if self._candidate is None else self._since + self.settle
+
     def _inside(self, i: int, x: float) -> bool:
         n = len(self.positions)
         return i / n - self.hysteresis <= x <= (i + 1) / n + self.hysteresis
@@ -69,28 +75,29 @@ class SliderQuantiser:
             n = len(self.positions)
             self._candidate = min(int(x * n), n - 1)
             self._since = t
-        if t - self._since >= self.settle:
+        if t >= self._since + self.settle:  # as `deadline` computes it
             self.index, self._candidate = self._candidate, None
             return self.positions[self.index]
         return None
 
 
 class AnalogInput(Closeable):
-    """One MCP3008 channel, sampled from the loop every `interval` seconds."""
+    """One MCP3008 channel (an `AdcSource` of the map), sampled from the loop every
+    `interval` seconds and quantised as the source says."""
 
-    def __init__(self, control: str, channel: int, *, hub: InputHub, positions: Sequence[str],
-                 calibration: tuple[float, float] = (0.0, 1.0), hysteresis: float = 0.05, settle: float = 0.15,
+    def __init__(self, control: str, source, *, hub: InputHub, positions: Sequence[str],
                  interval: float = 0.02, select_pin: int = 8, device=None, pin_factory=None):
         self.control = control
+        self.source = source
         self.interval = interval
         self._hub = hub
-        self.quantiser = SliderQuantiser(positions, calibration=calibration, hysteresis=hysteresis, settle=settle)
+        self.quantiser = source.quantiser(positions)
         if device is None:
             from gpiozero import MCP3008
 
             # gpiozero picks hardware SPI (spidev) on a Pi, software SPI on mock pins.
             with software_spi(pin_factory):
-                device = MCP3008(channel, clock_pin=11, mosi_pin=10, miso_pin=9, select_pin=select_pin,
+                device = MCP3008(source.channel, clock_pin=11, mosi_pin=10, miso_pin=9, select_pin=select_pin,
                                  pin_factory=pin_factory)
             self._owned = True
         else:
@@ -104,12 +111,17 @@ class AnalogInput(Closeable):
         return self.quantiser.position
 
     @property
+    def raw(self) -> float:
+        """The channel's reading now, as a fraction of full scale (what calibration takes)."""
+        return self.source.fraction(self._device.value)
+
+    @property
     def deadline(self) -> float:
         return self._next
 
     def poll(self, now: float) -> None:
         self._next = now + self.interval
-        pos = self.quantiser.update(self._device.value, now)
+        pos = self.quantiser.update(self.raw, now)
         if pos is not None:
             self._hub.emit(InputEvent(self.control, pos, now))
 

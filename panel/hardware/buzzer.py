@@ -72,6 +72,17 @@ class BuzzerPlayer(Closeable):
             start += self._steps.pop(0)[1]
         self._next(start)
 
+    def note(self, tone: str | None) -> None:
+        """Sound one note by name ("A4") until the next call, None for silence: the
+        self-test's tones, outside any tune."""
+        from gpiozero.tones import Tone
+
+        self._steps, self._until, self.playing = [], None, None
+        if tone is None:
+            self._device.stop()
+        else:
+            self._device.play(Tone(tone))
+
     def close(self) -> None:
         if self._device is not None:
             self._device.close()

@@ -41,7 +41,8 @@ class Debouncer:
 
     def poll(self, now: float) -> list[tuple[bool, float]]:
         """Report a pending release whose contact stayed open for the window."""
-        if self._pending is not None and now - self._pending >= self.window:
+        # (compared as `deadline` computes it: a poll exactly at the deadline decides)
+        if self._pending is not None and now >= self._pending + self.window:
             t, self._pending = self._pending, None
             self.state = False
             return [(False, t)]

@@ -9,6 +9,7 @@ when the picture changed and moves the buzzer on; the loop calls it by `deadline
 from __future__ import annotations
 
 import math
+from collections import deque
 from typing import Any, Iterable
 
 from ..events import GameEvent
@@ -18,6 +19,7 @@ from .leds import PixelStrip
 from .map import NeoPixelConfig
 from .patterns import CUE_SECONDS, LAST_SECONDS, Cue, render
 
+SOUNDS_KEPT = 64  # the last sounds started, for the tests and a look at what played
 # game event -> the sound (and light cue) it makes
 SOUNDS = {"turn_started": "turn_start", "mistake": "mistake", "card_completed": "card",
           "turn_ended": "turn_end", "game_ended": "game_end"}
@@ -25,17 +27,16 @@ SOUNDS = {"turn_started": "turn_start", "mistake": "mistake", "card_completed": 
 
 class Effects(Closeable):
     def __init__(self, strip: PixelStrip | None, config: NeoPixelConfig | None, buzzer: BuzzerPlayer | None = None,
-                 *, frame_interval: float = 0.05, always_write: bool = False):
+                 *, frame_interval: float = 0.05):
         if strip is not None and config is None:
             raise ValueError("a strip needs its NeoPixel config (which pixel does what)")
         self.strip = strip
         self.config = config
         self.buzzer = buzzer
         self.frame_interval = frame_interval
-        # write every update's frame, changed or not (the latency benchmark measures writes)
-        self.always_write = always_write
         self.cues: list[Cue] = []
-        self.sounds: list[tuple[float, str]] = []  # (time, tune) of every sound started
+        # (time, tune) of the last sounds started: bounded, the service runs all day
+        self.sounds: deque[tuple[float, str]] = deque(maxlen=SOUNDS_KEPT)
         self._last_frame: tuple | None = None
         self._time_left: float | None = None
         self._phase: str | None = None
@@ -74,7 +75,7 @@ class Effects(Closeable):
         self.cues = [c for c in self.cues if c.until > now]
         if self.strip is not None:
             frame = tuple(render(snapshot, now, self.config, self.cues))
-            if self.always_write or frame != self._last_frame:
+            if frame != self._last_frame:
                 self.strip.write(frame)
                 self._last_frame = frame
         # Frames on a fixed grid while something moves (the ring drains, a cue plays), none

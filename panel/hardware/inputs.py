@@ -78,3 +78,12 @@ class InputHub:
             d = t.deadline
             if d is not None and d <= now:
                 t.poll(now)
+
+    async def run(self, *, every: float = 0.02) -> None:
+        """Poll the adapters when their deadlines come, until cancelled. Debounce windows
+        and settle times end without an edge, so the loop wakes for them; and at least
+        every `every` seconds, since a new edge may bring an earlier deadline."""
+        while True:
+            due = self.deadline
+            await asyncio.sleep(every if due is None else max(0.0, min(due - self.clock(), every)))
+            self.poll(self.clock())

@@ -15,12 +15,14 @@ A map is one TOML file per build. It binds every control id of the layout
 and places the outputs: the NeoPixel chain (pin, driver, count, the pixels of each role)
 and the buzzer. The map knows nothing of the game; the layout knows nothing of pins.
 
-`load_map` reads and checks the file's own structure; `HardwareMap.check(layout)` checks
+The shipped maps live in panel/maps/ and are found by name ("reference", "small") as
+well as by file. `load_map` reads and checks the file's own structure; `HardwareMap.check(layout)` checks
 it against a layout and returns (errors, warnings), each a `Problem` naming file and key.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,9 +69,50 @@ _TOP_KEYS = ("name", "format", "description", "model", "expansion", "buses", "co
 
 
 # ---------------------------------------------------------------------------- sources
+#
+# Each source type holds what its kind of map entry means: which position a closed
+# contact stands for, the pull it asks of the pin, how a reading becomes a fraction of
+# full scale and a position, and which pins it takes. panel/hardware/devices.py makes the
+# device for an entry from these, for the service, the self-test and the calibration alike.
+
+_PULL_UP = {"up": True, "down": False, "none": None}
+# The co-processor reports 12-bit ADC counts (firmware/PROTOCOL.md: ADC and SNAP adc=);
+# gpiozero's MCP3008.value is already a fraction of full scale.
+PICO_ADC_FULL_SCALE = 4095
+
+
+class _Pulled:
+    """A contact read through a pull resistor."""
+
+    pull: str
+    active: str
+
+    @property
+    def pull_up(self) -> bool | None:
+        """gpiozero's pull_up= value: None means floating (the active level is then given)."""
+        return _PULL_UP[self.pull]
+
+    @property
+    def active_high(self) -> bool:
+        return self.active == "high"
+
+
+class _OneContact:
+    """One contact: a button's press, or a two-position token's two positions."""
+
+    closed: str | None
+
+    def positions_of(self, control) -> tuple[str, str] | None:
+        """(open, closed): the position a token stands at with its contact open and closed
+        (closed: `closed`, else the token's second position); None for a button."""
+        if getattr(control, "token_kind", None) is None:
+            return None
+        closed = self.closed or control.positions[1]
+        return next(p for p in control.positions if p != closed), closed
+
 
 @dataclass(frozen=True)
-class GpioSource:
+class GpioSource(_Pulled, _OneContact):
     """One contact on a Pi GPIO. For a two-position token, `closed` is the position the
     token stands at while the contact is closed (default: its second position)."""
 
@@ -78,29 +121,43 @@ class GpioSource:
     active: str = "low"       # the level that means "closed"
     closed: str | None = None
     kind = "gpio"
+    on_board = False
 
     @property
-    def pull_up(self) -> bool | None:
-        """gpiozero's Button(pull_up=...) value: None means floating, active_state given."""
-        return {"up": True, "down": False, "none": None}[self.pull]
+    def key(self) -> str:
+        return "gpio"
 
     @property
-    def active_high(self) -> bool:
-        return self.active == "high"
+    def pi_pins(self) -> tuple[int, ...]:
+        return (self.pin,)
 
 
 @dataclass(frozen=True)
-class PinPairSource:
+class PinPairSource(_Pulled):
     """A three-position round lever: first pin closed, neither (the middle), second closed."""
 
     pins: tuple[int, int]
     pull: str = "up"
     active: str = "low"
     kind = "pins"
+    on_board = False
+
+    @property
+    def key(self) -> str:
+        return "pins"
+
+    @property
+    def pi_pins(self) -> tuple[int, ...]:
+        return self.pins
+
+    @staticmethod
+    def closed_position(i: int, control) -> str:
+        """The position the lever stands at while its i-th pin's contact is closed."""
+        return control.positions[0 if i == 0 else -1]
 
 
 @dataclass(frozen=True)
-class EncoderSource:
+class EncoderSource(_Pulled):
     """The knob's quadrature encoder; `steps_per_position` detents move it one position."""
 
     pins: tuple[int, int]
@@ -108,7 +165,32 @@ class EncoderSource:
     steps_per_position: int = 4
     wrap: bool = True
     pull: str = "up"
+    active = "low"            # (the encoder's contacts close to ground)
     kind = "encoder"
+
+    @property
+    def on_board(self) -> bool:
+        return self.on == "pico"
+
+    @property
+    def key(self) -> str:
+        return "pico_encoder" if self.on_board else "encoder"
+
+    @property
+    def pi_pins(self) -> tuple[int, ...]:
+        return () if self.on_board else self.pins
+
+    def position_of(self, steps: int, positions) -> str:
+        """The position at an absolute detent count: the nearest whole multiple of
+        `steps_per_position` (halfway rounds up), wrapping round a knob that turns freely."""
+        n = len(positions)
+        i = math.floor(steps / self.steps_per_position + 0.5)
+        i = i % n if self.wrap else min(max(i, 0), n - 1)
+        return positions[i]
+
+    def steps_at(self, position: str, positions) -> int:
+        """The absolute detent count of a position (what homing sets)."""
+        return list(positions).index(position) * self.steps_per_position
 
 
 @dataclass(frozen=True)
@@ -123,16 +205,48 @@ class AdcSource:
     hysteresis: float = 0.05
     settle_ms: int = 150
     kind = "adc"
+    pi_pins = ()              # the MCP3008's pins are its bus's (spi0), not the control's
+
+    @property
+    def on_board(self) -> bool:
+        return self.on == "pico"
+
+    @property
+    def key(self) -> str:
+        return "pico_adc" if self.on_board else "mcp3008"
+
+    @property
+    def full_scale(self) -> float:
+        """What a reading of the whole range is, as the device hands it over."""
+        return PICO_ADC_FULL_SCALE if self.on_board else 1.0
+
+    def fraction(self, raw: float) -> float:
+        """A reading as a fraction (0..1) of full scale."""
+        return raw / self.full_scale
+
+    def quantiser(self, positions):
+        """The calibrated, hysteretic quantiser that turns this channel's readings into
+        the slider's positions, settling for `settle_ms`."""
+        from .analog import SliderQuantiser
+
+        return SliderQuantiser(positions, calibration=self.calibration, hysteresis=self.hysteresis,
+                               settle=self.settle_ms / 1000)
 
 
 @dataclass(frozen=True)
-class MatrixSource:
+class MatrixSource(_OneContact):
     """A cell of the co-processor's diode matrix."""
 
     row: int
     col: int
     closed: str | None = None
     kind = "matrix"
+    on_board = True
+    pi_pins = ()
+
+    @property
+    def key(self) -> str:
+        return "matrix"
 
 
 Source = GpioSource | PinPairSource | EncoderSource | AdcSource | MatrixSource
@@ -176,6 +290,20 @@ class Mcp3008Config:
         return MCP3008_CE[self.device]
 
 
+@dataclass(frozen=True)
+class BoardWiring:
+    """The co-processor's side of a map, numbered as the board numbers it: the firmware
+    config written to the board (its n-th "adc" entry is ADC channel n on the wire, the
+    n-th "encoders" entry encoder n), and which control each matrix cell, wire channel
+    and encoder is, for the link."""
+
+    firmware_config: dict[str, Any]
+    matrix: dict[tuple[int, int], str]
+    adc: dict[int, str]
+    encoders: dict[int, str]
+    port: str | None
+
+
 @dataclass
 class HardwareMap:
     name: str
@@ -192,6 +320,14 @@ class HardwareMap:
 
     # -- views other parts use ---------------------------------------------------------
 
+    def on_pi(self) -> list[str]:
+        """Controls the Pi reads itself, in file order."""
+        return [cid for cid, s in self.controls.items() if not s.on_board]
+
+    def on_board(self) -> list[str]:
+        """Controls the co-processor reads (matrix cells, its ADC channels and encoders)."""
+        return [cid for cid, s in self.controls.items() if s.on_board]
+
     def matrix_cells(self) -> dict[tuple[int, int], str]:
         """{(row, col): control id} for the co-processor's matrix."""
         return {(s.row, s.col): cid for cid, s in self.controls.items() if isinstance(s, MatrixSource)}
@@ -199,37 +335,28 @@ class HardwareMap:
     def coprocessor_adc(self) -> dict[int, str]:
         """{adc channel: control id} for the co-processor's analog inputs."""
         return {s.channel: cid for cid, s in self.controls.items()
-                if isinstance(s, AdcSource) and s.on == "pico"}
+                if isinstance(s, AdcSource) and s.on_board}
 
     def coprocessor_encoders(self) -> dict[str, tuple[int, int]]:
         return {cid: s.pins for cid, s in self.controls.items()
-                if isinstance(s, EncoderSource) and s.on == "pico"}
+                if isinstance(s, EncoderSource) and s.on_board}
 
-    def firmware_config(self) -> dict[str, Any]:
-        """What the co-processor's firmware needs to know: JSON/TOML-ready."""
-        cp = self.coprocessor or CoprocessorConfig()
-        return {
-            "rows": list(cp.rows),
-            "cols": list(cp.cols),
-            "adc": {str(ch): PICO_ADC_GP[ch] for ch in sorted(self.coprocessor_adc())},
-            "encoders": {cid: list(p) for cid, p in sorted(self.coprocessor_encoders().items())},
-        }
+    def board(self) -> "BoardWiring":
+        """What the co-processor's firmware and the serial link need from this map."""
+        cp = self.coprocessor
+        adc = sorted(self.coprocessor_adc().items())              # [(map channel, control)]
+        encoders = sorted(self.coprocessor_encoders().items())    # [(control, (a, b))]
+        config = {"rows": list(cp.rows) if cp else [], "cols": list(cp.cols) if cp else [],
+                  "adc": [PICO_ADC_GP[ch] for ch, _ in adc], "encoders": [list(pins) for _, pins in encoders]}
+        return BoardWiring(config, self.matrix_cells(), {i: cid for i, (_, cid) in enumerate(adc)},
+                           {i: cid for i, (cid, _) in enumerate(encoders)}, cp.port if cp else None)
 
-    def pi_pins(self) -> dict[int, str]:
-        """{BCM pin: what uses it} for every Pi pin the map claims (first user wins)."""
-        return {pin: what for pin, what, _ in self._pi_claims()}
-
-    def _pi_claims(self) -> list[tuple[int, str, str]]:
-        """(pin, what, key) for every Pi GPIO claim, in file order."""
+    def pi_claims(self) -> list[tuple[int, str, str]]:
+        """(BCM pin, what uses it, key in the file) for every Pi GPIO the map claims, in
+        file order (the SPI bus's own pins, claimed by the bus, are not in it)."""
         claims: list[tuple[int, str, str]] = []
         for cid, s in self.controls.items():
-            key = self.keys[cid]
-            if isinstance(s, GpioSource):
-                claims.append((s.pin, cid, f"{key}.gpio"))
-            elif isinstance(s, PinPairSource):
-                claims += [(p, cid, f"{key}.pins") for p in s.pins]
-            elif isinstance(s, EncoderSource) and s.on == "pi":
-                claims += [(p, cid, f"{key}.encoder") for p in s.pins]
+            claims += [(p, cid, f"{self.keys[cid]}.{s.key}") for p in s.pi_pins]
         if self.neopixel is not None:
             claims.append((self.neopixel.pin, "the NeoPixel chain", "neopixel.gpio"))
         if self.buzzer is not None:
@@ -254,7 +381,7 @@ class HardwareMap:
             if c.kind == "button":
                 if not isinstance(s, (GpioSource, MatrixSource)):
                     errors.append(Problem(f, key, f"'{cid}' is a button: wire it to 'gpio' or 'matrix', "
-                                                  f"not '{_source_key(s)}'"))
+                                                  f"not '{s.key}'"))
                 elif s.closed is not None:
                     errors.append(Problem(f, f"{key}.closed", "only a token has positions; a button is "
                                                               "pressed while its contact is closed"))
@@ -263,22 +390,22 @@ class HardwareMap:
             if tk == "slider":
                 if not isinstance(s, AdcSource):
                     errors.append(Problem(f, key, f"'{cid}' is a slider: it needs an ADC channel "
-                                                  f"('mcp3008' or 'pico_adc'), not '{_source_key(s)}'"))
+                                                  f"('mcp3008' or 'pico_adc'), not '{s.key}'"))
             elif tk == "knob":
                 if not isinstance(s, EncoderSource):
                     errors.append(Problem(f, key, f"'{cid}' is the knob: it needs 'encoder' or "
-                                                  f"'pico_encoder', not '{_source_key(s)}'"))
+                                                  f"'pico_encoder', not '{s.key}'"))
             elif tk == "round_lever" or isinstance(s, PinPairSource):
                 if not isinstance(s, PinPairSource):
                     errors.append(Problem(f, key, f"'{cid}' is a round lever: it needs a pin pair "
-                                                  f"'pins = [a, b]', not '{_source_key(s)}'"))
+                                                  f"'pins = [a, b]', not '{s.key}'"))
                 elif len(c.positions) != 3:
                     errors.append(Problem(f, key, f"a pin pair reads 3 positions, '{cid}' has "
                                                   f"{len(c.positions)}"))
             else:  # switch, click, lever: one contact, two positions
                 if not isinstance(s, (GpioSource, MatrixSource)):
                     errors.append(Problem(f, key, f"'{cid}' is a {tk}: wire its contact to 'gpio' or "
-                                                  f"'matrix', not '{_source_key(s)}'"))
+                                                  f"'matrix', not '{s.key}'"))
                 elif len(c.positions) != 2:
                     errors.append(Problem(f, key, f"one contact reads 2 positions, '{cid}' has "
                                                   f"{len(c.positions)}"))
@@ -297,14 +424,6 @@ class HardwareMap:
                 p = Problem(f, f"controls.{c.id}", "control of the layout is not wired (unmapped)")
                 (errors if strict else warnings).append(p)
         return errors, warnings
-
-
-def _source_key(s: Source) -> str:
-    if isinstance(s, EncoderSource):
-        return "encoder" if s.on == "pi" else "pico_encoder"
-    if isinstance(s, AdcSource):
-        return "mcp3008" if s.on == "mcp3008" else "pico_adc"
-    return s.kind
 
 
 # ---------------------------------------------------------------------------- parsing
@@ -550,7 +669,7 @@ def _parse(raw: dict, file: str) -> tuple[HardwareMap, list[Problem]]:
         r.add("buses", "must be an array of bus names")
         declared = []
     for i, b in enumerate(declared):
-        if b not in BUS_PINS:
+        if not isinstance(b, str) or b not in BUS_PINS:
             r.add(f"buses[{i}]", f"{b!r} is not a bus ({', '.join(BUS_PINS)})")
         else:
             buses[b] = "buses = [...]"
@@ -636,7 +755,7 @@ def _check_pins(r: _Reader, hm: HardwareMap, buses: dict[str, str]) -> None:
     # Pi pins: each used once, none on a bus the map uses (a bus's own device excepted).
     seen: dict[int, str] = {}
     reserved = {pin: (bus, sig) for bus in buses for pin, sig in BUS_PINS[bus].items()}
-    for pin, what, key in hm._pi_claims():
+    for pin, what, key in hm.pi_claims():
         if pin in seen:
             r.add(key, f"GPIO{pin} is used twice (also by {seen[pin]})")
             continue
@@ -685,18 +804,45 @@ def _check_pins(r: _Reader, hm: HardwareMap, buses: dict[str, str]) -> None:
         if isinstance(s, AdcSource):
             k = (s.on, s.channel)
             if k in adc:
-                r.add(f"{hm.keys[cid]}.{_source_key(s)}", f"ADC channel {s.channel} is used twice "
+                r.add(f"{hm.keys[cid]}.{s.key}", f"ADC channel {s.channel} is used twice "
                                                           f"(also by {adc[k]})")
             else:
                 adc[k] = cid
 
 
+# The maps shipped with the package (panel/maps/*.toml), found by name from anywhere.
+MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
+DEFAULT_MAP = "reference"
+
+
+def shipped_maps() -> list[str]:
+    """Names of the hardware maps shipped with the package."""
+    return sorted(p.stem for p in MAPS_DIR.glob("*.toml"))
+
+
+def map_path(arg: str | Path) -> Path:
+    """A map given on the command line: a file, or the name of a shipped map ("reference",
+    "small"). A file of that name in the current folder wins over a shipped map."""
+    p = Path(arg)
+    if p.exists() or len(p.parts) != 1:
+        return p
+    shipped = MAPS_DIR / (p.name if p.suffix == ".toml" else f"{p.name}.toml")
+    return shipped if shipped.is_file() else p
+
+
+def _read(arg: str | Path) -> tuple[Path, dict]:
+    file = map_path(arg)
+    if not file.exists() and len(file.parts) == 1:
+        raise ConfigError(Problem(file, None, f"no such file, nor a shipped map ({', '.join(shipped_maps())})"))
+    return file, read_toml(file)
+
+
 def load_map(path: str | Path) -> HardwareMap:
-    """Read a hardware map and check its own structure (pins, buses, pixels).
+    """Read a hardware map (a file, or a shipped map's name) and check its own structure
+    (pins, buses, pixels).
 
     Raises ConfigError listing every problem. Checks against a layout are `check()`'s."""
-    file = Path(path)
-    raw = read_toml(file)
+    file, raw = _read(path)
     hm, problems = _parse(raw, str(file))
     if problems:
         raise ConfigError(problems)
@@ -708,18 +854,33 @@ def check_map(path: str | Path, layout: Layout | None = None, *, strict: bool = 
     """Every problem of a map file, structure and layout alike: (errors, warnings).
 
     Never raises for a bad map or layout; the problems are returned."""
+    _, _, errors, warnings = _checked(path, layout, strict, layout_path, side)
+    return errors, warnings
+
+
+def checked_map(path: str | Path, layout_path: str | Path | None = None, *, side: str = "blue",
+                strict: bool = False) -> tuple[HardwareMap, Layout, list[Problem]]:
+    """The map, its layout (with the expansion when the map has it) and the warnings, or
+    a ConfigError with every error: the same checks as `penguin-panel hardware check`,
+    and what the service, the self-test, the calibration and the wiring start from."""
+    hm, layout, errors, warnings = _checked(path, None, strict, layout_path, side)
+    if errors:
+        raise ConfigError(errors)
+    return hm, layout, warnings
+
+
+def _checked(path, layout, strict, layout_path, side):
     from ..layout import load_layout
 
-    file = Path(path)
     try:
-        raw = read_toml(file)
+        file, raw = _read(path)
     except ConfigError as e:
-        return e.problems, []
+        return None, None, e.problems, []
     hm, errors = _parse(raw, str(file))
     if layout is None:
         try:
             layout = load_layout(layout_path, side=side, expansion=hm.expansion)
         except ConfigError as e:
-            return errors + e.problems, []
+            return hm, None, errors + e.problems, []
     more, warnings = hm.check(layout, strict=strict)
-    return errors + more, warnings
+    return hm, layout, errors + more, warnings

@@ -24,7 +24,7 @@ from ..engine import SETTINGS, MatchSettings, names
 from ..errors import ConfigError
 from ..events import ACTIONS
 from ..i18n import catalog, language_name, languages
-from .cockpit import Cockpit, Refused
+from .cockpit import Cockpit, Message, Refused
 from .drawing import qr_svg
 from .history import CannotRebuild, NotStored, debrief_json
 from .security import LoginRefused, PinError, Security, split_host
@@ -401,8 +401,8 @@ class Peer:
         self.queue: asyncio.Queue = asyncio.Queue(self.QUEUE)
         self.closing: int | None = None
 
-    def send(self, message: str) -> None:
-        """Queue one message, already JSON: the cockpit serialises a broadcast once for every page."""
+    def send(self, message: Message) -> None:
+        """Queue one of the cockpit's messages (serialised once for every page)."""
         if self.closing is not None:
             return
         try:
@@ -430,7 +430,7 @@ class Peer:
             if message is None:
                 await self.ws.close(code=self.closing or WSCloseCode.OK)
                 return
-            await self.ws.send_str(message)
+            await self.ws.send_str(message.text)
 
 
 async def websocket(request: web.Request) -> web.StreamResponse:
@@ -446,21 +446,27 @@ async def websocket(request: web.Request) -> web.StreamResponse:
         await ws.close(code=TOWER_CLOSE, message=b"wrong or missing join code")
         return ws
     peer = Peer(ws, view, request.query.get("code", "").strip().upper() if view == "tower" else None)
-    cockpit.subscribe(peer)
+    await follow(ws, peer, cockpit)
+    return ws
+
+
+async def follow(ws: web.WebSocketResponse, peer: Peer, hub: Any) -> None:
+    """Give a page's socket to what it follows (the cockpit, the venue: anything with
+    subscribe/unsubscribe) and send it what comes until the page goes away."""
+    hub.subscribe(peer)
     writer = asyncio.create_task(peer.writer())
     try:
         async for _ in ws:  # pages only listen; anything they send is ignored
             if writer.done():
                 break
     finally:
-        cockpit.unsubscribe(peer)
+        hub.unsubscribe(peer)
         if not writer.done():
             peer.close(WSCloseCode.GOING_AWAY)
             try:
                 await asyncio.wait_for(writer, 1.0)
             except (asyncio.TimeoutError, ConnectionError):
                 writer.cancel()
-    return ws
 
 
 async def close_sockets(app: web.Application) -> None:

@@ -36,6 +36,10 @@ from .store import Entry, MatchRecord, Store
 log = logging.getLogger("penguin-panel")
 
 TICK = 0.25  # seconds between state pushes while a turn runs
+# A timer woken at its deadline may read the clock a hair before it (float rounding of
+# deadline - now, the clock's resolution): within this it is due, or the loop would spin
+# until the clock passes it.
+SLACK = 1e-6
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud across a café
 CODE_LENGTH = 6
 # The stored status of a match the engine has ended, by how it ended.
@@ -54,6 +58,24 @@ class Refused(Exception):
         """The engine's refusal as HTTP: a request that is wrong in itself (a parameter at
         fault) is a 400, a request the moment does not allow a 409; the text is the engine's."""
         return cls(400 if why.param else 409, str(why))
+
+
+class Message(dict):
+    """One message for every subscriber: a dict for those in this process (the MQTT bridge)
+    and its JSON text for the pages' sockets, made once, by whoever asks first, however many
+    pages are connected. Never changed once sent."""
+
+    __slots__ = ("_text",)
+
+    def __init__(self, *args: Any, **kw: Any):
+        super().__init__(*args, **kw)
+        self._text: str | None = None
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = json.dumps(self)
+        return self._text
 
 
 def public_event(event: GameEvent) -> dict[str, Any]:
@@ -318,16 +340,16 @@ class Cockpit:
     def _on_timer(self) -> None:
         if self.active:
             t = self._stamp(self.clock())
-            if not self._advance(t) and self.match.phase is Phase.IN_TURN and self.clock() >= self._next_tick:
+            if not self._advance(t) and self.match.phase is Phase.IN_TURN and self.clock() + SLACK >= self._next_tick:
                 self._publish([])  # the timer drains on the pages
         now = self.now()
         full = None
         for effect in self.effects:  # LED frames and buzzer notes between game events
             d = getattr(effect, "deadline", None)
-            if d is not None and d <= now:
+            if d is not None and d <= now + SLACK:
                 full = full or self.full_snapshot() or {"phase": "idle"}
                 try:
-                    effect.update(full, now)
+                    effect.update(full, max(now, d))
                 except Exception:
                     log.exception("an effect failed")
 
@@ -335,8 +357,9 @@ class Cockpit:
         """Run the match's clock to `t` when a deadline has passed, logged before it runs
         like any input (a replay advances at the same moment). True when it did."""
         due = self.match.next_deadline()
-        if due is None or due > t:
+        if due is None or due > t + SLACK:
             return False
+        t = self._t = max(t, due)
         self.store.append(self.record.id, t, "advance", {})
         events = self.match.advance(t)
         self._status_from_match()
@@ -478,19 +501,19 @@ class Cockpit:
                                f"({', '.join(languages())})")
         self.language = language
         self.store.set_setting("language", language)
-        text = json.dumps({"type": "language", "language": language})
+        message = Message(type="language", language=language)
         for sub in list(self.subscribers):
-            sub.send(text)
+            sub.send(message)
         self._card_changed(self.full_snapshot())
 
     def subscribe(self, sub: Any) -> None:
         """Add a page's socket; it gets the language and the state now (and the LEDs or the card)."""
         self.subscribers.add(sub)
-        sub.send(json.dumps({"type": "language", "language": self.language}))
+        sub.send(Message(type="language", language=self.language))
         full = self.full_snapshot()
-        sub.send(json.dumps({"type": "state", "state": self.public_state(full)}))
+        sub.send(Message(type="state", state=self.public_state(full)))
         if sub.view == "sim":
-            sub.send(json.dumps(sim_leds(full or {"phase": "idle"})))
+            sub.send(Message(sim_leds(full or {"phase": "idle"})))
         if sub.view == "tower":
             self._spawn(self._send_card([sub]))
 
@@ -530,10 +553,10 @@ class Cockpit:
         card, svg = await self.card_art()
         if key != self._last_card:
             return  # another card came meanwhile: its own message is on its way
-        text = json.dumps({"type": "card", "card": card, "svg": svg})
+        message = Message(type="card", card=card, svg=svg)
         for sub in towers:
             if sub in self.subscribers:
-                sub.send(text)
+                sub.send(message)
 
     def _spawn(self, coro) -> None:
         task = asyncio.ensure_future(coro)
@@ -556,14 +579,14 @@ class Cockpit:
             except Exception:  # an LED or buzzer fault must not stop the game
                 log.exception("an effect failed")
         if self.subscribers:
-            # Each message serialised once, however many pages are connected.
-            texts = [json.dumps({"type": "event", "event": public_event(e)}) for e in events]
-            texts.append(json.dumps({"type": "state", "state": self.public_state(full)}))
+            # Each message made (and serialised) once, however many pages are connected.
+            messages = [Message(type="event", event=public_event(e)) for e in events]
+            messages.append(Message(type="state", state=self.public_state(full)))
             leds = None
             for sub in list(self.subscribers):
-                for text in texts:
-                    sub.send(text)
+                for message in messages:
+                    sub.send(message)
                 if sub.view == "sim":
-                    leds = leds or json.dumps(sim_leds(full or {"phase": "idle"}))
+                    leds = leds or Message(sim_leds(full or {"phase": "idle"}))
                     sub.send(leds)
         self._card_changed(full)

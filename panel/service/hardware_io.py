@@ -1,12 +1,12 @@
 """A built cockpit's Pi-side inputs and outputs, as one source and one effect of the service.
 
-The hardware layer (panel.hardware) makes the adapters from the hardware map: gpiozero
-contacts, round levers, the knob's encoder and MCP3008 channels hand normalised
-InputEvents to an `InputHub` on the cockpit's queue, and `Effects` drive the NeoPixels and
-the buzzer from game events and snapshots. This module plugs them into the cockpit's seam
-(see effects.py): `start(queue)`/`close()` and `positions()` as a source; `on_events`,
-`update` and `deadline` (match time) as an effect. The co-processor's link is another
-source, added beside this one when it lands.
+The hardware layer's factory (panel.hardware.devices) makes a device for every entry of
+the map the Pi reads itself (gpiozero contacts, round levers, the knob's encoder, MCP3008
+channels), handing normalised InputEvents to an `InputHub` on the cockpit's queue, and
+the `Effects` that drive the NeoPixels and the buzzer from game events and snapshots.
+This module plugs them into the cockpit's seam (see effects.py): `start(queue)`/`close()`
+and `positions()` as a source; `on_events`, `update` and `deadline` (match time) as an
+effect. The co-processor's entries are link_io.py's, a source of their own.
 """
 
 from __future__ import annotations
@@ -18,20 +18,19 @@ from typing import Any, Callable
 from ..events import GameEvent
 from .replay import layout_for
 
-POLL = 0.02  # seconds between polls of the inputs' debounce and settle deadlines
-
 
 class HardwareIO:
-    def __init__(self, map_path: str, layout_path: str | None = None, *, pin_factory=None, strip=None,
-                 clock: Callable[[], float] = time.monotonic):
-        from ..hardware.map import load_map
+    """`hmap`: the build's map, checked against the layout (hardware.map.checked_map);
+    `map_arg`: how the map was named on the command line, for the messages."""
 
+    def __init__(self, hmap, layout_path: str | None = None, *, map_arg: str | None = None, pin_factory=None,
+                 strip=None, clock: Callable[[], float] = time.monotonic):
         from ..calibration import default_path, status_at_start
 
-        self.map = load_map(map_path)  # a bad map is reported before anything starts
+        self.map = hmap
         # The sliders' ends and the knob's home come from `penguin-panel calibrate`; without
         # them the map's defaults are used and the start-up says which command fixes it.
-        calibration, warning = status_at_start(self.map, map_arg=map_path)
+        calibration, warning = status_at_start(self.map, map_arg=map_arg)
         self.warnings = [warning] if warning else []
         if calibration is not None:
             self.map = calibration.apply(self.map)
@@ -40,51 +39,51 @@ class HardwareIO:
         self.pin_factory = pin_factory
         self.strip = strip
         self.clock = clock
-        self.hardware = None
         self.hub = None
+        self.inputs: dict[str, Any] = {}
+        self.effects = None
         self._task: asyncio.Task | None = None
 
     async def start(self, queue: asyncio.Queue) -> None:
-        from ..hardware.build import Hardware
+        from ..hardware.devices import make_effects, make_inputs
         from ..hardware.inputs import InputHub
 
-        layout = layout_for(self.layout_path, "blue", True)  # every control; positions are side-free
+        self.layout = layout_for(self.layout_path, "blue", True)  # every control; positions are side-free
         self.hub = InputHub(asyncio.get_running_loop(), queue, clock=self.clock)
-        self.hardware = Hardware(self.map, layout, self.hub, pin_factory=self.pin_factory, strip=self.strip,
-                                 state_dir=self.state_dir)
-        self._task = asyncio.create_task(self._poll(), name="hardware-poll")
-
-    async def _poll(self) -> None:
-        # Debounce windows and settle times end without an edge: poll when they are due
-        # (and every POLL at most, since a new edge may bring a new deadline).
-        while True:
-            due = self.hub.deadline
-            wait = POLL if due is None else max(0.0, min(due - self.clock(), POLL))
-            await asyncio.sleep(wait)
-            self.hub.poll(self.clock())
+        self.inputs = make_inputs(self.map, self.layout, hub=self.hub, on_board=False,
+                                  pin_factory=self.pin_factory, state_dir=self.state_dir)
+        try:
+            self.effects = make_effects(self.map, pin_factory=self.pin_factory, strip=self.strip)
+        except BaseException:
+            self.close()
+            raise
+        self._task = asyncio.create_task(self.hub.run(), name="hardware-poll")
 
     def positions(self) -> dict[str, str]:
-        return self.hardware.positions() if self.hardware is not None else {}
+        """Where every wired token stands now (for the engine's start positions)."""
+        return {cid: inp.value for cid, inp in self.inputs.items()
+                if cid in self.layout.tokens and inp.value is not None}
 
     # ------------------------------------------------------------------ effect side
     def on_events(self, events: list[GameEvent], snapshot: dict[str, Any], now: float) -> None:
-        if self.hardware is not None and self.hardware.effects is not None:
-            self.hardware.effects.apply(events, snapshot, now)
+        if self.effects is not None:
+            self.effects.apply(events, snapshot, now)
 
     def update(self, snapshot: dict[str, Any], now: float) -> None:
-        if self.hardware is not None and self.hardware.effects is not None:
-            self.hardware.effects.update(snapshot, now)
+        if self.effects is not None:
+            self.effects.update(snapshot, now)
 
     @property
     def deadline(self) -> float | None:
-        if self.hardware is None or self.hardware.effects is None:
-            return None
-        return self.hardware.effects.deadline
+        return self.effects.deadline if self.effects is not None else None
 
     def close(self) -> None:
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
-        hw, self.hardware = self.hardware, None
-        if hw is not None:
-            hw.close()
+        inputs, self.inputs = self.inputs, {}
+        for inp in inputs.values():
+            inp.close()
+        effects, self.effects = self.effects, None
+        if effects is not None:
+            effects.close()

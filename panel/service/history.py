@@ -137,7 +137,7 @@ def prune(store: Store, retention: Retention, *, now: datetime | None = None) ->
     batch = 0
     after = 0
     while True:
-        records = store.unpruned(after=after)
+        records = store.matches_after(after, with_log=True)
         if not records:
             break
         after = records[-1].id

@@ -66,18 +66,21 @@ class Resolved:
     pin: str | None
     match_defaults: dict[str, Any]
     touch_sensors: bool
+    hardware_map: Any = None          # the map, checked against the layout (not with --sim)
+    map_warnings: list = field(default_factory=list)
+    mqtt: Any = None  # panel.mqtt.settings.BridgeSettings when the settings file has [mqtt]
     retention: Retention = Retention()
 
 
 def read_settings(path: str | None) -> dict[str, Any]:
-    """The settings file ([service] and [match] tables), checked key by key."""
+    """The settings file ([service], [match] and [mqtt] tables), checked key by key."""
     if path is None:
         return {}
     raw = read_toml(path)
     problems = []
     for k in raw:
-        if k not in ("service", "match"):
-            problems.append(Problem(path, k, "unknown table (expected [service] and [match])"))
+        if k not in ("service", "match", "mqtt"):
+            problems.append(Problem(path, k, "unknown table (expected [service], [match] and [mqtt])"))
     service = raw.get("service", {})
     match = raw.get("match", {})
     if not isinstance(service, dict):
@@ -111,9 +114,17 @@ def read_settings(path: str | None) -> dict[str, Any]:
         MatchSettings.check_defaults(match, "file", file=path, key="match")
     except ConfigError as e:
         problems += e.problems
+    mqtt = None
+    if "mqtt" in raw:  # the venue's broker (panel.mqtt): checked by its own settings type
+        from ..mqtt.settings import BridgeSettings
+
+        try:
+            mqtt = BridgeSettings.from_table(raw["mqtt"], file=path)
+        except ConfigError as e:
+            problems += e.problems
     if problems:
         raise ConfigError(problems)
-    return {"service": service, "match": match}
+    return {"service": service, "match": match, "mqtt": mqtt}
 
 
 def resolve(opts: Options) -> Resolved:
@@ -131,27 +142,43 @@ def resolve(opts: Options) -> Resolved:
     if not opts.sim and hardware is None:
         raise ConfigError(Problem(None, "--hardware", "a built cockpit needs its hardware map "
                                   "(penguin-panel play --hardware MAP.toml), or try the simulator: penguin-panel play --sim"))
-    return Resolved(sim=opts.sim, host=host, port=port, db=db, layout=opts.layout or service.get("layout"),
+    layout = opts.layout or service.get("layout")
+    hmap, warnings = None, []
+    if not opts.sim:
+        # Before anything starts: the map against the layout, as `penguin-panel hardware
+        # check` does it. An error (a misspelled control id would be a dead button) stops
+        # the start with the checker's own lines.
+        from ..hardware.map import checked_map
+
+        hmap, _layout, warnings = checked_map(hardware, layout)
+    return Resolved(sim=opts.sim, host=host, port=port, db=db, layout=layout,
                     hardware=hardware, allow_hosts=list(service.get("allow_hosts", [])) + list(opts.allow_hosts),
                     pin=str(service["pin"]) if "pin" in service else None, match_defaults=match,
-                    touch_sensors=touch, retention=Retention.from_settings(service))
+                    touch_sensors=touch, hardware_map=hmap, map_warnings=warnings, mqtt=settings.get("mqtt"),
+                    retention=Retention.from_settings(service))
 
 
 def hardware_io(r: Resolved) -> tuple[list, list]:
     """The built cockpit's sources and effects: the hardware map's Pi-side inputs and
-    its NeoPixels and buzzer (panel.hardware), as one object on both sides of the seam."""
+    its NeoPixels and buzzer (panel.hardware), as one object on both sides of the seam,
+    and the co-processor's link when the map has one.
+
+    The map was checked against the layout by `resolve`; its warnings (controls left
+    unwired) are logged here."""
     from .hardware_io import HardwareIO
 
-    io = HardwareIO(r.hardware, r.layout)
+    for p in r.map_warnings:
+        log.warning("warning: %s", p)
+    io = HardwareIO(r.hardware_map, r.layout, map_arg=r.hardware)
     for warning in io.warnings:
         say(f"warning: {warning}")
     sources: list = [io]
-    if io.map.coprocessor is not None and (io.map.matrix_cells() or io.map.coprocessor_adc()):
-        # The Pico's matrix and ADC arrive over the serial link, a source of its own.
+    if io.map.on_board():
+        # The Pico's matrix, ADC and encoders arrive over the serial link, a source of its own.
         from ..layout import load_layout
         from .link_io import LinkIO
 
-        sources.append(LinkIO(io.map, load_layout(r.layout, expansion=True)))
+        sources.append(LinkIO(io.map, load_layout(r.layout, expansion=True), state_dir=io.state_dir))
     return sources, [io]
 
 
@@ -175,29 +202,15 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None) -> None:
     # The store's writer and reader and the drawing threads run Python too: the loop, woken
     # by a press, gets the interpreter back within 1 ms instead of Python's default 5 ms.
     sys.setswitchinterval(SWITCH_INTERVAL)
-    stop = stop or asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        try:
-            loop.add_signal_handler(sig, stop.set)
-        except (NotImplementedError, RuntimeError):
-            pass
+    stop = stop_on_signals(stop)
     try:
         store = Store(r.db)
     except StoreError as e:
         raise ConfigError(Problem(None, "--db", str(e))) from None
     with store, Notifier() as notifier:
         security = Security(store, allow_hosts=r.allow_hosts + ([r.host] if r.host not in ("0.0.0.0", "::") else []))
-        if r.pin is not None:
-            if not security.check_pin(r.pin):
-                security.set_pin(r.pin)
-            say("game master PIN: the one in the settings file")
-        else:
-            pin = security.ensure_pin()
-            if pin:
-                say(f"game master PIN: {pin}  (made now and shown only this once; a new one: penguin-panel service reset-pin, or pin = '...' in the settings file)")
-            else:
-                say("game master PIN: as set before (forgotten? penguin-panel service reset-pin)")
+        first_pin(security, r.pin, "game master PIN",
+                  "a new one: penguin-panel service reset-pin, or pin = '...' in the settings file")
         defaults = dict(r.match_defaults)
         stored = store.get_setting("match_defaults")
         if stored:
@@ -210,17 +223,17 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None) -> None:
         cockpit = Cockpit(store, layout_path=r.layout, sim=r.sim, sources=sources, effects=effects,
                           defaults=defaults, touch_sensors=r.touch_sensors, language=language)
         await cockpit.start()
+        bridge = None
+        if r.mqtt is not None:  # the venue's broker: beside the cockpit, never in its way
+            from ..mqtt import bridge as mqtt_bridge
+
+            bridge = await mqtt_bridge.start(r.mqtt, cockpit)
         app = build_app(cockpit, security, sim=r.sim,
                         lan_host=lan_address() if r.host in ("0.0.0.0", "::") else "")
         runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await runner.setup()
         try:
-            site = web.TCPSite(runner, r.host, r.port, reuse_address=True)
-            try:
-                await site.start()
-            except OSError as e:
-                raise ConfigError(Problem(None, "--port", f"cannot listen on {r.host}:{r.port} ({e.strerror})")) from None
-            port = site._server.sockets[0].getsockname()[1]  # the real one when --port 0
+            port = await listen(runner, r.host, r.port)
             shown = "127.0.0.1" if r.host in ("0.0.0.0", "::") else r.host
             shown = f"[{shown}]" if ":" in shown else shown
             say(f"serving on http://{shown}:{port}/  ({'simulator' if r.sim else 'hardware'}, "
@@ -228,17 +241,62 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None) -> None:
             lan = lan_address() if r.host in ("0.0.0.0", "::") else ""
             if lan:
                 say(f"on the local network: http://{lan}:{port}/")
-            notifier.ready(f"serving on port {port}")
-            watchdog = asyncio.create_task(feed_watchdog(notifier, cockpit))
             pruner = asyncio.create_task(prune_every_day(r.db, r.retention))
-            await stop.wait()
-            say("stopping")
-            notifier.stopping()
-            watchdog.cancel()
-            pruner.cancel()
+            try:
+                await until_stopped(stop, notifier, cockpit, port)
+            finally:
+                pruner.cancel()
         finally:
             await runner.cleanup()
+            if bridge is not None:
+                await bridge.close()
             await cockpit.close()
+
+
+def stop_on_signals(stop: asyncio.Event | None = None) -> asyncio.Event:
+    """An event set by SIGTERM (systemd's stop) or Ctrl-C."""
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):
+            pass
+    return stop
+
+
+def first_pin(security: Security, pin: str | None, what: str, forgotten: str) -> None:
+    """The settings file's PIN, or one made at first start and printed this once."""
+    if pin is not None:
+        if not security.check_pin(pin):
+            security.set_pin(pin)
+        say(f"{what}: the one in the settings file")
+        return
+    made = security.ensure_pin()
+    if made:
+        say(f"{what}: {made}  (made now and shown only this once; {forgotten})")
+    else:
+        say(f"{what}: as set before (forgotten? {forgotten})")
+
+
+async def listen(runner: web.AppRunner, host: str, port: int) -> int:
+    """Serve the app on host:port; the real port (port 0 picks a free one)."""
+    site = web.TCPSite(runner, host, port, reuse_address=True)
+    try:
+        await site.start()
+    except OSError as e:
+        raise ConfigError(Problem(None, "--port", f"cannot listen on {host}:{port} ({e.strerror})")) from None
+    return site._server.sockets[0].getsockname()[1]
+
+
+async def until_stopped(stop: asyncio.Event, notifier: Notifier, owner: Any, port: int) -> None:
+    """Tell systemd we are ready, feed its watchdog while `owner` runs, wait for the stop."""
+    notifier.ready(f"serving on port {port}")
+    watchdog = asyncio.create_task(feed_watchdog(notifier, owner))
+    await stop.wait()
+    say("stopping")
+    notifier.stopping()
+    watchdog.cancel()
 
 
 PRUNE_FIRST = 600.0  # seconds after start: the start-up and the first match go first

@@ -131,6 +131,80 @@ class StoreUnavailable(StoreError):
     was not acknowledged. The writes stay queued and are committed once it can."""
 
 
+class SQLiteFile:
+    """One SQLite file with a versioned schema and a `settings` table; a context manager,
+    `close()` idempotent. The cockpit's store and the venue's are both one of these."""
+
+    SCHEMA = ""  # CREATE ... IF NOT EXISTS statements, a `settings (key, value)` table among them
+    VERSION = 1
+    SYNCHRONOUS = "FULL"
+    PAGE_SIZE: int | None = None  # for a database made now; None: SQLite's own
+    WHAT = "schema"
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = self._connect()
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version > self.VERSION:
+                raise StoreError(f"{self.path}: made by a newer penguin-panel ({self.WHAT} {version})")
+            self._migrate(version)
+            self._opened()
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"{self.path}: cannot open the database ({e})") from None
+        except OSError as e:
+            raise StoreError(f"{self.path}: cannot open the database ({e.strerror})") from None
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+        db.execute(f"PRAGMA busy_timeout={BUSY_MS}")
+        if self.PAGE_SIZE:
+            db.execute(f"PRAGMA page_size={self.PAGE_SIZE}")  # before WAL: it takes effect only on a new database
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute(f"PRAGMA synchronous={self.SYNCHRONOUS}")
+        db.execute("PRAGMA foreign_keys=ON")
+        return db
+
+    def _migrate(self, version: int) -> None:
+        """Bring a database at `version` up to this schema."""
+        self._db.executescript(self.SCHEMA)
+        if version < self.VERSION:
+            self._db.execute(f"PRAGMA user_version={self.VERSION}")
+
+    def _opened(self) -> None:
+        """What a subclass reads once the schema is right."""
+
+    # ------------------------------------------------------------------ lifecycle
+    def close(self) -> None:
+        db, self._db = getattr(self, "_db", None), None
+        if db is not None:
+            db.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @property
+    def closed(self) -> bool:
+        return self._db is None
+
+    # ------------------------------------------------------------------ settings
+    def get_setting(self, key: str, default: str | None = None) -> str | None:
+        row = self._db.execute("SELECT value FROM settings WHERE key=?", (key,)).fetchone()
+        return row[0] if row else default
+
+    def set_setting(self, key: str, value: str) -> None:
+        self._db.execute("INSERT INTO settings(key, value) VALUES(?, ?) "
+                         "ON CONFLICT(key) DO UPDATE SET value=excluded.value", (key, value))
+
+    def settings(self) -> dict[str, str]:
+        return dict(self._db.execute("SELECT key, value FROM settings"))
+
+
+
 @dataclass(slots=True)
 class _Write:
     ticket: int
@@ -139,32 +213,15 @@ class _Write:
     at: float  # time.monotonic() when queued
 
 
-class Store:
-    """One SQLite file. A context manager; `close()` is idempotent and commits what is queued."""
+class Store(SQLiteFile):
+    """The cockpit's store. `close()` commits what is queued."""
+
+    SCHEMA = _SCHEMA
+    VERSION = SCHEMA_VERSION
+    PAGE_SIZE = PAGE_SIZE
 
     def __init__(self, path: str | Path, *, commit_within: float = COMMIT_WITHIN):
-        self.path = Path(path)
         self.commit_within = commit_within
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = self._connect()
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise StoreError(f"{self.path}: made by a newer penguin-panel (schema {version})")
-            if version < SCHEMA_VERSION:  # made now, or made by schema 1: one transaction either way
-                self._db.executescript(f"BEGIN IMMEDIATE; {_SCHEMA}"
-                                       f"{'ALTER TABLE matches ADD COLUMN pruned TEXT;' if version == 1 else ''}"
-                                       f"{_SCHEMA_2} PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
-            row = self._db.execute("SELECT MAX(id) FROM matches").fetchone()
-            seq = self._db.execute("SELECT seq FROM sqlite_sequence WHERE name='matches'").fetchone()
-        except sqlite3.DatabaseError as e:
-            raise StoreError(f"{self.path}: cannot open the database ({e})") from None
-        except OSError as e:
-            raise StoreError(f"{self.path}: cannot open the database ({e.strerror})") from None
-        # Ids are given here, not by SQLite, so a match set up by START is known at once
-        # (its first press is judged before the writer has committed it). AUTOINCREMENT's
-        # counter is honoured: an id is never given twice, even after its match was removed.
-        self._next_id = max(row[0] or 0, seq[0] if seq else 0) + 1
         self._next_seq: dict[int, int] = {}
         self._cond = threading.Condition()
         self._queue: list[_Write] = []     # waiting for the writer
@@ -180,15 +237,21 @@ class Store:
         self.failure: str | None = None  # why the writer cannot commit now, or None
         self._failures = 0  # attempts that failed
         self.commits = 0  # transactions committed by the writer (the benchmarks count them)
+        super().__init__(path)
 
-    def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
-        db.execute(f"PRAGMA busy_timeout={BUSY_MS}")
-        db.execute(f"PRAGMA page_size={PAGE_SIZE}")  # before WAL: it takes effect only on a new database
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=FULL")
-        db.execute("PRAGMA foreign_keys=ON")
-        return db
+    def _migrate(self, version: int) -> None:
+        if version < self.VERSION:  # made now, or made by schema 1: one transaction either way
+            self._db.executescript(f"BEGIN IMMEDIATE; {_SCHEMA}"
+                                   f"{'ALTER TABLE matches ADD COLUMN pruned TEXT;' if version == 1 else ''}"
+                                   f"{_SCHEMA_2} PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
+
+    def _opened(self) -> None:
+        row = self._db.execute("SELECT MAX(id) FROM matches").fetchone()
+        seq = self._db.execute("SELECT seq FROM sqlite_sequence WHERE name='matches'").fetchone()
+        # Ids are given here, not by SQLite, so a match set up by START is known at once
+        # (its first press is judged before the writer has committed it). AUTOINCREMENT's
+        # counter is honoured: an id is never given twice, even after its match was removed.
+        self._next_id = max(row[0] or 0, seq[0] if seq else 0) + 1
 
     def _conn(self) -> sqlite3.Connection:
         """The connection of the calling thread: the reader's and the writer's own, else the store's."""
@@ -196,8 +259,7 @@ class Store:
 
     # ------------------------------------------------------------------ lifecycle
     def close(self) -> None:
-        db, self._db = getattr(self, "_db", None), None
-        if db is None:
+        if getattr(self, "_db", None) is None:
             return
         writer = self._writer
         if writer is not None:
@@ -210,17 +272,10 @@ class Store:
         if reader is not None:
             reader.submit(self._close_local)
             reader.shutdown(wait=True)
-        db.close()
+        super().close()
 
     def __enter__(self) -> "Store":
         return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    @property
-    def closed(self) -> bool:
-        return self._db is None
 
     # ------------------------------------------------------------------ durability
     async def flushed(self) -> None:
@@ -518,11 +573,18 @@ class Store:
     def put_summary(self, summary: Summary) -> None:
         self._queue_write("summary", summary)
 
-    def unpruned(self, *, limit: int = 200, after: int = 0) -> list[MatchRecord]:
-        """Matches that still have their log, oldest first, with ids above `after`."""
-        rows = self._conn().execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE pruned IS NULL AND id > ? "
-                                    "ORDER BY id LIMIT ?", (after, limit)).fetchall()
-        return [self._overlaid(_record(r), r[0]) for r in rows]
+    def matches_after(self, after: int = 0, *, limit: int = 200, with_log: bool = False) -> list[MatchRecord]:
+        """Up to `limit` matches with ids above `after`, oldest first (with_log: only those
+        whose log the retention setting has not removed), in the primary key's order."""
+        rows = self._conn().execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id > ? "
+                                    f"{'AND pruned IS NULL ' if with_log else ''}ORDER BY id LIMIT ?",
+                                    (after, limit)).fetchall()
+        records = {r[0]: _record(r) for r in rows}
+        for r, in self._queued("match"):
+            if r.id > after:
+                records[r.id] = r
+        ids = sorted(records)[:limit]
+        return [self._overlaid(records[i], i) for i in ids]
 
     def remove_log(self, match_id: int, summary: Summary) -> None:
         """Keep the match's summary and drop its log (the retention setting), in one transaction."""

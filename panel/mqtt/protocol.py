@@ -1,0 +1,520 @@
+"""The MQTT protocol between cockpits, the venue and Home Assistant, declared once.
+
+Every topic is declared here with who publishes it, whether it is retained, its QoS and
+the JSON schema of its payload; the payload builders below are the only code that makes
+those payloads, the validators the only code that checks them, and docs/mqtt.md's table
+is rendered from the same declaration (`python -m panel.mqtt.protocol`; a test fails when
+the document and this module disagree).
+
+Versioning: topics carry the version (`<prefix>/v1/...`) and every JSON payload a `"v": 1`.
+A field may be added within v1 (readers ignore fields they do not know: the venue checks
+incoming payloads with `strict=False`); renaming or removing a field, or changing its
+meaning, makes v2 on new topics, published beside v1 for a release.
+
+The card in play is never published: events go through the pages' `public_event` filter
+and the event schema forbids a `card` field (`"card": false`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from .. import __version__
+from ..engine import MODES, Phase
+from ..engine.cooperative import TABLE
+from ..events import EVENT_TYPES
+from ..service.store import STATUSES
+
+VERSION = 1
+DEFAULT_PREFIX = "penguin-panel"
+DEFAULT_DISCOVERY_PREFIX = "homeassistant"  # Home Assistant's default discovery prefix
+ONLINE, OFFLINE = "online", "offline"  # the status topic; also Home Assistant's defaults
+COMMANDS = ("start", "pause", "resume", "end")  # what the venue may ask of a cockpit
+# The game master's action each command is (start: also the START button with no match in play).
+COMMAND_ACTIONS = {"start": "start_turn", "pause": "pause", "resume": "resume", "end": "end"}
+HA_BUTTONS = ("pause", "resume")  # the commands Home Assistant gets buttons (and an ACL) for
+OUTBOX_EVENTS = 1000  # game events kept while the broker is away (~300 kB); older ones dropped
+RESULTS_BACKLOG = 50  # finished matches re-sent at most after an outage (each one is kept in the store)
+COMMAND_BYTES = 1024  # a bigger command payload is refused unread
+BACKOFF = (0.5, 30.0)  # seconds: the first pause after a failed connection (doubling), and the longest
+COCKPIT_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")  # one topic level, a Home Assistant node id, a user name
+PREFIX = re.compile(r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*$")  # topic levels without wildcards
+PHASES = ("idle",) + tuple(p.value for p in Phase)
+TIERS = tuple(name for name, _, _ in next(iter(TABLE.values()))[1])
+RESULT_STATUSES = ("finished", "ended")  # a match that counts; an abandoned one never does
+
+
+class PayloadError(ValueError):
+    """A payload that does not follow its schema: one line naming the field."""
+
+
+# ---------------------------------------------------------------------------- schemas
+
+def _obj(properties: dict[str, Any], *, optional: tuple[str, ...] = (), **extra: Any) -> dict[str, Any]:
+    """A JSON object with exactly these properties, all required but the optional ones."""
+    return {"type": "object", "required": [k for k in properties if k not in optional],
+            "properties": properties, "additionalProperties": False, **extra}
+
+
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    if "enum" in schema:
+        return {**schema, "enum": schema["enum"] + [None]}
+    if isinstance(schema.get("type"), str) and schema["type"] != "object":
+        return {**schema, "type": [schema["type"], "null"]}
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+_STR = {"type": "string"}
+_NAME = {"type": "string", "minLength": 1, "maxLength": 64}
+_COUNT = {"type": "integer", "minimum": 0}
+_ID = {"type": "string", "pattern": COCKPIT_ID.pattern}
+_V = {"const": VERSION}
+_SCORES = {"type": "object", "additionalProperties": {"type": "integer"}}
+_TEAMS = {"type": "array", "items": _STR}
+
+STATUS_SCHEMA = {"type": "string", "enum": [ONLINE, OFFLINE]}
+
+STATE_SCHEMA = _obj({
+    "v": _V,
+    "cockpit": _ID,
+    "name": _NAME,
+    "phase": {"enum": list(PHASES)},
+    "match": _nullable(_obj({"id": {"type": "integer", "minimum": 1},
+                             "status": {"enum": list(STATUSES)},
+                             "mode": {"enum": list(MODES)}})),
+    "team": _nullable(_STR),
+    "round": _nullable({"type": "integer", "minimum": 1}),
+    "rounds": _nullable({"type": "integer", "minimum": 1}),
+    "time_left": _nullable(_COUNT),
+    "turn_seconds": _nullable({"type": "number"}),
+    "completed": _COUNT,
+    "mistakes": _COUNT,
+    "counters_held": _COUNT,
+    "scores": _SCORES,
+    "target_points": _nullable({"type": "integer"}),
+    "winner": _nullable(_TEAMS),
+    "tier": _nullable({"enum": list(TIERS)}),
+    "paused_for": {"type": "array", "items": _STR},
+    "link": _obj({"connected": {"type": "boolean"}, "firmware": _nullable(_STR)}),
+    "commands": {"type": "array", "items": {"enum": list(COMMANDS)}},  # the ones the cockpit takes now
+    "dropped_events": _COUNT,
+})
+
+EVENT_SCHEMA = _obj({
+    "v": _V,
+    "cockpit": _ID,
+    "seq": {"type": "integer", "minimum": 1},
+    "match_id": _nullable({"type": "integer", "minimum": 1}),
+    "at": {"type": "number"},
+    # The engine's event as the pages see it; its details depend on its type, but never the card.
+    "event": {"type": "object", "required": ["type", "t"],
+              "properties": {"type": {"enum": list(EVENT_TYPES)}, "t": {"type": "number"}, "card": False}},
+})
+
+TURN_SCHEMA = _obj({
+    "team": _STR,
+    "round": {"type": "integer", "minimum": 1},
+    "points": _COUNT,  # cards, plus the time counters held when five cards end the turn
+    "cards": _COUNT,
+    "counters": _COUNT,  # time counters held at the end of the turn
+    "mistakes": _COUNT,
+    "ended_by": {"enum": ["time", "five_cards", "mistakes"]},
+    "seconds": {"type": "number", "minimum": 0},  # from the turn's start to its end, pauses included
+})
+
+RESULT_SCHEMA = _obj({
+    "v": _V,
+    "cockpit": _ID,
+    "name": _NAME,
+    "match": _obj({"id": {"type": "integer", "minimum": 1}, "created": _STR,
+                   "status": {"enum": list(RESULT_STATUSES)}}),
+    "finished_at": {"type": "number"},
+    "mode": {"enum": list(MODES)},
+    "teams": _TEAMS,
+    "players": _COUNT,
+    "scores": _SCORES,
+    "winner": _nullable(_TEAMS),
+    "tier": _nullable({"enum": list(TIERS)}),
+    "turns": {"type": "array", "items": TURN_SCHEMA},
+})
+
+COMMAND_SCHEMA = _obj({
+    "v": _V,
+    "id": {"type": "string", "maxLength": 64},  # echoed in the reply
+    "by": {"type": "string", "maxLength": 64},  # who asked, for the cockpit's log
+}, optional=("v", "id", "by"))
+
+REPLY_SCHEMA = _obj({
+    "v": _V,
+    "cockpit": _ID,
+    "command": {"enum": list(COMMANDS)},
+    "id": _nullable(_STR),
+    "ok": {"type": "boolean"},
+    "error": _nullable(_STR),
+})
+
+_DEVICE = _obj({"identifiers": {"type": "array", "items": _STR, "minItems": 1}, "name": _NAME,
+                "manufacturer": _STR, "model": _STR, "sw_version": _STR})
+_HA_COMMON = {
+    "name": _NAME,
+    "unique_id": {"type": "string", "pattern": "^penguin_panel_"},
+    "availability_topic": _STR,
+    "payload_available": {"const": ONLINE},
+    "payload_not_available": {"const": OFFLINE},
+    "device": _DEVICE,
+    "origin": _obj({"name": _STR, "sw_version": _STR}),
+    "icon": {"type": "string", "pattern": "^mdi:"},
+}
+HA_SENSOR_SCHEMA = _obj({
+    **_HA_COMMON,
+    "state_topic": _STR,
+    "value_template": _STR,
+    "device_class": {"enum": ["duration", "enum"]},
+    "unit_of_measurement": _STR,
+    "state_class": {"enum": ["measurement"]},
+    "options": {"type": "array", "items": _STR},
+    "json_attributes_topic": _STR,
+    "json_attributes_template": _STR,
+}, optional=("icon", "device_class", "unit_of_measurement", "state_class", "options", "json_attributes_topic",
+             "json_attributes_template"))
+HA_BINARY_SENSOR_SCHEMA = _obj({
+    **_HA_COMMON,
+    "state_topic": _STR,
+    "value_template": _STR,
+    "payload_on": {"const": "ON"},
+    "payload_off": {"const": "OFF"},
+    "device_class": {"const": "connectivity"},
+}, optional=("icon",))
+HA_BUTTON_SCHEMA = _obj({
+    **_HA_COMMON,
+    "command_topic": _STR,
+    "payload_press": _STR,
+    "qos": {"const": 1},
+}, optional=("icon",))
+
+
+# ---------------------------------------------------------------------------- topics
+
+@dataclass(frozen=True)
+class Topic:
+    key: str
+    pattern: str  # {prefix} {cockpit} {action} {discovery} {object}
+    writers: tuple[str, ...]  # the broker users allowed to publish it (panel.mqtt.broker's ACL)
+    retained: bool
+    qos: int
+    schema: dict[str, Any]
+    about: str
+    text: bool = False  # plain text, not JSON
+
+    def render(self, **values: str) -> str:
+        return self.pattern.format(**values)
+
+
+_BASE = "{prefix}/v1/{cockpit}"
+TOPICS: tuple[Topic, ...] = (
+    Topic("status", f"{_BASE}/status", ("cockpit",), True, 1, STATUS_SCHEMA,
+          "`online` once connected (and `offline` as the last will); the broker publishes `offline` when the cockpit goes away "
+          "without saying goodbye, and the cockpit publishes it when it stops.", text=True),
+    Topic("state", f"{_BASE}/state", ("cockpit",), True, 1, STATE_SCHEMA,
+          "The match as the board shows it (never the card), at every change; the timer in whole "
+          "seconds, so at most about once a second while a turn runs."),
+    Topic("event", f"{_BASE}/event", ("cockpit",), False, 1, EVENT_SCHEMA,
+          "Every game event, in order, numbered by `seq` (from 1 at each start of the cockpit). "
+          f"Kept while the broker is away, the last {OUTBOX_EVENTS} of them; the state's "
+          "`dropped_events` counts the older ones dropped."),
+    Topic("result", f"{_BASE}/result", ("cockpit",), True, 1, RESULT_SCHEMA,
+          "A match that finished or that the game master ended, once, with its turns. Rebuilt from "
+          f"the cockpit's own log: after an outage the ones not yet sent follow (up to {RESULTS_BACKLOG})."),
+    Topic("command", f"{_BASE}/command/{{action}}",
+          ("venue", "homeassistant"), False, 1,
+          COMMAND_SCHEMA,
+          f"`{{action}}` is one of {', '.join(COMMANDS)}. `start` sets up a walk-up match (as the "
+          "START button) or starts the next turn; the others are the game master's. The broker's "
+          "ACL decides who may publish which; a retained command is refused. The payload is a JSON "
+          "object, `{}` at least."),
+    Topic("reply", f"{_BASE}/reply", ("cockpit",), False, 1, REPLY_SCHEMA,
+          "The answer to each command: done, or the game master page's reason for refusing it."),
+    Topic("ha_sensor", "{discovery}/sensor/{cockpit}/{object}/config", ("cockpit",), True, 1, HA_SENSOR_SCHEMA,
+          "Home Assistant discovery: `{object}` is phase, time_left, team or scores. Empty (deleted) "
+          "when the bridge is switched off."),
+    Topic("ha_binary_sensor", "{discovery}/binary_sensor/{cockpit}/{object}/config", ("cockpit",),
+          True, 1,
+          HA_BINARY_SENSOR_SCHEMA,
+          "Home Assistant discovery: `{object}` is `link`, the co-processor's link (connectivity)."),
+    Topic("ha_button", "{discovery}/button/{cockpit}/{object}/config", ("cockpit",), True, 1,
+          HA_BUTTON_SCHEMA,
+          "Home Assistant discovery: `{object}` is pause or resume; a press publishes the command."),
+)
+TOPIC = {t.key: t for t in TOPICS}
+
+
+def topic(key: str, *, prefix: str, cockpit: str, **values: str) -> str:
+    return TOPIC[key].render(prefix=prefix, cockpit=cockpit, **values)
+
+
+def parse_topic(name: str, prefix: str) -> tuple[str, str, str | None] | None:
+    """'<prefix>/v1/c1/command/pause' -> ('c1', 'command', 'pause'); None when not ours."""
+    head = f"{prefix}/v{VERSION}/"
+    if not name.startswith(head):
+        return None
+    parts = name[len(head):].split("/")
+    if len(parts) == 2 and parts[1] in ("status", "state", "event", "result", "reply"):
+        cockpit, key, arg = parts[0], parts[1], None
+    elif len(parts) == 3 and parts[1] == "command":
+        cockpit, key, arg = parts[0], "command", parts[2]
+    else:
+        return None
+    return (cockpit, key, arg) if COCKPIT_ID.match(cockpit) else None
+
+
+# ---------------------------------------------------------------------------- checking
+
+@lru_cache(maxsize=None)
+def _validator(key: str, strict: bool):
+    import fastjsonschema
+
+    schema = TOPIC[key].schema
+    return fastjsonschema.compile(schema if strict else _lenient(schema))
+
+
+def _lenient(schema: Any) -> Any:
+    """The schema without its `additionalProperties: false`: what a v1 reader accepts."""
+    if isinstance(schema, dict):
+        return {k: _lenient(v) for k, v in schema.items() if not (k == "additionalProperties" and v is False)}
+    if isinstance(schema, list):
+        return [_lenient(v) for v in schema]
+    return schema
+
+
+def validate(key: str, payload: Any, *, strict: bool = True) -> Any:
+    """The payload when it follows the topic's schema, else PayloadError (one line)."""
+    import fastjsonschema
+
+    try:
+        return _validator(key, strict)(payload)
+    except fastjsonschema.JsonSchemaValueException as e:
+        raise PayloadError(e.message.replace("data", "payload", 1)) from None
+
+
+def decode(key: str, raw: bytes | bytearray, *, strict: bool = False) -> Any:
+    """A received payload, parsed and checked; PayloadError (one line) otherwise."""
+    try:
+        text = bytes(raw).decode("utf-8")
+    except UnicodeDecodeError:
+        raise PayloadError("payload is not UTF-8 text") from None
+    if TOPIC[key].text:
+        return validate(key, text, strict=strict)
+    try:
+        payload = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise PayloadError(f"payload is not JSON ({e.msg} at character {e.pos})") from None
+    return validate(key, payload, strict=strict)
+
+
+def encode(payload: Any) -> bytes:
+    if isinstance(payload, str):
+        return payload.encode()
+    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+# ---------------------------------------------------------------------------- payloads
+
+def state_payload(cockpit: str, name: str, state: dict[str, Any], *, dropped: int) -> dict[str, Any]:
+    """The cockpit's public state (`Cockpit.public_state`, already without the card) as
+    the state topic carries it."""
+    status = state.get("status")
+    match_id = state.get("match_id")
+    in_play = match_id is not None and status != "abandoned"
+    time_left = state.get("time_left") if in_play else None
+    link = state.get("link") or {}
+    scores = state.get("scores") if in_play else None
+    return {
+        "v": VERSION,
+        "cockpit": cockpit,
+        "name": name,
+        "phase": state.get("phase", "idle") if in_play else "idle",
+        "match": {"id": match_id, "status": status, "mode": state.get("mode", "competitive")} if match_id else None,
+        "team": state.get("team") if in_play else None,
+        "round": state.get("round") if in_play else None,
+        "rounds": state.get("rounds") if in_play else None,
+        "time_left": None if time_left is None else int(math.ceil(max(0.0, time_left) - 1e-9)),
+        "turn_seconds": state.get("turn_seconds") if in_play else None,
+        "completed": int(state.get("completed") or 0) if in_play else 0,
+        "mistakes": int(state.get("mistakes") or 0) if in_play else 0,
+        "counters_held": int(state.get("counters_held") or 0) if in_play else 0,
+        "scores": dict(scores or {}),
+        "target_points": state.get("target_points") if in_play else None,
+        "winner": list(state["winner"]) if in_play and state.get("winner") else None,
+        "tier": state.get("tier") if in_play else None,
+        "paused_for": list(state.get("paused_for") or []) if in_play else [],
+        "link": {"connected": bool(link.get("connected")), "firmware": link.get("firmware")},
+        "commands": commands_now(state, in_play),
+        "dropped_events": dropped,
+    }
+
+
+def commands_now(state: dict[str, Any], in_play: bool) -> list[str]:
+    """The commands the cockpit takes now: the engine's allowed actions (`actions` in the
+    public state); `start` also whenever no match is in play (the START button)."""
+    allowed = state.get("actions") or {}
+    return [c for c in COMMANDS if COMMAND_ACTIONS[c] in allowed
+            or c == "start" and (not in_play or state.get("phase") == "finished")]
+
+
+def event_payload(cockpit: str, seq: int, match_id: int | None, event: dict[str, Any], at: float) -> dict[str, Any]:
+    """One game event as the pages see it (`public_event`: no card)."""
+    event = dict(event)
+    event.pop("card", None)  # public_event already took it out; never trust one caller
+    return {"v": VERSION, "cockpit": cockpit, "seq": seq, "match_id": match_id, "at": round(at, 3), "event": event}
+
+
+def result_payload(cockpit: str, name: str, *, match_id: int, created: str, status: str, finished_at: float,
+                   settings: dict[str, Any], scores: dict[str, int], winner: list[str] | None, tier: str | None,
+                   history: list[dict[str, Any]]) -> dict[str, Any]:
+    """A finished match: its teams, scores, result and turns (`Match.history`, the engine's
+    own record of every turn played)."""
+    teams = [t.get("name") for t in settings.get("teams", []) if isinstance(t, dict)]
+    players = sum(len(t.get("players", [])) for t in settings.get("teams", []) if isinstance(t, dict))
+    return {
+        "v": VERSION, "cockpit": cockpit, "name": name,
+        "match": {"id": match_id, "created": created, "status": status},
+        "finished_at": round(finished_at, 3),
+        "mode": settings.get("mode", "competitive"),
+        "teams": teams, "players": players,
+        "scores": dict(scores), "winner": list(winner) if winner else None, "tier": tier,
+        "turns": [{"team": h["team"], "round": h["round"], "points": h["points"], "cards": len(h["completed"]),
+                   "counters": h["counters"], "mistakes": h["mistakes"], "ended_by": h["reason"],
+                   "seconds": round(max(0.0, h["ended"] - h["started"]), 1)} for h in history],
+    }
+
+
+def reply_payload(cockpit: str, command: str, request_id: str | None, error: str | None) -> dict[str, Any]:
+    return {"v": VERSION, "cockpit": cockpit, "command": command, "id": request_id, "ok": error is None,
+            "error": error}
+
+
+def parse_command(raw: bytes | bytearray) -> dict[str, Any]:
+    """A command's payload, {"id"?, "by"?} ({} at least); PayloadError otherwise. An empty
+    payload is not a command: it is what clears a retained message."""
+    if len(raw) > COMMAND_BYTES:
+        raise PayloadError(f"payload is larger than {COMMAND_BYTES} bytes")
+    if not bytes(raw).strip():
+        raise PayloadError("payload is empty: send a JSON object, {} at least")
+    return decode("command", raw, strict=True)
+
+
+# ---------------------------------------------------------------------------- Home Assistant
+
+HA_SENSORS = {  # object: (name, icon, value template, extra keys)
+    "phase": ("Phase", "mdi:airplane", "{{ value_json.phase }}",
+              {"device_class": "enum", "options": list(PHASES)}),
+    "time_left": ("Time left", "mdi:timer-sand", "{{ value_json.time_left }}",
+                  {"device_class": "duration", "unit_of_measurement": "s", "state_class": "measurement"}),
+    "team": ("Current team", "mdi:account-group", "{{ value_json.team }}", {}),
+    "scores": ("Scores", "mdi:scoreboard",
+               "{% for team, points in value_json.scores.items() %}{{ team }} {{ points }}"
+               "{% if not loop.last %} · {% endif %}{% endfor %}",
+               {"json_attributes_template": "{{ value_json.scores | tojson }}"}),
+}
+HA_LINK = ("Co-processor link", "{{ 'ON' if value_json.link.connected else 'OFF' }}")
+
+
+def discovery(cockpit: str, name: str, *, prefix: str, discovery_prefix: str) -> dict[str, dict[str, Any]]:
+    """Home Assistant's discovery topics and payloads for one cockpit: one device with its
+    sensors, the link's binary sensor and the pause and resume buttons."""
+    state = topic("state", prefix=prefix, cockpit=cockpit)
+    common = {
+        "availability_topic": topic("status", prefix=prefix, cockpit=cockpit),
+        "payload_available": ONLINE, "payload_not_available": OFFLINE,
+        "device": {"identifiers": [f"penguin_panel_{cockpit}"], "name": name,
+                   "manufacturer": "Penguin Panel project", "model": "Penguin Airlines cockpit",
+                   "sw_version": __version__},
+        "origin": {"name": "penguin-panel", "sw_version": __version__},
+    }
+    out: dict[str, dict[str, Any]] = {}
+    for obj, (label, icon, template, extra) in HA_SENSORS.items():
+        payload = {"name": label, "unique_id": f"penguin_panel_{cockpit}_{obj}", "icon": icon, **common,
+                   "state_topic": state, "value_template": template, **extra}
+        if "json_attributes_template" in extra:
+            payload["json_attributes_topic"] = state
+        out[TOPIC["ha_sensor"].render(discovery=discovery_prefix, cockpit=cockpit, object=obj)] = payload
+    out[TOPIC["ha_binary_sensor"].render(discovery=discovery_prefix, cockpit=cockpit, object="link")] = {
+        "name": HA_LINK[0], "unique_id": f"penguin_panel_{cockpit}_link", **common, "state_topic": state,
+        "value_template": HA_LINK[1], "payload_on": "ON", "payload_off": "OFF", "device_class": "connectivity"}
+    for action in HA_BUTTONS:
+        out[TOPIC["ha_button"].render(discovery=discovery_prefix, cockpit=cockpit, object=action)] = {
+            "name": action.capitalize(), "unique_id": f"penguin_panel_{cockpit}_{action}",
+            "icon": "mdi:pause" if action == "pause" else "mdi:play", **common,
+            "command_topic": topic("command", prefix=prefix, cockpit=cockpit, action=action),
+            "payload_press": json.dumps({"v": VERSION, "by": "Home Assistant"}), "qos": 1}
+    return out
+
+
+def discovery_key(name: str) -> str:
+    """The topic key of a discovery topic ('homeassistant/button/c1/pause/config' -> 'ha_button')."""
+    component = name.split("/")[-4]
+    return f"ha_{component}"
+
+
+# ---------------------------------------------------------------------------- the document
+
+def markdown() -> str:
+    """The limits, the table and the schemas of docs/mqtt.md (between its `generated` markers)."""
+    lines = [f"- Events kept while the broker is away: the last {OUTBOX_EVENTS} (older ones dropped and counted).",
+             f"- Results sent after an outage: up to the last {RESULTS_BACKLOG} not yet acknowledged, in order.",
+             f"- Reconnecting: after {BACKOFF[0]:g} s, then twice as long each time, at most every {BACKOFF[1]:g} s "
+             "(with ±20 % jitter, so many cockpits do not knock on a restarted broker at once).",
+             f"- A command's payload: at most {COMMAND_BYTES} bytes.",
+             "", "| topic | published by | retained | QoS | payload |", "|---|---|---|---|---|"]
+    for t in TOPICS:
+        payload = "plain text" if t.text else f"JSON, [schema](#{t.key})"
+        writers = "; ".join(WRITER_WORDS[w] for w in t.writers)
+        lines.append(f"| `{t.pattern}` | {writers} | {'yes' if t.retained else 'no'} | {t.qos} | {payload} |")
+    lines.append("")
+    for t in TOPICS:
+        lines += [f"### {t.key}", "", f"`{t.pattern}`: {t.about}", "", "```json", _pretty(t.schema), "```", ""]
+    return "\n".join(lines)
+
+
+WRITER_WORDS = {"cockpit": "the cockpit", "venue": "the venue",
+                "homeassistant": f"Home Assistant ({' and '.join(HA_BUTTONS)} only)"}
+
+
+def _pretty(value: Any, indent: str = "") -> str:
+    """JSON with one key per line, short objects and lists kept on one line."""
+    flat = json.dumps(value, ensure_ascii=False)
+    if len(indent) + len(flat) <= 100:
+        return flat
+    if isinstance(value, dict) and value:
+        inner = indent + "  "
+        items = [f"{inner}{json.dumps(k)}: {_pretty(v, inner)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+    if isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value):
+        inner = indent + "  "
+        return "[\n" + ",\n".join(inner + _pretty(v, inner) for v in value) + "\n" + indent + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+BEGIN, END = "<!-- generated by python -m panel.mqtt.protocol: begin -->", "<!-- generated: end -->"
+
+
+def document_section(text: str) -> str:
+    """The generated part of docs/mqtt.md."""
+    start, stop = text.index(BEGIN) + len(BEGIN), text.index(END)
+    return text[start:stop].strip("\n")
+
+
+if __name__ == "__main__":  # rewrite docs/mqtt.md's generated part
+    import sys
+    from pathlib import Path
+
+    doc = Path(__file__).resolve().parents[2] / "docs" / "mqtt.md"
+    text = doc.read_text()
+    start, stop = text.index(BEGIN) + len(BEGIN), text.index(END)
+    doc.write_text(text[:start] + "\n" + markdown() + "\n" + text[stop:])
+    print(f"wrote {doc}", file=sys.stderr)

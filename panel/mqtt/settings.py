@@ -1,0 +1,187 @@
+"""The [mqtt] table of a settings file: where the broker is and who we are on it.
+
+Checked up front, every problem at once with the file and the key (`mqtt.port: ...`), so
+a typo is found at start, not an hour later when the broker is first needed. The keys
+are the fields of the dataclasses below and nowhere else.
+
+    [mqtt]                       # the cockpit's bridge (the venue's [mqtt] has the broker keys only)
+    host = "venue-broker.local"
+    port = 8883                  # default 1883, or 8883 with tls
+    tls = true                   # the system's CAs, or ca_file for the venue's own
+    ca_file = "/etc/penguin-panel/venue-ca.pem"
+    username = "cockpit-1"       # and password, or a client certificate:
+    password = "..."
+    cert_file = "/etc/penguin-panel/cockpit-1.pem"
+    key_file = "/etc/penguin-panel/cockpit-1.key"
+    cockpit_id = "cockpit-1"     # default: this machine's name
+    name = "By the window"       # on the venue board and in Home Assistant
+    topic_prefix = "penguin-panel"
+    homeassistant = true         # discovery under discovery_prefix ("homeassistant")
+    enabled = true               # false: take this cockpit's topics off the broker, then stay off
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import ssl
+import types
+import typing
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from ..errors import ConfigError, Problem
+from .protocol import COCKPIT_ID, DEFAULT_DISCOVERY_PREFIX, DEFAULT_PREFIX, PREFIX
+
+
+class Table:
+    """A settings table declared as a frozen dataclass: its fields are its keys, their
+    types the types the file must use; `_check` adds the checks of values."""
+
+    @classmethod
+    def from_table(cls, raw: Any, *, file: str | None = None, table: str = "mqtt"):
+        problems: list[Problem] = []
+
+        def bad(key: str | None, reason: str) -> None:
+            problems.append(Problem(file, f"{table}.{key}" if key else table, reason))
+
+        if not isinstance(raw, dict):
+            raise ConfigError(Problem(file, table, "must be a table"))
+        declared = [f.name for f in fields(cls)]
+        hints = typing.get_type_hints(cls)
+        kw: dict[str, Any] = {}
+        for key, value in raw.items():
+            if key not in declared:
+                bad(key, f"unknown key (expected one of: {', '.join(declared)})")
+                continue
+            want = _base_type(hints[key])
+            if _is(value, want):
+                kw[key] = tuple(value) if want is tuple else value
+            else:
+                bad(key, f"must be {_TYPE_WORDS[want]}, not {value!r}")
+        settings = cls(**kw)
+        settings._check(bad)
+        if problems:
+            raise ConfigError(problems)
+        return settings
+
+    def _check(self, bad) -> None:
+        pass
+
+
+@dataclass(frozen=True)
+class BrokerSettings(Table):
+    """How to reach the broker: shared by the cockpit's bridge and the venue."""
+
+    host: str = "localhost"
+    port: int | None = None  # 1883, or 8883 with TLS
+    tls: bool = False
+    ca_file: str | None = None
+    cert_file: str | None = None
+    key_file: str | None = None
+    username: str | None = None
+    password: str | None = field(default=None, repr=False)
+    topic_prefix: str = DEFAULT_PREFIX
+
+    @property
+    def real_port(self) -> int:
+        return self.port if self.port is not None else (8883 if self.tls else 1883)
+
+    @property
+    def where(self) -> str:
+        return f"{self.host}:{self.real_port}"
+
+    def ssl_context(self) -> ssl.SSLContext | None:
+        """The TLS context (checked at start: a bad certificate is a ConfigError)."""
+        if not self.tls:
+            return None
+        try:
+            ctx = ssl.create_default_context(cafile=self.ca_file)
+            if self.cert_file:
+                ctx.load_cert_chain(self.cert_file, self.key_file)
+        except (ssl.SSLError, OSError) as e:
+            where = self.cert_file or self.ca_file
+            raise ConfigError(Problem(None, None, f"{where}: cannot be used for TLS "
+                                                  f"({getattr(e, 'reason', None) or e})")) from None
+        return ctx
+
+    def _check(self, bad) -> None:
+        if not self.host.strip():
+            bad("host", "must name the broker (a host name or an address)")
+        if self.port is not None and not 1 <= self.port <= 65535:
+            bad("port", f"must be a port number 1-65535, not {self.port}")
+        if not PREFIX.match(self.topic_prefix):
+            bad("topic_prefix", f"{self.topic_prefix!r}: letters, digits, - and _ in levels split by / "
+                                "(no + or #, no leading or trailing /)")
+        if self.password is not None and self.username is None:
+            bad("password", "needs a username")
+        if (self.cert_file or self.ca_file) and not self.tls:
+            bad("tls", "must be true to use ca_file or cert_file")
+        if self.key_file and not self.cert_file:
+            bad("key_file", "needs cert_file (the client certificate)")
+        unreadable = False
+        for key in ("ca_file", "cert_file", "key_file"):
+            path = getattr(self, key)
+            if path and not os.access(path, os.R_OK):
+                bad(key, f"{path}: {'cannot be read' if os.path.exists(path) else 'file not found'}")
+                unreadable = True
+        if self.tls and not unreadable:
+            try:
+                self.ssl_context()
+            except ConfigError as e:
+                bad("cert_file" if self.cert_file else "ca_file", e.problems[0].reason)
+
+
+@dataclass(frozen=True)
+class BridgeSettings(BrokerSettings):
+    """The cockpit's [mqtt] table: the broker, plus who this cockpit is."""
+
+    enabled: bool = True
+    cockpit_id: str = ""  # default: this machine's name
+    name: str = ""  # default: "Cockpit <id>"
+    homeassistant: bool = True
+    discovery_prefix: str = DEFAULT_DISCOVERY_PREFIX
+
+    def __post_init__(self) -> None:
+        if not self.cockpit_id:
+            object.__setattr__(self, "cockpit_id", default_cockpit_id())
+        if not self.name:
+            object.__setattr__(self, "name", f"Cockpit {self.cockpit_id}")
+
+    def _check(self, bad) -> None:
+        super()._check(bad)
+        if not COCKPIT_ID.match(self.cockpit_id):
+            bad("cockpit_id", f"{self.cockpit_id!r}: 1 to 32 of a-z, 0-9, - and _, starting with a letter or digit")
+        if len(self.name) > 64:
+            bad("name", "at most 64 characters")
+        if not PREFIX.match(self.discovery_prefix):
+            bad("discovery_prefix", f"{self.discovery_prefix!r}: topic levels without + or #")
+
+
+def default_cockpit_id() -> str:
+    """This machine's name as a cockpit id ('Cockpit.local' -> 'cockpit')."""
+    try:
+        host = socket.gethostname().split(".")[0].lower()
+    except OSError:
+        host = ""
+    host = re.sub(r"[^a-z0-9_-]+", "-", host).strip("-_")[:32]
+    return host or "cockpit"
+
+
+_TYPE_WORDS = {str: "a string", int: "a whole number", bool: "true or false", tuple: "an array of strings"}
+
+
+def _base_type(hint: Any) -> type:
+    """str | None -> str; tuple[str, ...] -> tuple."""
+    if isinstance(hint, types.UnionType):
+        hint = next(a for a in hint.__args__ if a is not type(None))
+    return typing.get_origin(hint) or hint
+
+
+def _is(value: Any, want: type) -> bool:
+    if want is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if want is tuple:
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    return isinstance(value, want)

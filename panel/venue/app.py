@@ -1,0 +1,113 @@
+"""The venue's HTTP side: the board page for the TV, the admin page, the JSON API, the live socket.
+
+The admin is the cockpit's: the same PIN, sessions, CSRF tokens, Origin and Host checks
+(panel/service/security.py), and the same middleware and handlers where they fit, so a
+fix to one is a fix to both.
+
+    GET  /                       the venue board (every cockpit side by side, the leaderboard)
+    GET  /admin                  the venue's admin page (PIN): commands to the cockpits
+    GET  /api/venue              {"venue", "broker", "cockpits": [...], "leaderboard": {day, week, all}}
+    GET  /api/leaderboard?period=day|week|all
+    POST /api/admin/login        {"pin"} -> {"csrf"} and the session cookie
+    GET  /api/admin/status       the cockpits and the commands (PIN)
+    POST /api/admin/command      {"cockpit", "action": start|pause|resume|end} -> the cockpit's reply
+    GET  /ws                     the board's live socket
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from aiohttp import WSCloseCode, web
+
+from ..mqtt.protocol import COMMANDS
+from ..service.app import (SECURITY, STATIC, Peer, admin_login, default_static_dir, error, errors_as_json,
+                           follow, host_allow_list, json_body, require_admin, serve_page)
+from ..service.security import Security
+from .store import PERIODS
+from .venue import CommandFailed, Venue
+
+VENUE = web.AppKey("venue", Venue)
+NAME = web.AppKey("venue_name", str)
+MAX_BODY = 4096
+
+
+async def board_page(request: web.Request) -> web.StreamResponse:
+    return serve_page(request, "venue")
+
+
+async def admin_page(request: web.Request) -> web.StreamResponse:
+    return serve_page(request, "venue-admin")
+
+
+async def get_venue(request: web.Request) -> web.Response:
+    return web.json_response({"venue": request.app[NAME], **request.app[VENUE].snapshot()})
+
+
+async def get_leaderboard(request: web.Request) -> web.Response:
+    period = request.query.get("period", "day")
+    if period not in PERIODS:
+        return error(400, f"period: {period[:20]!r} is not a period (day, week or all)")
+    return web.json_response(request.app[VENUE].store.leaderboard(period, request.app[VENUE].clock()))
+
+
+async def admin_status(request: web.Request) -> web.Response:
+    require_admin(request, changes_state=False)
+    venue = request.app[VENUE]
+    return web.json_response({"venue": request.app[NAME], "broker": venue.connected.is_set(),
+                              "cockpits": [venue.cockpit_view(c) for c in sorted(venue.cockpits)],
+                              "commands": list(COMMANDS)})
+
+
+async def admin_command(request: web.Request) -> web.Response:
+    require_admin(request)
+    body = await json_body(request)
+    extra = sorted(k for k in body if k not in ("cockpit", "action"))
+    if extra:
+        return error(400, f"{extra[0]}: unknown field (expected cockpit, action)")
+    cockpit, action = body.get("cockpit"), body.get("action")
+    if not isinstance(cockpit, str):
+        return error(400, "cockpit: missing (the id of a cockpit on the board)")
+    if not isinstance(action, str):
+        return error(400, f"action: missing ({', '.join(COMMANDS)})")
+    try:
+        reply = await request.app[VENUE].command(cockpit, action)
+    except CommandFailed as e:
+        return error(e.status, str(e))
+    if not reply["ok"]:
+        return error(409, reply["error"] or "refused")
+    return web.json_response({"ok": True})
+
+
+async def websocket(request: web.Request) -> web.StreamResponse:
+    ws = web.WebSocketResponse(heartbeat=20, max_msg_size=4096)
+    await ws.prepare(request)
+    await follow(ws, Peer(ws, "venue"), request.app[VENUE])  # the board only listens
+    return ws
+
+
+async def close_sockets(app: web.Application) -> None:
+    for peer in list(app[VENUE].peers):
+        peer.close(WSCloseCode.GOING_AWAY)
+
+
+def build_app(venue: Venue, security: Security, *, name: str = "Penguin Airlines",
+              static_dir: Path | None = None) -> web.Application:
+    app = web.Application(middlewares=[errors_as_json, host_allow_list], client_max_size=MAX_BODY)
+    app[VENUE] = venue
+    app[SECURITY] = security
+    app[NAME] = name
+    app[STATIC] = static_dir or default_static_dir()
+    r = app.router
+    r.add_get("/", board_page)
+    r.add_get("/admin", admin_page)
+    r.add_get("/api/venue", get_venue)
+    r.add_get("/api/leaderboard", get_leaderboard)
+    r.add_post("/api/admin/login", admin_login)
+    r.add_get("/api/admin/status", admin_status)
+    r.add_post("/api/admin/command", admin_command)
+    r.add_get("/ws", websocket)
+    app.on_shutdown.append(close_sockets)
+    if app[STATIC].is_dir():
+        r.add_static("/static/", app[STATIC], follow_symlinks=False)
+    return app

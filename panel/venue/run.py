@@ -1,0 +1,134 @@
+"""Start and stop the venue: its store, its PIN, the broker follower, the web server, systemd.
+
+    [venue]                      # all optional
+    host = "0.0.0.0"
+    port = 8090
+    db = "/var/lib/penguin-panel/venue.db"
+    pin = "135790"               # the venue admin's PIN (else made at first start, printed once)
+    allow_hosts = ["venue.example"]
+    name = "Penguin Café"        # the board's title
+
+    [mqtt]                       # the broker: as a cockpit's, without the cockpit's own keys
+    host = "localhost"
+    username = "venue"
+    password = "..."
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from aiohttp import web
+
+from ..errors import ConfigError, Problem, read_toml
+from ..mqtt.settings import BrokerSettings, Table
+from ..service.run import first_pin, listen, say, stop_on_signals, until_stopped
+from ..service.sdnotify import Notifier
+from ..service.security import PinError, Security, check_pin_format
+from ..service.store import StoreError
+from .app import build_app
+from .store import VenueStore
+from .venue import Venue
+
+log = logging.getLogger("penguin-panel")
+
+
+@dataclass(frozen=True)
+class VenueSettings(Table):
+    """The [venue] table."""
+
+    host: str = "0.0.0.0"
+    port: int = 8090
+    db: str | None = None
+    pin: str | None = None
+    allow_hosts: tuple[str, ...] = ()
+    name: str = "Penguin Airlines"
+
+    def _check(self, bad) -> None:
+        if not 0 <= self.port <= 65535:
+            bad("port", f"must be a port number 0-65535, not {self.port}")
+        if self.pin is not None:
+            try:
+                check_pin_format(self.pin)
+            except PinError as e:
+                bad("pin", str(e))
+        if not 1 <= len(self.name) <= 64:
+            bad("name", "1 to 64 characters")
+
+
+@dataclass
+class Options:
+    settings: str | None = None
+    host: str | None = None
+    port: int | None = None
+    db: str | None = None
+
+
+def default_db() -> Path:
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "penguin-panel" / "venue.db"
+
+
+def read_settings(path: str | None) -> tuple[VenueSettings, BrokerSettings]:
+    """The venue's settings file ([venue] and [mqtt]), every problem at once."""
+    raw = read_toml(path) if path else {}
+    problems: list[Problem] = []
+    for k in raw:
+        if k not in ("venue", "mqtt"):
+            problems.append(Problem(path, k, "unknown table (expected [venue] and [mqtt])"))
+    venue = broker = None
+    try:
+        venue = VenueSettings.from_table(raw.get("venue", {}), file=path, table="venue")
+    except ConfigError as e:
+        problems += e.problems
+    try:
+        broker = BrokerSettings.from_table(raw.get("mqtt", {}), file=path, table="mqtt")
+    except ConfigError as e:
+        problems += e.problems
+    if problems:
+        raise ConfigError(problems)
+    return venue, broker
+
+
+async def serve(opts: Options, *, stop: asyncio.Event | None = None) -> None:
+    venue_settings, broker = read_settings(opts.settings)
+    host = opts.host or venue_settings.host
+    port = opts.port if opts.port is not None else venue_settings.port
+    db = Path(opts.db or venue_settings.db or default_db()).expanduser()
+    stop = stop_on_signals(stop)
+    started = time.monotonic()
+    try:
+        store = VenueStore(db)
+    except StoreError as e:
+        raise ConfigError(Problem(None, "--db", str(e))) from None
+    with store, Notifier() as notifier:
+        security = Security(store, allow_hosts=list(venue_settings.allow_hosts)
+                            + ([host] if host not in ("0.0.0.0", "::") else []))
+        first_pin(security, venue_settings.pin, "venue admin PIN",
+                  "a new one: pin = '...' in the settings file's [venue] table")
+        venue = Venue(store, broker)
+        await venue.start()
+        runner = web.AppRunner(build_app(venue, security, name=venue_settings.name), access_log=None,
+                               handle_signals=False)
+        await runner.setup()
+        try:
+            real = await listen(runner, host, port)
+            shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+            say(f"venue board on http://{shown}:{real}/  (broker {broker.where}, database {db}, "
+                f"ready in {time.monotonic() - started:.2f} s)")
+            await until_stopped(stop, notifier, venue, real)
+        finally:
+            await runner.cleanup()
+            await venue.close()
+
+
+def run(opts: Options) -> int:
+    logging.basicConfig(level=logging.INFO, format="penguin-panel: %(message)s", stream=sys.stderr)
+    asyncio.run(serve(opts))
+    return 0

@@ -1,0 +1,254 @@
+"""The venue's view of the broker: every cockpit's live state, and the leaderboard.
+
+One asyncio task follows the broker (every cockpit's status, state, events, results and
+command replies) and fans what changes out to the board pages' sockets, the same bounded
+`Peer` sockets as the cockpit's pages. It survives the broker going away: it tries again
+with a growing pause, and its MQTT session is persistent (`clean_session=False`), so
+the broker keeps the results published meanwhile for it; on every (re)connection the
+retained states, statuses and last results come again and rebuild the live picture. Its
+own store keeps the counted matches and the last word of every cockpit, so a venue
+started while the broker is down still shows the leaderboard and the last known states.
+
+Incoming payloads are checked against the protocol's schemas (a newer cockpit's extra
+fields are accepted); a bad one is said once per cockpit and topic, in one line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from typing import Any, Callable
+
+import aiomqtt
+
+from ..mqtt.bridge import Backoff, cancel, client_for, quiet_closed_sockets, why
+from ..mqtt.protocol import BACKOFF, COMMANDS, VERSION, PayloadError, decode, encode, parse_topic, topic
+from ..mqtt.settings import BrokerSettings
+from .store import PERIODS, VenueStore
+
+log = logging.getLogger("penguin-panel")
+
+REPLY_SECONDS = 10.0  # how long the admin page waits for a cockpit's answer to a command
+PUSH_EVERY = 0.1  # seconds: a leaderboard waiting behind a stream of messages goes out at least this often
+FOLLOWED = ("status", "state", "event", "result", "reply")
+
+
+class CommandFailed(Exception):
+    """A command the venue could not get answered: `status` is the HTTP status to send."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+class Venue:
+    """Follows the broker. `await start()` / `await close()`."""
+
+    def __init__(self, store: VenueStore, settings: BrokerSettings, *, client_id: str | None = None,
+                 backoff: tuple[float, float] = BACKOFF, clock: Callable[[], float] = time.time,
+                 reply_seconds: float = REPLY_SECONDS):
+        self.store = store
+        self.settings = settings
+        self.clock = clock
+        self.reply_seconds = reply_seconds
+        self.client_id = client_id or f"penguin-panel-venue-{settings.username or 'anonymous'}"
+        self.cockpits: dict[str, dict[str, Any]] = {}
+        self.peers: set[Any] = set()
+        self.connected = asyncio.Event()
+        self.counted = 0  # results counted by this process (a repeated one is not)
+        self._client: aiomqtt.Client | None = None
+        self._pending: dict[str, asyncio.Future] = {}
+        self._said: set[tuple[str, str]] = set()
+        self._new: list[dict[str, Any]] = []
+        self._pushed = 0.0  # loop time of the last leaderboard push
+        self._backoff = Backoff(*backoff)
+        self._task: asyncio.Task | None = None
+        for cockpit, status, state, seen in store.cockpits():  # the last word, until the broker speaks
+            self.cockpits[cockpit] = {"status": status, "state": state, "seen": seen}
+
+    # ------------------------------------------------------------------ lifecycle
+    async def start(self) -> None:
+        quiet_closed_sockets(asyncio.get_running_loop())
+        self._task = asyncio.create_task(self._run(), name="venue-mqtt")
+
+    async def close(self) -> None:
+        task, self._task = self._task, None
+        await cancel(task)
+
+    @property
+    def running(self) -> bool:
+        """The follower task lives (the systemd watchdog is fed only then)."""
+        return self._task is not None and not self._task.done()
+
+    async def __aenter__(self) -> "Venue":
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.close()
+
+    # ------------------------------------------------------------------ views
+    def cockpit_view(self, cockpit: str) -> dict[str, Any]:
+        c = self.cockpits[cockpit]
+        state = c["state"]
+        return {"id": cockpit, "name": (state or {}).get("name") or f"Cockpit {cockpit}",
+                "online": c["status"] == "online", "seen": c["seen"], "state": state}
+
+    def leaderboard(self) -> dict[str, Any]:
+        now = self.clock()
+        return {p: self.store.leaderboard(p, now) for p in PERIODS}
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"broker": self.connected.is_set(), "cockpits": [self.cockpit_view(c) for c in sorted(self.cockpits)],
+                "leaderboard": self.leaderboard()}
+
+    # ------------------------------------------------------------------ the board pages
+    def subscribe(self, peer: Any) -> None:
+        self.peers.add(peer)
+        peer.send({"type": "venue", **self.snapshot()})
+
+    def unsubscribe(self, peer: Any) -> None:
+        self.peers.discard(peer)
+
+    def _send_all(self, message: dict[str, Any]) -> None:
+        for peer in list(self.peers):
+            peer.send(message)
+
+    # ------------------------------------------------------------------ commands
+    async def command(self, cockpit: str, action: str, *, by: str = "the venue's admin page") -> dict[str, Any]:
+        """Ask a cockpit to start, pause, resume or end; its reply (done, or why not)."""
+        if action not in COMMANDS:
+            raise CommandFailed(400, f"action: {action!r} is not a command (expected one of: {', '.join(COMMANDS)})")
+        if cockpit not in self.cockpits:
+            raise CommandFailed(404, f"cockpit: {cockpit!r} is not a cockpit the venue knows")
+        client = self._client
+        if client is None or not self.connected.is_set():
+            raise CommandFailed(503, "the venue is not connected to the broker: try again when it is")
+        request_id = secrets.token_hex(8)
+        future = asyncio.get_running_loop().create_future()
+        self._pending[request_id] = future
+        name = self.cockpit_view(cockpit)["name"]
+        try:
+            await client.publish(topic("command", prefix=self.settings.topic_prefix, cockpit=cockpit, action=action),
+                                 encode({"v": VERSION, "id": request_id, "by": by}), qos=1)
+            async with asyncio.timeout(self.reply_seconds):
+                return await future
+        except TimeoutError:
+            raise CommandFailed(504, f"{name} did not answer within {self.reply_seconds:.0f} s "
+                                     "(is it switched on and connected?)") from None
+        except aiomqtt.MqttError as e:
+            raise CommandFailed(503, f"the broker did not take the command ({why(e)})") from None
+        finally:
+            self._pending.pop(request_id, None)
+
+    # ------------------------------------------------------------------ the connection
+    async def _run(self) -> None:
+        s = self.settings
+        last_reason = None
+        while True:
+            try:
+                self._client = client_for(s, identifier=self.client_id, clean_session=False)
+                async with self._client as client:
+                    self._backoff.reset()
+                    last_reason = None
+                    for key in FOLLOWED:
+                        await client.subscribe(topic(key, prefix=s.topic_prefix, cockpit="+"), qos=1)
+                    self.connected.set()
+                    self._send_all({"type": "broker", "connected": True})
+                    log.info("venue: following the cockpits on %s (%s/v%d/+/...)", s.where, s.topic_prefix, VERSION)
+                    loop = asyncio.get_running_loop()
+                    async for message in client.messages:
+                        self._guard(message)
+                        # The new leaderboard once the messages that came together are handled
+                        # (a hundred results at once make one push, not a hundred).
+                        if self._new and (not len(client.messages) or loop.time() - self._pushed >= PUSH_EVERY):
+                            self._push_leaderboard()
+            except asyncio.CancelledError:
+                raise
+            except aiomqtt.MqttError as e:
+                reason = why(e)
+            except Exception as e:  # never let one surprise stop the board
+                reason = f"{type(e).__name__}: {e}"
+                log.debug("venue MQTT error", exc_info=True)
+            finally:
+                if self.connected.is_set():
+                    self.connected.clear()
+                    self._send_all({"type": "broker", "connected": False})
+                self._client = None
+            pause = self._backoff.pause()
+            if reason != last_reason:
+                log.warning("venue: broker %s: %s; trying again in %.2g s (the board shows the last known states)",
+                            s.where, reason, pause)
+                last_reason = reason
+            await asyncio.sleep(pause)
+
+    def _guard(self, message: aiomqtt.Message) -> None:
+        try:
+            self.handle(str(message.topic), bytes(message.payload))
+        except Exception:  # one odd message must not stop the others
+            log.exception("venue: could not handle a message on %s", message.topic)
+
+    def handle(self, name: str, raw: bytes) -> None:
+        """One message from the broker."""
+        parsed = parse_topic(name, self.settings.topic_prefix)
+        if parsed is None or parsed[1] not in FOLLOWED:
+            return
+        cockpit, key, _ = parsed
+        if not raw:
+            if key in ("status", "state"):  # its retained topics emptied: the cockpit left the broker
+                self._forget(cockpit)
+            return
+        try:
+            payload = decode(key, raw)
+            if key != "status" and payload["cockpit"] != cockpit:
+                raise PayloadError(f"payload speaks for cockpit {payload['cockpit']!r}")
+        except PayloadError as e:
+            if (cockpit, key) not in self._said:
+                self._said.add((cockpit, key))
+                log.warning("venue: ignored a message from cockpit %s on %s: %s", cockpit, name, e)
+            return
+        self._said.discard((cockpit, key))
+        now = self.clock()
+        if key == "status":
+            self._update(cockpit, now, status=payload)
+        elif key == "state":
+            self._update(cockpit, now, state=payload)
+        elif key == "event":
+            if cockpit in self.cockpits:
+                self._send_all({"type": "event", "cockpit": cockpit, "name": self.cockpit_view(cockpit)["name"],
+                                "event": payload["event"]})
+        elif key == "result":
+            if self.store.add_result(payload, now):
+                self.counted += 1
+                self._new.append({"cockpit": cockpit, "match_id": payload["match"]["id"], "name": payload["name"],
+                                  "mode": payload["mode"], "winner": payload["winner"], "tier": payload["tier"]})
+        elif key == "reply":
+            future = self._pending.get(payload.get("id") or "")
+            if future is not None and not future.done():
+                future.set_result(payload)
+
+    def _update(self, cockpit: str, now: float, **change: Any) -> None:
+        c = self.cockpits.setdefault(cockpit, {"status": None, "state": None, "seen": now})
+        before = (c["status"], _steady(c["state"]))
+        c.update(change)
+        c["seen"] = now
+        if (c["status"], _steady(c["state"])) != before:  # the timer's ticks are not worth a disk write
+            self.store.save_cockpit(cockpit, c["status"], c["state"], now)
+        self._send_all({"type": "cockpit", "cockpit": self.cockpit_view(cockpit)})
+
+    def _forget(self, cockpit: str) -> None:
+        if self.cockpits.pop(cockpit, None) is not None:
+            self.store.forget_cockpit(cockpit)
+            log.info("venue: cockpit %s left the broker (its bridge was switched off)", cockpit)
+            self._send_all({"type": "forget", "cockpit": cockpit})
+
+    def _push_leaderboard(self) -> None:
+        self._pushed = asyncio.get_running_loop().time()
+        new, self._new = self._new, []
+        self._send_all({"type": "leaderboard", "leaderboard": self.leaderboard(), "new": new})
+
+
+def _steady(state: dict[str, Any] | None) -> dict[str, Any] | None:
+    return None if state is None else {k: v for k, v in state.items() if k != "time_left"}

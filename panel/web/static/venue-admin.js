@@ -1,0 +1,103 @@
+// The venue's admin page (a phone): sign in with the venue's PIN, then start a walk-up
+// match on a cockpit, pause, resume or end its match. Each cockpit answers with the same
+// words its game master's page would get.
+import { $, el, api, post, csrf, connect } from "/static/common.js";
+
+const LABELS = { start: "Start", pause: "Pause", resume: "Resume", end: "End the match" };
+let cockpits = new Map();
+let commands = [];
+
+function error(msg) {
+  $("#error").textContent = msg || "";
+  $("#error").classList.toggle("hidden", !msg);
+}
+
+function showLogin() {
+  $("#login").classList.remove("hidden");
+  $("#app").classList.add("hidden");
+  $("#pin").focus();
+}
+
+function describe(c) {
+  const s = c.state;
+  if (!c.online) return "offline";
+  if (!s || !s.match || s.phase === "idle") return "no match in play";
+  const phase = { between_turns: "between turns", in_turn: "turn running", paused: "paused", finished: "finished" }[s.phase];
+  return `${phase}${s.team ? ` · ${s.team}` : ""} · ${Object.entries(s.scores).map(([t, p]) => `${t} ${p}`).join(" · ")}`;
+}
+
+const sections = new Map(); // cockpit id -> its section, built once (a reply line stays put)
+
+function section(c) {
+  const reply = el("p", { class: "reply muted", role: "status" });
+  return el("section", { class: "cockpit", dataset: { cockpit: c.id } },
+    el("h2", { text: c.name }),
+    el("p", { class: "what muted" }),
+    el("div", { class: "controls" }, commands.map((a) => el("button", {
+      type: "button", class: a === "end" ? "danger" : a === "start" ? "primary" : "", dataset: { action: a },
+      onclick: () => command(cockpits.get(c.id), a, reply), text: LABELS[a] || a }))),
+    reply);
+}
+
+function render() {
+  $("#none").classList.toggle("hidden", cockpits.size > 0);
+  for (const id of [...sections.keys()]) if (!cockpits.has(id)) { sections.get(id).remove(); sections.delete(id); }
+  const list = [...cockpits.values()].sort((a, b) => a.name.localeCompare(b.name));
+  for (const c of list) {
+    if (!sections.has(c.id)) sections.set(c.id, section(c));
+    const node = sections.get(c.id);
+    node.querySelector(".what").textContent = describe(c);
+    // Enabled exactly when the cockpit says it takes that command now.
+    const takes = (c.state && c.state.commands) || [];
+    for (const b of node.querySelectorAll("button")) b.disabled = !c.online || !takes.includes(b.dataset.action);
+  }
+  $("#cockpits").replaceChildren(...list.map((c) => sections.get(c.id)));
+}
+
+async function command(c, action, reply) {
+  error("");
+  reply.textContent = `${LABELS[action]}: asking ${c.name}…`;
+  try {
+    await post("/api/admin/command", { cockpit: c.id, action }, { admin: true });
+    reply.textContent = `${LABELS[action]}: done`;
+  } catch (e) {
+    if (e.status === 403 && /log in|session|CSRF/i.test(e.message)) { csrf.clear(); showLogin(); }
+    reply.textContent = `${LABELS[action]}: ${e.message}`;
+  }
+}
+
+async function load() {
+  try {
+    const s = await api("/api/admin/status");
+    commands = s.commands;
+    cockpits = new Map(s.cockpits.map((c) => [c.id, c]));
+    $("#broker").textContent = s.broker ? "Connected to the broker." : "Not connected to the broker: commands wait until it is back.";
+    $("#login").classList.add("hidden");
+    $("#app").classList.remove("hidden");
+    render();
+    return true;
+  } catch (e) {
+    if (e.status === 403) showLogin(); else error(e.message);
+    return false;
+  }
+}
+
+$("#login").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  error("");
+  try {
+    const r = await post("/api/admin/login", { pin: $("#pin").value });
+    csrf.set(r.csrf);
+    $("#pin").value = "";
+    await load();
+  } catch (e) {
+    error(e.message);
+  }
+});
+
+connect("venue", {}, {
+  cockpit(msg) { if (cockpits.size || commands.length) { cockpits.set(msg.cockpit.id, msg.cockpit); render(); } },
+  forget(msg) { cockpits.delete(msg.cockpit); render(); },
+  broker(msg) { $("#broker").textContent = msg.connected ? "Connected to the broker." : "Not connected to the broker."; },
+});
+load();

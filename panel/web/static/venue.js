@@ -1,0 +1,180 @@
+// The venue board for a TV: every cockpit's match side by side, and the leaderboard of the
+// day, the week and all time (taking turns, or the one in ?period=day|week|all).
+import { $, el, connect, liveBadge, Clock, describeEvent, pauseText } from "/static/common.js";
+
+const PERIODS = ["day", "week", "all"];
+const PERIOD_TITLES = { day: "Today", week: "This week", all: "All time" };
+const ROTATE_MS = 20000;
+const pinned = new URLSearchParams(location.search).get("period");
+let period = PERIODS.includes(pinned) ? pinned : "day";
+let board = { cockpits: new Map(), leaderboard: null };
+const clocks = new Map();
+
+const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+// ---------------------------------------------------------------- one cockpit's tile
+function whatNow(s) {
+  if (!s || s.phase === "idle" || !s.match) return "Waiting for players: press START";
+  const coop = s.match.mode === "cooperative";
+  if (s.phase === "finished") {
+    if (coop) return s.tier ? `Landed: ${s.tier}` : "Landed";
+    const w = s.winner || [];
+    return w.length > 1 ? `Shared win: ${w.join(" & ")}` : w.length ? `${w[0]} wins!` : "Game over";
+  }
+  if (s.phase === "paused") {
+    const why = pauseText({ ...s, challenge: s.paused_for.includes("challenge") ? {} : null });
+    return why || "Paused for a challenge";
+  }
+  const who = coop ? "the crew" : s.team;
+  return s.phase === "between_turns" ? `Next: ${who}` : `Turn: ${who}`;
+}
+
+function tile(c) {
+  const s = c.state;
+  const live = c.online && s && (s.phase === "in_turn" || s.phase === "paused");
+  const node = el("article", { class: `cockpit${c.online ? "" : " offline"}${live ? " playing" : ""}`,
+                               dataset: { cockpit: c.id }, "aria-label": c.name },
+    el("h2", {}, el("span", { class: "name", text: c.name }),
+      el("span", { class: "badge", text: c.online ? "online" : `offline since ${new Date(c.seen * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}` })),
+    el("div", { class: "what", text: whatNow(s) }),
+    el("div", { class: "secs idle", "aria-label": "seconds left" }),
+    el("div", { class: "facts", text: facts(s) }),
+    scores(s));
+  return node;
+}
+
+function facts(s) {
+  if (!s || !s.match || s.phase === "idle") return "";
+  const parts = [s.rounds ? `Round ${s.round} of ${s.rounds}` : `Round ${s.round}`];
+  if (s.phase === "in_turn" || s.phase === "paused") {
+    parts.push(plural(s.completed, "card"), plural(s.mistakes, "mistake"), `${plural(s.counters_held, "time counter")} held`);
+  }
+  if (!s.link.connected) parts.push("panel link lost");
+  return parts.join(" · ");
+}
+
+function scores(s) {
+  const rows = Object.entries((s && s.match && s.scores) || {});
+  return el("table", { "aria-label": "scores" }, el("tbody", {}, rows.map(([team, pts]) =>
+    el("tr", { class: team === s.team && s.phase !== "finished" ? "active" : "", dataset: { team } },
+      el("td", { text: team }), el("td", { class: "pts", text: String(pts) })))));
+}
+
+// All the tiles, in name order: when a cockpit comes or goes. A cockpit's news replaces
+// its own tile only (a hundred cockpits tick once a second each).
+function showCockpits() {
+  const list = [...board.cockpits.values()].sort((a, b) => a.name.localeCompare(b.name));
+  $("#nocockpits").classList.toggle("hidden", list.length > 0);
+  const box = $("#cockpits");
+  for (const old of [...box.querySelectorAll(".cockpit")]) old.remove();
+  box.append(...list.map(tile));
+  showCount();
+  tick();
+}
+
+function showCount() {
+  const list = [...board.cockpits.values()];
+  const online = list.filter((c) => c.online).length;
+  $("#count").textContent = list.length ? `${plural(online, "cockpit")} online of ${list.length}` : "";
+}
+
+function updateCockpit(c) {
+  const known = board.cockpits.get(c.id);
+  putCockpit(c);
+  const node = $(`.venue .cockpit[data-cockpit="${CSS.escape(c.id)}"]`);
+  if (!known || !node || known.name !== c.name) { showCockpits(); return; }
+  node.replaceWith(tile(c));
+  showCount();
+  tick();
+}
+
+function putCockpit(c) {
+  board.cockpits.set(c.id, c);
+  const clock = clocks.get(c.id) || new Clock();
+  clock.update(c.state || { time_left: null, phase: "idle" });
+  clocks.set(c.id, clock);
+}
+
+function tick() {
+  for (const node of document.querySelectorAll(".venue .cockpit")) {
+    const c = board.cockpits.get(node.dataset.cockpit);
+    const secs = node.querySelector(".secs");
+    const s = c && c.state;
+    const show = s && c.online && (s.phase === "in_turn" || s.phase === "paused") && s.time_left !== null;
+    secs.classList.toggle("idle", !show);
+    if (show) {
+      const left = Math.max(0, Math.ceil(clocks.get(c.id).now() ?? 0));
+      secs.textContent = String(left);
+      secs.classList.toggle("low", left <= 5);
+    }
+  }
+}
+
+// ---------------------------------------------------------------- the leaderboard
+// "9 points — Gulls on By the window: 5 cards + 4 time counters in 23.4 s"
+function turnLine(t, lead) {
+  const bonus = t.five && t.counters > 0 ? ` + ${plural(t.counters, "time counter")}` : "";
+  const cards = `${plural(t.cards, "card")}${bonus}`;
+  if (lead === "seconds") {
+    return el("li", {}, el("strong", { text: `${t.seconds.toFixed(1)} s` }),
+      ` — ${t.team} on ${t.name}: ${cards} = ${plural(t.points, "point")}`);
+  }
+  return el("li", {}, el("strong", { text: plural(t.points, "point") }),
+    ` — ${t.team} on ${t.name}: ${cards} in ${t.seconds.toFixed(1)} s`);
+}
+
+function showLeaderboard() {
+  const lb = board.leaderboard && board.leaderboard[period];
+  $("#lbtitle").textContent = `Leaderboard: ${PERIOD_TITLES[period]}`;
+  if (!lb) return;
+  $("#lbmatches").textContent = lb.matches ? `${plural(lb.matches, "match", "matches")} played` : "No match played yet";
+  $("#teams").replaceChildren(...(lb.teams.length ? lb.teams.map((t) => el("tr", { dataset: { team: t.team } },
+    el("td", { text: t.team }), el("td", { class: "num", text: String(t.played) }),
+    el("td", { class: "num", text: String(t.wins) }), el("td", { class: "num", text: String(t.points) })))
+    : [el("tr", {}, el("td", { colspan: 4, class: "muted", text: "No team match yet" }))]));
+  const none = (text) => [el("li", { class: "muted", text })];
+  $("#best").replaceChildren(...(lb.best_turns.length ? lb.best_turns.map((t) => turnLine(t, "points")) : none("No turn yet")));
+  $("#fastest").replaceChildren(...(lb.fastest_five.length ? lb.fastest_five.map((t) => turnLine(t, "seconds"))
+    : none("Nobody has done five cards in a turn yet")));
+  $("#tiers").replaceChildren(...lb.tiers.map((t) => el("li", { text: `${t.tier}: ${t.landings}` })));
+  $("#crews").replaceChildren(...(lb.crews.length ? lb.crews.map((c) => el("li", {},
+    el("strong", { text: plural(c.points, "point") }), ` — ${c.crew} (${plural(c.players, "player")}) on ${c.name}: ${c.tier}`))
+    : none("No cooperative flight yet")));
+}
+
+function ticker(text) {
+  $("#ticker").textContent = text;
+}
+
+// ---------------------------------------------------------------- live
+const badge = liveBadge();
+connect("venue", {}, {
+  status: badge,
+  venue(msg) {
+    board = { cockpits: new Map(), leaderboard: msg.leaderboard };
+    clocks.clear();
+    msg.cockpits.forEach(putCockpit);
+    $("#brokerlost").classList.toggle("hidden", msg.broker);
+    showCockpits();
+    showLeaderboard();
+  },
+  cockpit(msg) { updateCockpit(msg.cockpit); },
+  forget(msg) { board.cockpits.delete(msg.cockpit); clocks.delete(msg.cockpit); showCockpits(); },
+  broker(msg) { $("#brokerlost").classList.toggle("hidden", msg.connected); },
+  leaderboard(msg) {
+    board.leaderboard = msg.leaderboard;
+    showLeaderboard();
+    const last = msg.new[msg.new.length - 1];
+    if (last) {
+      const what = last.mode === "cooperative" ? `landed: ${last.tier}` : (last.winner || []).length ? `${last.winner.join(" & ")} won` : "match over";
+      ticker(`${last.name}: ${what}`);
+    }
+  },
+  event(msg) { ticker(`${msg.name}: ${describeEvent(msg.event)}`); },
+});
+
+fetch("/api/venue").then((r) => r.json()).then((v) => { $("#title").textContent = v.venue; document.title = `${v.venue}: venue board`; });
+setInterval(tick, 250);
+if (!pinned) {
+  setInterval(() => { period = PERIODS[(PERIODS.indexOf(period) + 1) % PERIODS.length]; showLeaderboard(); }, ROTATE_MS);
+}

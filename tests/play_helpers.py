@@ -1,0 +1,78 @@
+"""Playing a real cockpit (panel.service.cockpit.Cockpit, sim, a real SQLite file) from a
+test: set up a match, play the card in play the way the tower reads it, make a mistake.
+Every helper goes through the cockpit's own entry points (create_match, action, input)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any, Callable
+
+from panel.bot import BotCrew
+
+GUARD = 60.0  # seconds: a hung step fails the test instead of hanging it (never a measure of speed)
+TEAMS = [{"name": "Gulls", "players": ["Ana", "Bo"]}, {"name": "Puffins", "players": ["Cy", "Di"]}]
+
+
+async def eventually(predicate: Callable[[], Any], *, guard: float = GUARD) -> Any:
+    """Wait until `predicate()` is true (checked after every turn of the loop); its value."""
+    deadline = time.monotonic() + guard
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never came true: {predicate}")
+        await asyncio.sleep(0.005)
+
+
+async def new_match(cockpit, **over: Any) -> dict[str, Any]:
+    """A match that never times out on a loaded machine and settles tokens at once."""
+    body = {"teams": TEAMS, "turn_seconds": 600, "settle_ms": 0, "seed": 11, **over}
+    return await cockpit.create_match(body)
+
+
+def snapshot(cockpit) -> dict[str, Any]:
+    return cockpit.full_snapshot()
+
+
+async def play_card(cockpit) -> None:
+    """Carry out the card in play correctly; returns once the engine has completed it."""
+    snap = snapshot(cockpit)
+    card, done, team = snap["card"], snap["completed"], snap["team"]
+    assert card is not None, "no card in play"
+    for ev in BotCrew(cockpit.match, accuracy=1.0).inputs_for_card(card, 0.0):
+        await cockpit.input(ev.control, ev.value)
+    await eventually(lambda: snapshot(cockpit)["completed"] > done or snapshot(cockpit)["team"] != team
+                     or snapshot(cockpit)["phase"] != "in_turn")
+
+
+def wrong_button(cockpit) -> str:
+    """A button the card in play does not use: pressing it is a mistake."""
+    snap = snapshot(cockpit)
+    card = snap["card"]
+    layout = cockpit.match.layout
+    if card["kind"] == "simple":
+        avoid = set(card.get("press", []))
+        used = {s for s in layout.sections for b in avoid if b in layout.sections[s].buttons}
+    else:  # a sequence card's section; an activation word's keypad (any of them)
+        used = {card["section"]} if card.get("section") else {s.id for s in layout.sections.values()
+                                                               if s.kind == "keypad"}
+    for sid, section in sorted(layout.sections.items()):
+        free = [b for b in sorted(section.buttons) if b != snap["stuck"]]  # a stuck one is no new mistake
+        if sid not in used and free:
+            return free[0]
+    raise AssertionError("no wrong button on this panel")
+
+
+async def mistake(cockpit) -> None:
+    button = wrong_button(cockpit)
+    await cockpit.input(button, True)
+    await cockpit.input(button, False)
+
+
+async def five_card_turn(cockpit) -> None:
+    """Start the next turn and complete five cards."""
+    await cockpit.action("start_turn", {})
+    for _ in range(5):
+        await play_card(cockpit)

@@ -1,0 +1,163 @@
+"""A venue, as a café sets it up: a real Mosquitto with the generated ACL, two cockpits
+started with `penguin-panel play --sim` and an `[mqtt]` table, and `penguin-panel venue`.
+Debian's Chromium shows the venue board (a TV) and the venue's admin page (a phone);
+Home Assistant's discovery describes both cockpits. Every wait is for what a page shows
+or a message arrives, never for time."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from mosquitto import Mosquitto, Observer
+from panel.mqtt import protocol as p
+from panel.mqtt.broker import HA_USER
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+PIN = "97531"
+WAIT = 20_000  # ms: the longest a page may take to show what it should
+NAMES = {"c1": "By the window", "c2": "At the bar"}
+
+
+def start(args: list[str], pattern: str) -> tuple[subprocess.Popen, str]:
+    proc = subprocess.Popen([sys.executable, "-m", "panel", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    seen = []
+    give_up = time.monotonic() + 60  # a guard against a hung start, not an assertion on speed
+    while time.monotonic() < give_up:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        seen.append(line)
+        m = re.search(pattern, line)
+        if m:
+            return proc, m.group(1)
+    proc.kill()
+    pytest.fail(f"{args[0]} did not start:\n" + "".join(seen))
+
+
+@pytest.fixture(scope="module")
+def venue(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("venue")
+    procs: list[subprocess.Popen] = []
+    with Mosquitto(tmp / "broker", cockpits=list(NAMES)) as broker, contextlib.ExitStack() as stack:
+        def stop(proc):
+            proc.terminate()
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+            proc.stdout.close()
+
+        cockpits = {}
+        for cid, name in NAMES.items():
+            settings = tmp / f"{cid}.toml"
+            settings.write_text(f'[service]\npin = "2468"\n[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n'
+                                f'username = "{cid}"\npassword = "{broker.passwords[cid]}"\ncockpit_id = "{cid}"\n'
+                                f'name = "{name}"\n')
+            proc, base = start(["play", "--sim", "--port", "0", "--db", str(tmp / f"{cid}.db"), "--settings",
+                                str(settings)], r"serving on (http://127\.0\.0\.1:\d+)/")
+            stack.callback(stop, proc)
+            procs.append(proc)
+            cockpits[cid] = base
+        settings = tmp / "venue.toml"
+        settings.write_text(f'[venue]\npin = "{PIN}"\nname = "Penguin Café"\n[mqtt]\nhost = "127.0.0.1"\n'
+                            f'port = {broker.port}\nusername = "venue"\npassword = "{broker.passwords["venue"]}"\n')
+        proc, base = start(["venue", "--host", "127.0.0.1", "--port", "0", "--db", str(tmp / "venue.db"),
+                            "--settings", str(settings)], r"venue board on (http://127\.0\.0\.1:\d+)/")
+        stack.callback(stop, proc)
+        yield type("Venue", (), {"base": base, "cockpits": cockpits, "broker": broker})
+
+
+def press_start(cockpit_base: str) -> None:
+    for value in (True, False):
+        req = urllib.request.Request(cockpit_base + "/api/sim/input",
+                                     data=json.dumps({"control": "cockpit.start", "value": value}).encode(),
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=20) as r:
+            assert r.status == 200
+
+
+def test_the_venue_board_and_admin_in_a_real_browser(venue):
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        tv = browser.new_context(viewport={"width": 1920, "height": 1080})
+        phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        errors: list[str] = []
+        board = tv.new_page()
+        board.on("pageerror", lambda e: errors.append(f"board: {e}"))
+        board.goto(venue.base + "/?period=all")
+        expect(board.locator("#title")).to_have_text("Penguin Café", timeout=WAIT)
+        tiles = board.locator(".cockpit")
+        expect(tiles).to_have_count(2, timeout=WAIT)
+        window = board.locator('.cockpit[data-cockpit="c1"]')
+        bar = board.locator('.cockpit[data-cockpit="c2"]')
+        expect(window.locator(".name")).to_have_text("By the window")
+        expect(bar.locator(".name")).to_have_text("At the bar")
+        for tile in (window, bar):
+            expect(tile.locator(".badge")).to_have_text("online", timeout=WAIT)
+            expect(tile.locator(".what")).to_have_text("Waiting for players: press START", timeout=WAIT)
+        expect(board.locator("#lbtitle")).to_have_text("Leaderboard: All time")
+        expect(board.locator("#lbmatches")).to_have_text("No match played yet")
+
+        press_start(venue.cockpits["c1"])  # a walk-up match at the window
+        expect(window.locator(".what")).to_have_text("Turn: Blue team", timeout=WAIT)
+        expect(window.locator(".secs")).to_have_text(re.compile(r"^\d+$"), timeout=WAIT)
+        expect(window.locator('tr[data-team="Blue team"]')).to_have_class("active")
+
+        admin = phone.new_page()
+        admin.on("pageerror", lambda e: errors.append(f"admin: {e}"))
+        admin.goto(venue.base + "/admin")
+        expect(admin.locator("#login")).to_be_visible(timeout=WAIT)
+        admin.fill("#pin", PIN)
+        admin.click("#login button[type=submit]")
+        expect(admin.locator("#app")).to_be_visible(timeout=WAIT)
+        at_bar = admin.locator('section.cockpit[data-cockpit="c2"]')
+        for action in ("pause", "resume", "end"):  # nothing to pause, resume or end: as the cockpit says
+            expect(at_bar.locator(f'button[data-action="{action}"]')).to_be_disabled(timeout=WAIT)
+        at_bar.locator('button[data-action="start"]').click()
+        expect(at_bar.locator(".reply")).to_have_text("Start: done", timeout=WAIT)
+        expect(bar.locator(".what")).to_have_text("Turn: Blue team", timeout=WAIT)
+        expect(at_bar.locator('button[data-action="start"]')).to_be_disabled(timeout=WAIT)  # a turn runs
+        expect(at_bar.locator('button[data-action="pause"]')).to_be_enabled(timeout=WAIT)
+        by_window = admin.locator('section.cockpit[data-cockpit="c1"]')
+        by_window.locator('button[data-action="end"]').click()
+        expect(by_window.locator(".reply")).to_have_text("End the match: done", timeout=WAIT)
+
+        expect(window.locator(".what")).to_have_text("Shared win: Blue team & Red team", timeout=WAIT)
+        expect(board.locator("#lbmatches")).to_have_text("1 match played", timeout=WAIT)
+        expect(board.locator('#teams tr[data-team="Blue team"] td')).to_have_text(["Blue team", "1", "1", "0"])
+        expect(board.locator("#ticker")).to_have_text("By the window: Blue team & Red team won", timeout=WAIT)
+        # Fits the TV: nothing is cut off at the side.
+        assert board.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        assert admin.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        tv.close()
+        phone.close()
+        browser.close()
+        assert errors == [], errors
+
+
+def test_home_assistant_discovery_describes_both_cockpits(venue):
+    async def scenario():
+        async with Observer(venue.broker, HA_USER, topics=["homeassistant/#"]) as ha:
+            await ha.wait(lambda m: len({str(x.topic) for x in ha.messages}) == 14)
+            devices = {}
+            for m in ha.messages:
+                config = p.validate(p.discovery_key(str(m.topic)), json.loads(bytes(m.payload)))
+                devices.setdefault(config["device"]["name"], set()).add(config["name"])
+            assert devices == {name: {"Phase", "Time left", "Current team", "Scores", "Co-processor link", "Pause",
+                                      "Resume"} for name in NAMES.values()}
+
+    asyncio.run(scenario())
