@@ -300,15 +300,18 @@ class Cockpit:
     # ------------------------------------------------------------------ the owner task
     async def _run(self) -> None:
         while True:
-            timeout = self._timeout()
-            try:
-                if timeout is None:
-                    item = await self.queue.get()
-                else:
-                    item = await asyncio.wait_for(self.queue.get(), timeout)
-            except TimeoutError:
-                self._guard(self._on_timer)
-                continue
+            if self.queue.empty():
+                timeout = self._timeout()
+                try:
+                    # asyncio.timeout, not wait_for: no task of its own, so an input that
+                    # arrives wakes this task at the loop's next turn, not two turns later.
+                    async with asyncio.timeout(None if timeout is None else timeout):
+                        item = await self.queue.get()
+                except TimeoutError:
+                    self._guard(self._on_timer)
+                    continue
+            else:
+                item = self.queue.get_nowait()
             self._guard(lambda: self._process(item))
 
     def _guard(self, fn: Callable[[], None]) -> None:

@@ -41,7 +41,7 @@ from typing import Any, Callable, Iterator
 log = logging.getLogger("penguin-panel")
 
 SCHEMA_VERSION = 2
-COMMIT_WITHIN = 1.0  # seconds a queued entry may wait for its commit when nobody waits on it
+COMMIT_WITHIN = 5.0  # seconds a queued entry may wait for its commit when nobody waits on it
 # Pages of 1 KiB: a commit rewrites the WAL frames of the pages it changed, and a 4 KiB page's
 # frame (4,120 bytes with its header) straddles two of the card's 4 KiB blocks, a 1 KiB one
 # mostly sits in one: a third fewer bytes written per commit. Set when a database is made
