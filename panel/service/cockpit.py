@@ -142,6 +142,9 @@ class Cockpit:
                 for tid, pos in positions().items():
                     if known.get(tid) != pos:
                         self.queue.put_nowait(InputEvent(tid, pos, self.clock()))
+        # The effects show what is (START lit for a walk-up match, a paused ring) from the
+        # start, not from the first press; in turn with every input, on the owner task.
+        self.queue.put_nowait((lambda: self._publish([]), asyncio.get_running_loop().create_future()))
         self.started = True
 
     async def close(self) -> None:
