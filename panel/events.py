@@ -4,8 +4,9 @@ Data flows one way: inputs (GPIO, serial, browser, replay) make `InputEvent`s an
 `Action`s; the engine turns them into `GameEvent`s; effects (LEDs, buzzer, pages, store)
 consume those. Both ends depend on these types, never on each other's insides.
 
-`ACTIONS` and `EVENT_TYPES` are the one list of each: the engine, the scenario reader and
-the service all read them here. Whether an action may happen now is the engine's answer
+`ACTIONS` (Penguin Airlines), `KABOOM_ACTIONS` (Penguin Kaboom) and `EVENT_TYPES` (both
+games) are the one list of each: the engines, the scenario readers and the service all
+read them here. Whether an action may happen now is the engine's answer
 (`panel.engine.refusal`), never a list kept beside it.
 """
 
@@ -25,7 +26,27 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "challenge": ("team", "card"),
     "rule": ("upheld",),
     "touch": ("control",),
-    "end": (),
+    "end": ("when",),
+    "abandon": (),
+    "new_match": (),
+}
+
+# Penguin Kaboom's actions (panel.engine.kaboom), with the parameters each takes. A player's
+# colour button asks for join or leave before the start and for pass during the mission;
+# `new_match` as above.
+KABOOM_ACTIONS: dict[str, tuple[str, ...]] = {
+    "join": ("colour",),
+    "leave": ("colour",),
+    "start": (),
+    "pass": ("colour",),
+    "recharge": (),
+    "lift_cover": (),
+    "lower_cover": (),
+    "confirm": (),
+    "alert_flipped": (),
+    "alert_deactivated": (),
+    "pause": ("reason",),
+    "resume": ("reason",),
     "abandon": (),
     "new_match": (),
 }
@@ -42,11 +63,27 @@ EVENT_TYPES: dict[str, str] = {
     "counter_spent": "the crew spent a time counter: the timer is full again",
     "challenge": "a team called a challenge on a card; the timer stopped",
     "challenge_ruled": "the game master ruled on the challenge (upheld or not)",
-    "paused": "the timer stopped (reason: pause, restart, link, challenge)",
-    "resumed": "the timer runs again",
-    "turn_ended": "the turn is over (reason: time, five_cards, mistakes; points scored)",
+    "paused": "the timer (in Kaboom: every clock) stopped (reason: pause, restart, link, challenge)",
+    "resumed": "the timer (in Kaboom: the clocks) runs again",
+    "turn_ended": "the turn is over (reason: time, five_cards, mistakes; points scored, of them bonus for counters)",
     "round_ended": "every team has played its turn of the round",
-    "game_ended": "the match is over (reason: complete, ended, abandoned; scores and result)",
+    "game_ended": "the match is over (reason: complete, ended, abandoned; scores and result; the turn in progress "
+                  "it left unscored, if any)",
+    # Penguin Kaboom
+    "player_joined": "a penguin joined before the start (colour, the players now)",
+    "player_left": "a penguin left before the start (colour, the players now)",
+    "mission_started": "the clocks started (first player, players, names, seconds each, alert cards)",
+    "turn_passed": "the turn went on (from, to, why: pass or tie_break, time left of both)",
+    "recharge": "time added to the player with the least (to, seconds, capped, before, time left)",
+    "alert": "an alert sounded: flip an alert card (number, cards face up and down, alerts waiting)",
+    "alert_flipped": "the players reported an alert card flipped face up (cards face up and down)",
+    "alert_deactivated": "the players reported an alert card turned back face down",
+    "cover_lifted": "the mission button's protection is off",
+    "cover_lowered": "the mission button's protection is back on",
+    "mission_confirmed": "the mission button was pressed: clocks stopped, every finger on its colour",
+    "mission_accomplished": "every player's colour held at once: success (time left)",
+    "mission_failed": "the mission is lost (reason: clock_out with the colour, or last_alert; time left)",
+    "mission_abandoned": "the game master abandoned the mission",
 }
 
 

@@ -272,7 +272,8 @@ _BUTTON_KEYS = ("name", "colour", "shape", "label", "role", "at")
 _TOKEN_KEYS = ("name", "kind", "colour", "positions", "start", "at")
 _SECTION_KEYS = ("id", "kind", "label", "buttons", "tokens")
 _MODULE_KEYS = ("id", "name", "expansion", "at", "sections")
-_TOP_KEYS = ("name", "format", "description", "cockpit", "modules")
+# [kaboom]: how Penguin Kaboom uses this panel's controls, read by panel.kaboom.mapping
+_TOP_KEYS = ("name", "format", "description", "cockpit", "modules", "kaboom")
 
 
 def _parse(raw: dict, file: str, side: str, expansion: bool) -> tuple[Layout, list[Problem]]:

@@ -22,6 +22,9 @@ is reported in the result's `refused` list, with the engine's reason.
 
 `run_scenario` returns the JSON-ready result; a match's input log, written back as
 `[[input]]` entries, replays to the same result because the engine is deterministic.
+
+With `mode = "kaboom"` in [match], the file is a Penguin Kaboom scenario instead: see
+panel/kaboom/scenario.py for its fields, inputs and result.
 """
 
 from __future__ import annotations
@@ -34,9 +37,11 @@ from .engine import Match, MatchSettings, malformed
 from .errors import ConfigError, Problem, read_toml
 from .events import ACTIONS, Action, GameEvent, InputEvent
 from .layout import Layout, load_layout
+from .scenario_inputs import each_input, start_positions
 
-_INPUT_VERBS = ("press", "hold", "release", "move", "action")
+# each verb of an [[input]] entry, and the keys it takes besides t and itself
 _ACTION_PARAMS = tuple(dict.fromkeys(p for params in ACTIONS.values() for p in params))
+_INPUT_EXTRAS = {"press": set(), "hold": set(), "release": set(), "move": {"to"}, "action": set(_ACTION_PARAMS)}
 
 
 class Scenario:
@@ -61,6 +66,10 @@ def load_scenario(path: str | Path) -> Scenario:
 
 
 def parse_scenario(raw: dict[str, Any], *, file: str | None = None, base: Path | None = None) -> Scenario:
+    if isinstance(raw.get("match"), dict) and raw["match"].get("mode") == "kaboom":
+        from .kaboom.scenario import parse_kaboom_scenario
+
+        return parse_kaboom_scenario(raw, file=file, base=base)
     problems: list[Problem] = []
     for k in raw:
         if k not in ("match", "cards", "input", "end", "panel"):
@@ -87,20 +96,7 @@ def parse_scenario(raw: dict[str, Any], *, file: str | None = None, base: Path |
         if not cards and not card_problems:
             problems.append(Problem(file, "cards", "the deck given has no cards"))
 
-    positions: dict[str, str] = {}
-    panel = raw.get("panel", {})
-    if not isinstance(panel, dict):
-        problems.append(Problem(file, "panel", "must be a table of token id = position"))
-        panel = {}
-    for tid, pos in panel.items():
-        pos = str(pos) if isinstance(pos, int) and not isinstance(pos, bool) else pos
-        tok = layout.tokens.get(tid)
-        if tok is None:
-            problems.append(Problem(file, f"panel.{tid}", "no such token on the layout"))
-        elif pos not in tok.positions:
-            problems.append(Problem(file, f"panel.{tid}", f"{pos!r} is not a position ({', '.join(tok.positions)})"))
-        else:
-            positions[tid] = pos
+    positions = start_positions(raw.get("panel", {}), layout, file, problems)
 
     inputs, input_problems = parse_inputs(raw.get("input", []), layout, file)
     problems += input_problems
@@ -117,37 +113,7 @@ def parse_inputs(raw_inputs: Any, layout: Layout, file: str | None,
                  key: str = "input") -> tuple[list[InputEvent | Action], list[Problem]]:
     problems: list[Problem] = []
     out: list[InputEvent | Action] = []
-    if not isinstance(raw_inputs, list):
-        return [], [Problem(file, key, "must be an array of tables ([[input]])")]
-    last_t = 0.0
-    for i, e in enumerate(raw_inputs):
-        k = f"{key}[{i}]"
-
-        def bad(reason: str, sub: str | None = None) -> None:
-            problems.append(Problem(file, f"{k}.{sub}" if sub else k, reason))
-
-        if not isinstance(e, dict):
-            bad("must be a table")
-            continue
-        t = e.get("t")
-        if not isinstance(t, (int, float)) or isinstance(t, bool) or t < 0:
-            bad("needs a time 't' in seconds (a number >= 0)", "t")
-            continue
-        t = float(t)
-        if t < last_t:
-            bad(f"{t} is before the previous input's {last_t}: inputs go in time order", "t")
-            continue
-        last_t = t
-        verbs = [v for v in _INPUT_VERBS if v in e]
-        if len(verbs) != 1:
-            bad(f"needs exactly one of {', '.join(_INPUT_VERBS)}")
-            continue
-        verb = verbs[0]
-        allowed = {"t", verb} | ({"to"} if verb == "move" else set()) | (
-            set(_ACTION_PARAMS) if verb == "action" else set())
-        for extra in e:
-            if extra not in allowed:
-                bad(f"unknown key for a '{verb}' input", extra)
+    for e, t, verb, bad in each_input(raw_inputs, file, key, _INPUT_EXTRAS, problems):
         target = e[verb]
         if verb in ("press", "hold", "release"):
             if not isinstance(target, str) or (target not in layout.buttons and target not in layout.cockpit):
@@ -256,6 +222,8 @@ def result(match: Match, events: list[GameEvent], refused: list[dict[str, Any]] 
 
 
 def run_scenario(scenario: Scenario) -> dict[str, Any]:
+    if getattr(scenario, "mode", None) == "kaboom":
+        return scenario.run()
     match = scenario.new_match()
     refused: list[dict[str, Any]] = []
     events = play(match, scenario.inputs, scenario.end, refused)

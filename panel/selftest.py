@@ -30,6 +30,9 @@ from .layout import Layout
 OK, NEVER, SWAPPED, SEEN_AS, STUCK, CHATTER, NOT_TESTED, NOT_WIRED = (
     "ok", "never seen", "swapped", "seen as", "stuck", "chattering", "not tested", "not wired")
 BAD = (NEVER, SWAPPED, SEEN_AS, STUCK, CHATTER)
+# What a swap or a crossed wire says, naming the other control (its id in the JSON report,
+# its plain name in the table a person reads).
+DETAILS = {SWAPPED: "its wire and {other}'s are swapped", SEEN_AS: "arrived as {other}: its wire lands on {other}'s input"}
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,12 @@ class Verdict:
     detail: str = ""
     other: str | None = None   # the control a swap or a crossed wire involves
     events: int = 0            # debounced events seen from this control when it was asked
+
+    def describe(self, name=str) -> str:
+        """The detail with the other control named by `name` (e.g. the layout's plain name)."""
+        if self.verdict in DETAILS and self.other is not None:
+            return DETAILS[self.verdict].format(other=name(self.other))
+        return self.detail
 
     def as_dict(self) -> dict:
         d = {"control": self.control, "verdict": self.verdict, "detail": self.detail, "events": self.events}
@@ -70,21 +79,15 @@ def plan(layout: Layout, controls: Iterable[str], positions: dict[str, str] | No
         c = layout.control(cid)
         kind = getattr(c, "token_kind", None)
         if kind is None:
-            steps.append(Step(cid, "button", f"press {cid} ({_describe(c)}) once"))
+            steps.append(Step(cid, "button", f"press {layout.plain_name(cid)} once"))
             continue
         now = positions.get(cid, c.start)
         ps = list(c.positions)
         # Ask for the far end from where it stands: every contact of the token changes.
         target = ps[-1] if ps.index(now) < len(ps) / 2 else ps[0]
         verb = "turn" if kind == "knob" else "move"
-        steps.append(Step(cid, kind, f"{verb} {cid} to {target}", target))
+        steps.append(Step(cid, kind, f"{verb} {layout.plain_name(cid)} to {target}", target))
     return steps
-
-
-def _describe(c) -> str:
-    label = getattr(c, "label", "") or c.name
-    colour = getattr(c, "colour", "")
-    return f"{colour} {label}".strip()
 
 
 @dataclass
@@ -147,10 +150,9 @@ def verdicts(observed: list[Observed], *, stuck: Iterable[str] = (), untested: I
         if other is None:
             out.append(Verdict(cid, NEVER, "nothing arrived: check its wire, its ground and the map"))
         elif main_other(other) == cid and other not in asked_saw.get(other, {}):
-            out.append(Verdict(cid, SWAPPED, f"its wire and {other}'s are swapped", other=other))
+            out.append(Verdict(cid, SWAPPED, DETAILS[SWAPPED].format(other=other), other=other))
         else:
-            out.append(Verdict(cid, SEEN_AS, f"arrived as {other}: its wire lands on {other}'s input",
-                               other=other))
+            out.append(Verdict(cid, SEEN_AS, DETAILS[SEEN_AS].format(other=other), other=other))
     for cid in untested:
         out.append(Verdict(cid, NOT_TESTED, untested_reason))
     for cid in unwired:
@@ -165,14 +167,25 @@ def summary(vs: list[Verdict]) -> dict[str, int]:
     return counts
 
 
-def table(vs: list[Verdict]) -> str:
-    """The summary table a person reads at a glance: problems first, then the rest."""
+def table(vs: list[Verdict], layout: Layout | None = None) -> str:
+    """The summary table a person reads at a glance: problems first, then the rest. With the
+    layout, each control by its plain name ("the red alarm"), its hardware map key beside it."""
     rank = {STUCK: 0, SWAPPED: 1, SEEN_AS: 2, NEVER: 3, CHATTER: 4, NOT_TESTED: 5, NOT_WIRED: 6, OK: 7}
     rows = sorted(vs, key=lambda v: (rank.get(v.verdict, 9), v.control))
-    w = max([len(v.control) for v in rows] + [7])
-    lines = [f"{'control':<{w}}  {'verdict':<11}  detail", f"{'-' * w}  {'-' * 11}  {'-' * 6}"]
-    for v in rows:
-        lines.append(f"{v.control:<{w}}  {v.verdict:<11}  {v.detail}".rstrip())
+
+    def name(cid: str) -> str:
+        return layout.plain_name(cid) if layout is not None and cid in layout else cid
+
+    cols = [("control", [name(v.control) for v in rows])]
+    if layout is not None:
+        cols.append(("map key", [v.control for v in rows]))
+    cols.append(("verdict", [v.verdict for v in rows]))
+    widths = [max([len(x) for x in values] + [len(head)]) for head, values in cols]
+    lines = ["  ".join(f"{head:<{w}}" for (head, _), w in zip(cols, widths)) + "  detail",
+             "  ".join("-" * w for w in widths) + "  ------"]
+    for i, v in enumerate(rows):
+        lines.append(("  ".join(f"{values[i]:<{w}}" for (_, values), w in zip(cols, widths))
+                      + f"  {v.describe(name)}").rstrip())
     counts = summary(vs)
     lines.append("")
     lines.append(", ".join(f"{n} {k}" for k, n in sorted(counts.items(), key=lambda kv: rank.get(kv[0], 9))))

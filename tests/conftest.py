@@ -15,6 +15,23 @@ def _calibration_in_tmp(tmp_path, monkeypatch):
     monkeypatch.setenv("PENGUIN_PANEL_CALIBRATION", str(tmp_path / "state" / "calibration.toml"))
 
 
+# The real service on a free port (service_helpers.ServiceThread), and a game master signed
+# in to it: the API tests of both games use them.
+@pytest.fixture
+def svc(tmp_path):
+    from service_helpers import ServiceThread
+
+    with ServiceThread(tmp_path / "panel.db") as s:
+        yield s
+
+
+@pytest.fixture
+def gm(svc):
+    c = svc.client()
+    c.login()
+    return c
+
+
 @pytest.fixture
 def rig():
     """A loop, its queue, an InputHub on a settable clock and recording mock pins (pin_tools.Rig)."""

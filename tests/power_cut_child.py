@@ -35,13 +35,13 @@ sys.path.insert(0, str(ROOT))
 
 from panel.hardware.leds import FakeStrip  # noqa: E402
 from panel.hardware.map import load_map  # noqa: E402
-from panel.service.cockpit import Cockpit, Refused  # noqa: E402
+from panel.service.cockpit import SERVICE_FIELDS, Cockpit, Refused  # noqa: E402
 from panel.service.hardware_io import HardwareIO  # noqa: E402
 from panel.service.store import Store  # noqa: E402
 
 SMALL = ROOT / "panel" / "maps" / "small.toml"
 START, CROSS = 6, (17, 27, 22, 23, 24, 25)  # the small build's START and cross buttons
-VOLATILE = ("link", "match_id", "status")  # the service's additions, not the match's state
+XX
 
 
 def say(*parts) -> None:
@@ -90,7 +90,7 @@ async def main(db: str) -> None:
     cockpit = Cockpit(store, sources=[io], effects=[io], defaults={"turn_seconds": 20})
     await cockpit.start()
     state = cockpit.public_state()
-    say("R", json.dumps({k: v for k, v in state.items() if k not in VOLATILE}, sort_keys=True),
+    say("R", json.dumps({k: v for k, v in state.items() if k not in SERVICE_FIELDS}, sort_keys=True),
         state["match_id"])
     loop = asyncio.get_running_loop()
     await loop.run_in_executor(None, sys.stdin.readline)

@@ -27,8 +27,10 @@ MATCH = {"mode": "competitive", "teams": TEAMS, "turn_seconds": 30, "time_counte
 class ServiceThread:
     """Context manager: the service serving on 127.0.0.1:<free port> until closed."""
 
-    def __init__(self, db: Path, *, sim: bool = True, static_dir: Path | None = None, pin: str = PIN):
+    def __init__(self, db: Path, *, sim: bool = True, static_dir: Path | None = None, pin: str = PIN,
+                 host: str = "127.0.0.1", sim_from_network: bool = False):
         self.db, self.sim, self.static_dir, self.pin = db, sim, static_dir, pin
+        self.host, self.sim_from_network = host, sim_from_network
         self.loop = asyncio.new_event_loop()
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._main, daemon=True)
@@ -53,13 +55,14 @@ class ServiceThread:
         self.security.set_pin(self.pin)
         self.cockpit = Cockpit(self.store, sim=self.sim)
         await self.cockpit.start()
-        app = build_app(self.cockpit, self.security, sim=self.sim, static_dir=self.static_dir)
+        app = build_app(self.cockpit, self.security, sim=self.sim, static_dir=self.static_dir,
+                        sim_from_network=self.sim_from_network)
         self.runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self.runner.setup()
-        site = web.TCPSite(self.runner, "127.0.0.1", 0)
+        site = web.TCPSite(self.runner, self.host, 0)
         await site.start()
         self.port = site._server.sockets[0].getsockname()[1]
-        self.base = f"http://127.0.0.1:{self.port}"
+        self.base = f"http://{self.host}:{self.port}"
 
     async def _stop(self) -> None:
         await self.runner.cleanup()

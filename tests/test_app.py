@@ -8,6 +8,7 @@ import asyncio
 import csv
 import io
 import json
+import re
 import urllib.error
 import urllib.request
 
@@ -17,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from panel.debrief import COLUMNS
+from panel.service.run import lan_address
 from service_helpers import MATCH, PIN, ServiceThread
 
 EVIL = {"Origin": "http://evil.example"}
@@ -25,19 +27,6 @@ ADMIN_POSTS = [
     ("/api/admin/action", {"action": "start_turn"}),
     ("/api/admin/settings", {"turn_seconds": 40}),
 ]
-
-
-@pytest.fixture
-def svc(tmp_path):
-    with ServiceThread(tmp_path / "panel.db") as s:
-        yield s
-
-
-@pytest.fixture
-def gm(svc):
-    c = svc.client()
-    c.login()
-    return c
 
 
 def is_error(status, body, code):
@@ -262,7 +251,7 @@ def test_the_card_only_with_the_join_code(svc, gm):
     # No match yet: the next match's code, so a tower can join before START.
     status, ahead = public.get("/api/join")
     assert status == 200 and ahead["url"].endswith(f"/tower?code={ahead['code']}") and "<svg" in ahead["qr_svg"]
-    assert public.get(f"/api/tower?code={ahead['code']}") == (200, {"card": None, "svg": None})
+    assert public.get(f"/api/tower?code={ahead['code']}") == (200, {"card": None, "svg": None, "lines": []})
     code = gm.new_match()["code"]
     assert code == ahead["code"]
     gm.act("start_turn")
@@ -271,6 +260,7 @@ def test_the_card_only_with_the_join_code(svc, gm):
     assert is_error(*public.get("/api/tower?code=WRONG1"), 403)
     status, body = public.get(f"/api/tower?code={code.lower()}")
     assert status == 200 and body["card"]["kind"] and body["svg"].startswith("<svg")
+    assert body["lines"] and not any(re.search(r"[a-z_]+\.[a-z0-9_]+", line) for line in body["lines"])  # plain words
     status, join = public.get("/api/join")
     assert join["code"] == code and join["url"].endswith(f"/tower?code={code}") and "<svg" in join["qr_svg"]
     # Once the match is over its code is void, and the next one (kept across restarts) is shown.
@@ -278,6 +268,46 @@ def test_the_card_only_with_the_join_code(svc, gm):
     assert is_error(*public.get(f"/api/tower?code={code}"), 403)
     nxt = public.get("/api/join")[1]["code"]
     assert nxt != code and svc.on_loop(lambda: svc.store.get_setting("next_code")) == nxt
+
+
+def test_the_completed_cards_are_drawn_for_everyone_but_never_the_card_in_play(svc, gm):
+    """The rulebook lays completed cards face up for the other teams to check: /api/completed
+    draws the turn's, numbered as the challenge menu numbers them (1 for index 0), and
+    between turns the last turn's."""
+    public = svc.client()
+    assert public.get("/api/completed") == (200, {"turn": None, "cards": []})
+    code = gm.new_match()["code"]
+    gm.act("start_turn")
+    assert public.get("/api/completed")[1] == {"turn": {"team": "Gulls", "round": 1, "in_progress": True}, "cards": []}
+    first = public.get(f"/api/tower?code={code}")[1]["card"]
+    gm.act("challenge", team="Puffins", card="current")
+    gm.act("rule", upheld=False)  # rejected: the card in play counts as completed (rule 21)
+    in_play = public.get(f"/api/tower?code={code}")[1]["card"]
+    body = public.get("/api/completed")[1]
+    assert [(c["index"], c["number"]) for c in body["cards"]] == [(1, first["number"])]
+    assert body["cards"][0]["svg"].startswith("<svg") and f"#{first['number']}<" in body["cards"][0]["svg"]
+    assert in_play["number"] != first["number"] and f"#{in_play['number']}<" not in json.dumps(body)
+    assert gm.state()["actions"]["challenge"]["cards"] == ["current", 0]  # the menu's 0 is the page's 1
+    gm.act("pause")
+    assert [c["number"] for c in public.get("/api/completed")[1]["cards"]] == [first["number"]]
+    gm.act("end")  # the turn in progress is not scored: there is no finished turn to show
+    assert public.get("/api/completed")[1] == {"turn": None, "cards": []}
+
+
+def test_the_board_gets_the_buzzers_cues(svc):
+    from panel.hardware.buzzer import TUNES
+
+    sounds = svc.client().get("/api/sounds")[1]
+    for event in ("mistake", "card_completed", "turn_ended", "challenge"):  # and the last seconds' tick
+        assert sounds["events"][event] in sounds["tunes"]
+    assert sounds["tunes"]["tick"] == [list(step) for step in TUNES["tick"]] and sounds["last_seconds"] == 5
+
+
+def test_the_layout_names_every_control_in_plain_words(svc):
+    controls = svc.client().get("/api/layout")[1]["controls"]
+    plain = {c["id"]: c["plain"] for c in controls}
+    assert plain["beacon.white"] == "the white beacon" and plain["cross.ok"] == "OK on the direction cross"
+    assert not any(re.search(r"[a-z_]+\.[a-z0-9_]+", p) for p in plain.values())
 
 
 def test_sim_input_is_judged(svc, gm):
@@ -293,6 +323,29 @@ def test_sim_input_is_judged(svc, gm):
     assert public.post("/api/sim/input", {"control": wrong, "value": True}) == (200, {"ok": True, "logged": True})
     state = public.state()  # answered once logged and judged
     assert state["mistakes"] == 1 and state["stuck"] == wrong
+
+
+def test_the_simulator_takes_presses_from_other_devices_only_when_the_settings_allow(tmp_path):
+    """Served on the network (a phone may open /sim), the simulated panel is played without
+    any PIN: it takes presses only on the cockpit's own computer unless sim_from_network."""
+    lan = lan_address()
+    if not lan:
+        pytest.skip("this machine has no network address besides loopback")
+    press = {"control": "grid.r1c1", "value": True}
+    with ServiceThread(tmp_path / "a.db", host=lan) as s:
+        c = s.client()  # from this machine's network address: not loopback
+        assert "only on the computer running the cockpit" in is_error(*c.post("/api/sim/input", press), 403)
+        assert c.get("/api/join")[1]["sim_from_network"] is False
+    with ServiceThread(tmp_path / "b.db", host=lan, sim_from_network=True) as s:
+        c = s.client()
+        assert c.post("/api/sim/input", press) == (200, {"ok": True, "logged": False})
+        join = c.get("/api/join")[1]
+        assert join["sim_from_network"] is True and join["loopback"] is False
+
+
+def test_the_join_page_is_told_when_its_qr_code_leads_to_this_machine_only(svc):
+    join = svc.client().get("/api/join")[1]
+    assert join["url"].startswith("http://127.0.0.1:") and join["loopback"] is True
 
 
 def test_without_sim_there_is_no_sim_input(tmp_path):
@@ -491,7 +544,8 @@ def test_debrief_of_a_played_turn_and_its_csv(svc, gm):
     (turn,) = body["tables"]["turns"]
     assert (turn["team"], turn["round"], turn["tower"], turn["mistakes"], turn["ended_by"], turn["points"]) == \
         ("Gulls", 1, "Ana", 2, "mistakes", 0)
-    assert [r["control"] for r in body["tables"]["controls"]] == sorted(wrong)
+    assert sorted(r["control_id"] for r in body["tables"]["controls"]) == sorted(wrong)
+    assert {r["control"] for r in body["tables"]["controls"]} == {svc.cockpit.match.layout.plain_name(w) for w in wrong}
     kinds = {r["kind"]: r for r in body["tables"]["card_kinds"]}
     assert kinds[card["kind"]]["mistakes"] == 2 and kinds[card["kind"]]["dealt"] == 1
     # Another match by id: the abandoned one, never played.
@@ -512,7 +566,7 @@ def test_debrief_of_a_played_turn_and_its_csv(svc, gm):
         assert rows, table  # every table has a row here: the comparison above compared something
     # An empty table still has its header.
     text = _get_raw(gm, f"/api/admin/debrief.csv?match={first}&table=controls")[3]
-    assert text == "control,mistakes,card_kinds,teams\r\n"
+    assert text == "control,control_id,mistakes,card_kinds,teams\r\n"
 
 
 def test_debrief_follows_the_log_and_guards_the_csv(svc, gm):

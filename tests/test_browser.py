@@ -9,59 +9,19 @@ Nothing here waits on wall-clock time for its assertions: each waits for what th
 
 from __future__ import annotations
 
-import contextlib
 import re
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
+from browser_helpers import ARGS, CHROMIUM, MOMENT_WAIT, PIN, WAIT, expect_or_shoot, service
 from panel.events import ACTIONS
 from panel.layout import load_layout
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
-PIN = "4321"
-WAIT = 15_000  # ms: the longest any page may take to show what it should
 LAYOUT = load_layout()  # the blue side, as the matches below are played
-
-
-@contextlib.contextmanager
-def service(tmp: Path):
-    """`penguin-panel play --sim` on a free port with its own SQLite file; yields its base URL."""
-    settings = tmp / "settings.toml"
-    settings.write_text(f'[service]\npin = "{PIN}"\n')
-    proc = subprocess.Popen([sys.executable, "-m", "panel", "play", "--sim", "--port", "0",
-                             "--db", str(tmp / "panel.db"), "--settings", str(settings)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    base, seen = None, []
-    give_up = time.monotonic() + 60  # a guard against a hung start, not an assertion on speed
-    while base is None and time.monotonic() < give_up:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        seen.append(line)
-        m = re.search(r"serving on (http://127\.0\.0\.1:\d+)/", line)
-        if m:
-            base = m.group(1)
-    if base is None:
-        proc.kill()
-        pytest.fail("the service did not start:\n" + "".join(seen))
-    try:
-        yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        proc.stdout.close()
 
 
 @pytest.fixture(scope="module")
@@ -222,6 +182,16 @@ def wait_new_card(tower: Page, old_label: str) -> dict:
     return read_card(tower)
 
 
+def around_the_table(pages, seed: int):
+    """The game master signed in with a new match, the board and the simulator on the laptop,
+    the tower on the phone: the pages of one table."""
+    admin = pages.open(pages.laptop, "/admin")
+    admin_login(admin)
+    code = new_match(admin, seed=seed)
+    return admin, pages.open(pages.laptop, "/board"), pages.open(pages.laptop, "/sim"), \
+        pages.open(pages.phone, f"/tower?code={code}")
+
+
 def test_a_turn_played_in_the_browser(pages):
     admin = pages.open(pages.laptop, "/admin")
     admin_login(admin)
@@ -229,7 +199,7 @@ def test_a_turn_played_in_the_browser(pages):
     board = pages.open(pages.laptop, "/board")
     sim = pages.open(pages.laptop, "/sim")
     tower = pages.open(pages.phone, f"/tower?code={code}")
-    expect(board.locator("#team")).to_have_text("Turn: Penguins", timeout=WAIT)
+    expect(board.locator("#team")).to_have_text("Next: Penguins", timeout=WAIT)
     expect(tower.locator("#waiting")).to_be_visible()
     assert tower.locator("#card svg").count() == 0  # no card before the turn starts
     # Between turns the board shows the tower's QR code and says START starts the turn.
@@ -254,12 +224,12 @@ def test_a_turn_played_in_the_browser(pages):
     wrong = outside_buttons(nxt, 2)
     sim_press(sim, wrong[0])
     expect(board.locator("#mistakes")).to_have_attribute("data-count", "1", timeout=WAIT)
-    expect(board.locator("#stuck")).to_have_text(f"stuck: {LAYOUT.plain_name(wrong[0])}", timeout=WAIT)
+    expect(board.locator("#stuck")).to_have_text(f"Stuck finger: {LAYOUT.plain_name(wrong[0])}", timeout=WAIT)
     expect(sim.locator(f'.ctl[data-control="{wrong[0]}"]')).to_have_class(re.compile(r"\bstuck\b"), timeout=WAIT)
     sim_press(sim, wrong[1])
     # The turn scored its one card: the score is on the board, the next team is up.
     expect(board.locator('#scores tr[data-team="Penguins"] td.pts')).to_have_text("1", timeout=WAIT)
-    expect(board.locator("#team")).to_have_text("Turn: Puffins", timeout=WAIT)
+    expect(board.locator("#team")).to_have_text("Next: Puffins", timeout=MOMENT_WAIT)
     expect(tower.locator("#waiting")).to_be_visible(timeout=WAIT)
     assert tower.locator("#card svg").count() == 0  # the discarded card is gone from the phone
 
@@ -343,18 +313,25 @@ def test_whole_matches_end_with_their_result(pages):
     admin_login(admin)
     board = pages.open(pages.laptop, "/board")
     new_match(admin, seed=11)
-    admin.once("dialog", lambda d: d.accept())
-    admin.click("#end")
+    end_match_now(admin)
     expect(board.locator("#result")).to_be_visible(timeout=WAIT)
     expect(board.locator("#resulttitle")).to_contain_text("Shared win")  # 0 : 0 is a shared win
+    expect(board.locator("#resultend")).to_have_text(
+        "Ended by the game master at the end of round 1: every team played as many turns.")
     # Cooperative: one crew of three; the end shows the tier and its landing text.
     new_match(admin, mode="cooperative", teams=(("Crew", "Ana, Ben, Cleo"),), seed=12)
     expect(board.locator("#result")).to_be_hidden(timeout=WAIT)
     expect(board.locator("#round")).to_have_text(re.compile(r"Round 1 of 6"), timeout=WAIT)
-    admin.once("dialog", lambda d: d.accept())
-    admin.click("#end")
+    end_match_now(admin)
     expect(board.locator("#resulttitle")).to_have_text("Rookie!", timeout=WAIT)
     expect(board.locator("#resulttext")).to_contain_text("close one")
+
+
+def end_match_now(admin: Page) -> None:
+    """"End the match…", then the choice that ends it now (rule 25)."""
+    admin.click("#end")
+    expect(admin.locator("#enddialog")).to_be_visible(timeout=WAIT)
+    admin.click("#end_now")
 
 
 def end_turn_with_mistakes(sim: Page, board: Page, tower: Page) -> None:
@@ -376,7 +353,8 @@ def test_a_whole_competitive_match_played_through_the_pages(pages):
     tower = pages.open(pages.phone, f"/tower?code={code}")
     expect(board.locator("#target")).to_have_text("First to 1 point ends the game at the round's end.", timeout=WAIT)
     for team, tower_player in (("Penguins", "Ana"), ("Puffins", "Cleo")):
-        expect(board.locator("#team")).to_have_text(f"Turn: {team}", timeout=WAIT)
+        # (After the first turn the board shows its result a few seconds, then the next team.)
+        expect(board.locator("#team")).to_have_text(f"Next: {team}", timeout=MOMENT_WAIT)
         expect(board.locator("#banner")).to_contain_text(f"Next: {team}", timeout=WAIT)
         expect(tower.locator("#waiting")).to_contain_text(f"{tower_player} is the tower", timeout=WAIT)
         expect(admin.locator("#start_turn")).to_be_enabled(timeout=WAIT)
@@ -389,12 +367,12 @@ def test_a_whole_competitive_match_played_through_the_pages(pages):
         end_turn_with_mistakes(sim, board, tower)
         expect(board.locator(f'#scores tr[data-team="{team}"] td.pts')).to_have_text("1", timeout=WAIT)
     # Both reached the target in round 1: the round's end ends the game, a tie shares the win.
-    expect(board.locator("#result")).to_be_visible(timeout=WAIT)
+    expect(board.locator("#result")).to_be_visible(timeout=MOMENT_WAIT)
     expect(board.locator("#resulttitle")).to_have_text("Shared win: Penguins & Puffins")
     expect(board.locator("#resulttext")).to_have_text("Penguins: 1 · Puffins: 1")
     expect(tower.locator("#waiting")).to_contain_text("The game is over", timeout=WAIT)
     assert tower.locator("#card svg").count() == 0
-    expect(admin.locator("#phase")).to_have_text("finished", timeout=WAIT)
+    expect(admin.locator("#phase")).to_have_text("Finished", timeout=WAIT)
     expect(admin.locator("#start_turn")).to_be_disabled()
 
 
@@ -407,18 +385,24 @@ def test_a_whole_cooperative_match_where_every_turn_runs_out(pages):
     code = new_match(admin, mode="cooperative", teams=(("Crew", "Ana, Ben"),), seed=22, turn_seconds=5)
     tower = pages.open(pages.phone, f"/tower?code={code}")
     expect(board.locator("#team")).to_have_text("Cooperative flight", timeout=WAIT)
+    expect(board.locator("#round")).to_have_text("Round 1 of 4", timeout=WAIT)
+    expect(board.locator("#timer")).to_have_text("5")  # between turns: the full turn
     for rnd in range(1, 5):
-        expect(board.locator("#round")).to_have_text(f"Round {rnd} of 4", timeout=WAIT)
-        expect(board.locator("#timer")).to_have_text("5", timeout=WAIT)  # between turns: the full turn
+        # The game master starts each round at once (the board's moment after a turn gives way).
         expect(admin.locator("#start_turn")).to_be_enabled(timeout=WAIT)
+        expect(admin.locator("#whose")).to_contain_text(f"round {rnd}")
         admin.click("#start_turn")
         read_card(tower)  # the tower has a card while the turn runs
-        expect(admin.locator("#log")).to_contain_text("Turn over (time)", timeout=WAIT)
+        expect(admin.locator("#log")).to_contain_text("Turn over (time ran out)", timeout=WAIT)
         expect(tower.locator("#waiting")).to_be_visible(timeout=WAIT)
-    expect(board.locator("#result")).to_be_visible(timeout=WAIT)
+    expect(board.locator("#result")).to_be_visible(timeout=MOMENT_WAIT)
     expect(board.locator("#resulttitle")).to_have_text("Rookie!")
     expect(board.locator("#resulttext")).to_contain_text("It's a miracle you landed that thing")
     expect(board.locator("#round")).to_have_text("Round 4 of 4")
+
+
+# The page a step behind: its Start button still shown and enabled.
+STALE_START = "() => { const b = document.querySelector('#start_turn'); b.disabled = false; b.classList.remove('hidden'); }"
 
 
 def test_what_goes_wrong_is_said_on_the_page(pages):
@@ -434,17 +418,18 @@ def test_what_goes_wrong_is_said_on_the_page(pages):
     # The match is ended from another tab; this page's Start turn still looked allowed.
     other = pages.open(pages.laptop, "/admin")
     expect(other.locator("#app")).to_be_visible(timeout=WAIT)  # the same signed-in session
-    other.once("dialog", lambda d: d.accept())
-    other.click("#end")
+    end_match_now(other)
     expect(admin.locator("#start_turn")).to_be_disabled(timeout=WAIT)
-    admin.evaluate("() => { document.querySelector('#start_turn').disabled = false; }")
+    admin.evaluate(STALE_START)
     admin.click("#start_turn")
     expect(admin.locator("#error")).to_have_text("Not possible now: the match is over: set up a new match.",
                                                  timeout=WAIT)
     # The session is gone (the cookie cleared): the next action asks for the PIN again.
+    # (Clicked from the page's script: the page's own status check every 3 s may already have
+    # found the session gone and shown the sign-in form; the click is then a stale page's.)
     pages.laptop.clear_cookies()
-    admin.evaluate("() => { document.querySelector('#start_turn').disabled = false; }")
-    admin.click("#start_turn")
+    admin.evaluate(STALE_START)
+    admin.evaluate("() => document.querySelector('#start_turn').click()")
     expect(admin.locator("#login")).to_be_visible(timeout=WAIT)
     expect(admin.locator("#error")).to_contain_text("sign in again with the PIN")
 
@@ -480,11 +465,12 @@ def test_the_simulator_is_drawn_for_the_match_in_play(pages):
     expansion modules, without a reload."""
     sim = pages.open(pages.laptop, "/sim")
     up = sim.locator('.ctl[data-control="cross.up"]')
-    expect(up).to_have_attribute("title", "cross.up (blue)", timeout=WAIT)
+    expect(up).to_have_attribute("data-colour", "blue", timeout=WAIT)
+    expect(up).to_have_attribute("title", "up on the direction cross")  # its plain name, never its id
     admin = pages.open(pages.laptop, "/admin")
     admin_login(admin)
     new_match(admin, side="gray")
-    expect(up).to_have_attribute("title", "cross.up (red)", timeout=WAIT)
+    expect(up).to_have_attribute("data-colour", "red", timeout=WAIT)
     expect(sim.locator('.ctl[data-control="keypad.f"]')).to_have_count(0)
     expect(sim.locator("#title")).to_have_text(re.compile("gray side"))
 
@@ -492,12 +478,7 @@ def test_the_simulator_is_drawn_for_the_match_in_play(pages):
 def test_the_debrief_shows_a_played_turn_as_tables_and_plots(pages, tmp_path):
     """One turn (a card done, then two slips): /debrief shows it in the turns table and as one
     bar per turn, the slips by instruction type and by control, CSV links, and prints on A4."""
-    admin = pages.open(pages.laptop, "/admin")
-    admin_login(admin)
-    code = new_match(admin, seed=31)
-    board = pages.open(pages.laptop, "/board")
-    sim = pages.open(pages.laptop, "/sim")
-    tower = pages.open(pages.phone, f"/tower?code={code}")
+    admin, board, sim, tower = around_the_table(pages, seed=31)
     expect(admin.locator("#start_turn")).to_be_enabled(timeout=WAIT)
     admin.click("#start_turn")
     card = read_card(tower)
@@ -632,7 +613,8 @@ def test_the_game_master_changes_the_pin_and_the_match_defaults(browser, tmp_pat
 
 
 READ_BUTTONS = """() => [...document.querySelectorAll('button[data-action]')].map(b => (
-  {id: b.id, action: b.dataset.action, upheld: b.dataset.upheld ?? null, enabled: !b.disabled}))"""
+  {id: b.id, action: b.dataset.action, upheld: b.dataset.upheld ?? null, enabled: !b.disabled,
+   kaboom: !!b.closest('.kaboom-only')}))"""
 BUTTONS_ARE = """(want) => {
   const got = {};
   for (const b of document.querySelectorAll('button[data-action], #setupsubmit')) got[b.id] = !b.disabled;
@@ -682,7 +664,8 @@ def test_the_game_masters_buttons_are_the_engines_answers(browser, tmp_path):
         admin_login(admin)
         # Every action a game master asks for has its button (a touch comes from the panel,
         # a new match from the set-up form).
-        assert {b["action"] for b in admin.evaluate(READ_BUTTONS)} == set(ACTIONS) - {"touch", "new_match"}
+        airlines = {b["action"] for b in admin.evaluate(READ_BUTTONS) if not b["kaboom"]}
+        assert airlines == set(ACTIONS) - {"touch", "new_match"}
 
         state = expect_buttons_follow_the_state(admin, base, "idle")
         assert set(state["actions"]) == {"new_match"}
@@ -691,7 +674,7 @@ def test_the_game_masters_buttons_are_the_engines_answers(browser, tmp_path):
         assert "start_turn" in state["actions"] and "flip" not in state["actions"]
 
         admin.click("#start_turn")
-        expect(admin.locator("#phase")).to_have_text("in turn", timeout=WAIT)
+        expect(admin.locator("#phase")).to_have_text("Turn in progress", timeout=WAIT)
         state = expect_buttons_follow_the_state(admin, base, "in_turn")
         # The team whose turn it is cannot challenge it: the menu offers only the other team.
         assert state["actions"]["challenge"] == {"teams": ["Puffins"], "cards": ["current"]}
@@ -708,12 +691,16 @@ def test_the_game_masters_buttons_are_the_engines_answers(browser, tmp_path):
         assert "flip" in state["actions"] and state["actions"]["challenge"]["cards"] == ["current", 0]
 
         admin.click("#pause")
-        expect(admin.locator("#phase")).to_contain_text("paused", timeout=WAIT)
+        expect(admin.locator("#phase")).to_contain_text("Paused", timeout=WAIT)
         state = expect_buttons_follow_the_state(admin, base, "paused")
         assert "resume" in state["actions"] and "challenge" not in state["actions"]
 
+        # "End the match…" offers the engine's two ends, each saying what it does to the turn.
         admin.click("#end")
-        expect(admin.locator("#phase")).to_have_text("finished", timeout=WAIT)
+        expect(admin.locator("#end_now")).to_have_text("End now (the turn in progress is not scored)", timeout=WAIT)
+        expect(admin.locator("#end_round")).to_be_visible()
+        admin.click("#end_now")
+        expect(admin.locator("#phase")).to_have_text("Ended by the game master", timeout=WAIT)
         state = expect_buttons_follow_the_state(admin, base, "finished")
         assert set(state["actions"]) == {"new_match"}
         ctx.close()
@@ -779,3 +766,192 @@ def test_the_debrief_lists_the_matches_a_page_at_a_time(browser, tmp_path):
         assert options.nth(51).get_attribute("value") == "1"
         expect(page.locator("#match")).to_have_value("52")  # the one shown stays picked
         ctx.close()
+
+
+def test_after_abandon_the_game_master_sets_up_a_new_match(pages, tmp_path):
+    """Abandon mid-turn: the board shows the abandoned match with no timer running, the tower
+    says so, and /admin offers "Set up a new match" at the top; the new match is in play."""
+    admin = pages.open(pages.laptop, "/admin")
+    admin_login(admin)
+    code = new_match(admin, seed=51)
+    board = pages.open(pages.laptop, "/board")
+    tower = pages.open(pages.phone, f"/tower?code={code}")
+    admin.click("#start_turn")
+    read_card(tower)
+    admin.once("dialog", lambda d: d.accept())  # "Abandon this match?"
+    admin.click("#abandon")
+    expect_or_shoot(board, tmp_path, "board after abandon", lambda: (
+        expect(board.locator("#resulttitle")).to_have_text("Match abandoned", timeout=WAIT),
+        expect(board.locator("#resultend")).to_have_text("No result: the game master abandoned this match."),
+        expect(board.locator("#timer")).to_have_text(""),  # no timer drains an abandoned turn
+        expect(board.locator(".board")).to_have_attribute("data-phase", "ended")))
+    fresh = pages.open(pages.laptop, "/board")  # a reload shows the same: no dead turn left running
+    expect(fresh.locator(".board")).to_have_attribute("data-phase", "ended", timeout=WAIT)
+    expect(fresh.locator("#timer")).to_have_text("")
+    expect(fresh.locator("#resulttitle")).to_have_text("Match abandoned")
+    expect(tower.locator("#waiting")).to_contain_text("abandoned the match", timeout=WAIT)
+    expect(admin.locator("#phase")).to_have_text("Abandoned", timeout=WAIT)
+    newmatch = admin.locator("#newmatch")
+    expect(newmatch).to_be_visible()
+    expect(admin.locator("#start_turn")).to_be_hidden()
+    newmatch.click()
+    expect(admin.locator("#setupsubmit")).to_be_focused(timeout=WAIT)
+    made = admin.locator("#log li", has_text="New match")
+    before = made.count()
+    admin.click("#setupsubmit")  # no second abandon asked: the match is over
+    expect(made).to_have_count(before + 1, timeout=WAIT)
+    expect(admin.locator("#phase")).to_have_text("Between turns", timeout=WAIT)
+    expect(admin.locator("#start_turn")).to_be_visible()
+    expect(board.locator("#result")).to_be_hidden(timeout=WAIT)
+    expect(board.locator("#team")).to_have_text("Next: Penguins")
+    expect(admin.locator("#error")).to_be_hidden()
+
+
+READ_MOMENT = """() => ({stage: document.querySelector('.board').dataset.moment,
+  mistakes: document.querySelector('#mistakes').dataset.count,
+  line: document.querySelector('#momentline').textContent,
+  shown: !document.querySelector('#moment').classList.contains('hidden')})"""
+
+
+def test_a_turns_end_is_a_moment_on_the_board_with_its_sounds(pages, tmp_path):
+    """The second mistake stays on the board (the turn's final state), then the result in large
+    type, then at the round's end the round's summary; the turn's sounds are cued, and the
+    board's sound switch is remembered."""
+    admin, board, sim, tower = around_the_table(pages, seed=52)
+    expect(board.locator("#sound")).to_have_text(re.compile(r"Sound: (on|tap to start)"), timeout=WAIT)
+    for team, points in (("Penguins", "1 card = 1 point"), ("Puffins", "no card = 0 points")):
+        expect(admin.locator("#start_turn")).to_be_visible(timeout=MOMENT_WAIT)
+        admin.click("#start_turn")
+        card = read_card(tower)
+        if team == "Penguins":
+            play_card(sim, card)
+            wait_new_card(tower, card["label"])
+        end_turn_with_mistakes(sim, board, tower)
+        # Watched every frame: the final state with both mistakes, then the result.
+        expect_or_shoot(board, tmp_path, f"{team} final state", lambda: board.wait_for_function(
+            "() => document.querySelector('.board').dataset.moment === 'hold'"
+            " && document.querySelector('#mistakes').dataset.count === '2'", polling="raf", timeout=WAIT))
+        expect_or_shoot(board, tmp_path, f"{team} result", lambda: expect(board.locator("#momentline")).to_have_text(
+            f"{team}: {points}", timeout=WAIT))
+        assert board.evaluate(READ_MOMENT)["stage"] == "result"
+    # Puffins closed round 1: its summary lists every team's turn.
+    expect_or_shoot(board, tmp_path, "round summary", lambda: (
+        expect(board.locator("#momenttitle")).to_have_text("Round 1 is over", timeout=WAIT),
+        expect(board.locator("#momentlist li")).to_have_text(["Penguins: 1 card = 1 point", "Puffins: no card = 0 points"])))
+    expect(board.locator("#moment")).to_be_hidden(timeout=MOMENT_WAIT)
+    expect(board.locator("#team")).to_have_text("Next: Penguins")
+    expect(board.locator("#lastturn")).to_have_text("Last turn: Puffins: no card = 0 points (2 mistakes).")
+    cued = [c["name"] for c in board.evaluate("() => window.boardCues")]
+    for tune in ("turn_start", "card", "mistake", "turn_end"):
+        assert tune in cued, cued
+    # The switch: off, kept after a reload, and a cue then makes no sound.
+    board.click("#sound")
+    expect(board.locator("#sound")).to_have_text("Sound: off")
+    board.reload()
+    expect(board.locator("#sound")).to_have_text("Sound: off", timeout=WAIT)
+    admin.click("#start_turn")
+    board.wait_for_function("() => window.boardCues.some(c => c.name === 'turn_start')", timeout=WAIT)
+    assert all(not c["audible"] for c in board.evaluate("() => window.boardCues"))
+    board.click("#sound")
+    expect(board.locator("#sound")).not_to_have_text("Sound: off")
+
+
+def test_ending_at_the_rounds_end_plays_the_round_out_and_says_so(pages, tmp_path):
+    """"End the match…" in Penguins' turn, "Finish the round, then end": the turn goes on,
+    Puffins still play, and the result says every team played as many turns; the completed
+    cards are drawn on /admin during the turn and on the board between turns."""
+    admin, board, sim, tower = around_the_table(pages, seed=53)
+    admin.click("#start_turn")
+    card = read_card(tower)
+    play_card(sim, card)
+    wait_new_card(tower, card["label"])
+    expect(admin.locator("#donebox figcaption")).to_have_text(["Completed card 1"], timeout=WAIT)
+    admin.click("#end")
+    expect(admin.locator("#endround_text")).to_have_text(
+        "The match ends when round 1 does: Penguins, Puffins still play this round, the turn in progress included. "
+        "Then it is scored, every team having played as many turns.", timeout=WAIT)
+    expect(admin.locator("#endnow_text")).to_contain_text("Penguins' turn in progress (1 card so far) is not scored")
+    admin.click("#end_round")
+    expect(admin.locator("#endinfo")).to_have_text("The match ends at the end of round 1: Penguins, Puffins still to play.",
+                                                   timeout=WAIT)
+    expect(board.locator("#target")).to_contain_text("The game master ends the match at the end of this round")
+    end_turn_with_mistakes(sim, board, tower)
+    # Between turns the board lays Penguins' completed card out, numbered as the menu does.
+    expect_or_shoot(board, tmp_path, "completed cards", lambda: (
+        expect(board.locator("#donecards figcaption")).to_have_text(["1"], timeout=MOMENT_WAIT),
+        expect(board.locator("#donetitle")).to_have_text("Penguins' completed cards, round 1: check them")))
+    expect(admin.locator("#start_turn")).to_be_visible(timeout=WAIT)
+    admin.click("#start_turn")
+    read_card(tower)
+    end_turn_with_mistakes(sim, board, tower)
+    expect_or_shoot(board, tmp_path, "ended at the round's end", lambda: (
+        expect(board.locator("#result")).to_be_visible(timeout=MOMENT_WAIT),
+        expect(board.locator("#resulttitle")).to_have_text("Winner: Penguins"),
+        expect(board.locator("#resultend")).to_have_text(
+            "Ended by the game master at the end of round 1: every team played as many turns.")))
+
+
+def test_walk_up_play_names_no_placeholder_and_says_what_starts_a_turn(browser, tmp_path):
+    """On a service of its own (no match ever played): the tower's phone joins ahead, START
+    on the panel sets the walk-up match up and starts its turn; the teams' players are not
+    named, so the board asks the team to pick its tower, and no page names a role as a person."""
+    with service(tmp_path) as base:
+        ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+        phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        errors: list[str] = []
+        board, sim = ctx.new_page(), ctx.new_page()
+        tower = phone.new_page()
+        for page in (board, sim, tower):
+            page.on("pageerror", lambda e: errors.append(str(e)))
+        board.goto(base + "/board")
+        sim.goto(base + "/sim")
+        expect(board.locator("#joincode")).not_to_be_empty(timeout=WAIT)
+        tower.goto(f"{base}/tower?code={board.locator('#joincode').text_content()}")
+        expect(tower.locator("#waiting")).to_have_text(
+            "No match yet. Keep this page open: the card appears here when the crew presses START on the panel.",
+            timeout=WAIT)
+        sim_press(sim, "cockpit.start")
+        expect(board.locator("#team")).to_have_text("Turn: Blue team", timeout=WAIT)
+        expect(board.locator("#roles")).to_have_text(
+            "Blue team: pick your tower. One player reads the card on the phone, the others are the crew.")
+        read_card(tower)  # the phone that joined ahead has the card
+        expect(sim.locator("#phase")).to_have_text("Blue team is playing")
+        for page in (board, sim, tower):
+            text = page.locator("body").inner_text()
+            assert not re.search(r"\b(Tower|Crew): (Tower|Crew)\b|Player \d|is the tower\)", text), text
+        ctx.close()
+        phone.close()
+        assert errors == [], errors
+
+
+def test_phones_join_the_quickest_game_over_the_network(browser, tmp_path):
+    """`play --sim --host 0.0.0.0`, as the README says: /join opened on the cockpit's computer
+    shows a QR code of the network address, with no warning; a phone opening that address
+    plays the tower; the simulated panel takes presses at 127.0.0.1, not from the phone."""
+    from panel.service.run import lan_address
+
+    lan = lan_address()
+    if not lan:
+        pytest.skip("this machine has no network address besides loopback")
+    with service(tmp_path, host="0.0.0.0") as base:
+        ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+        phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        join, sim = ctx.new_page(), ctx.new_page()
+        join.goto(base + "/join")
+        url = join.locator("#url")
+        expect(url).to_have_text(re.compile(rf"^http://{re.escape(lan)}:\d+/tower\?code=[A-Z0-9]+$"), timeout=WAIT)
+        expect(join.locator("#loopback")).to_be_hidden()
+        tower = phone.new_page()
+        tower.goto(url.text_content())  # what the phone's camera opens
+        expect(tower.locator("#waiting")).to_contain_text("presses START on the panel", timeout=WAIT)
+        sim.goto(base + "/sim")
+        sim_press(sim, "cockpit.start")  # walk-up: START sets the match up and starts its turn
+        read_card(tower)
+        on_phone = phone.new_page()  # the simulator opened on the phone: its presses are refused, in words
+        on_phone.goto(url.text_content().split("/tower")[0] + "/sim")
+        up = on_phone.locator('.ctl.btn[data-control="cross.up"]')
+        up.scroll_into_view_if_needed()
+        up.tap()
+        expect(on_phone.locator("#error")).to_contain_text("only on the computer running the cockpit", timeout=WAIT)
+        ctx.close()
+        phone.close()

@@ -123,8 +123,14 @@ def test_a_card_that_does_not_fit_the_layout_is_one_clear_error():
 
 
 def test_card_text_lists_the_instructions(layout):
-    lines = card_text(Card("simple", press=("grid.r3c4",), set=(("lever.big", "down"),)), layout)
-    assert lines == ["Press grid.r3c4 (white)", "Set lever.big to down"]
+    lines = card_text(Card("simple", press=("alarm.black",), set=(("lever.big", "down"), ("round_lever.red", "2"))),
+                      layout)
+    name = layout.plain_name
+    assert lines == [f"Press {name('alarm.black')}", "Set the big lever to down", f"Set {name('round_lever.red')} to 2"]
+    if layout.side == "blue":
+        assert lines[0] == "Press the black alarm" and lines[2] == "Set the red round lever to 2"
+    lines = card_text(Card("sequence", section="cross", steps=("up", "left"), colours=("blue", "red")), layout)
+    assert lines == ["On the direction cross: up, left, then OK", "Call-out: blue, red"]
 
 
 def test_svg_is_self_contained():

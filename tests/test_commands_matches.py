@@ -49,3 +49,42 @@ def test_export_of_a_missing_match_or_database_is_one_line(tmp_path, capsys):
         pass
     assert main(["matches", "export", "7", "--db", str(tmp_path / "p.db")]) == 2
     assert "no match 7" in capsys.readouterr().err
+
+
+def test_a_kaboom_mission_exports_replays_and_is_debriefed(tmp_path, capsys):
+    """A mission played on the cockpit (with presses Kaboom does not use, and the protection
+    already off at set-up) exports to a scenario that replays to the same mission."""
+    from panel.kaboom.mapping import load_mapping
+
+    mapping = load_mapping()
+    db = tmp_path / "panel.db"
+
+    async def play():
+        with Store(db) as store:
+            cockpit = Cockpit(store, sim=True)
+            await cockpit.start()
+            try:
+                await cockpit.input(mapping.cover, mapping.cover_open)  # before the set-up
+                await cockpit.create_match({"mode": "kaboom", "players": ["red", {"colour": "white", "name": "Miji"}],
+                                            "difficulty": "advanced", "mission": 12, "seed": 4})
+                await cockpit.action("start", {})
+                await cockpit.input("grid.r1c1", True)  # not Kaboom's: changes nothing
+                await cockpit.input(mapping.recharge, True)
+                await cockpit.input(mapping.players[cockpit.match.active], True)
+                await cockpit.input(mapping.mission, True)  # the protection is off: closing
+                return cockpit.match.snapshot(cockpit.now()), cockpit.record.id
+            finally:
+                await cockpit.close()
+
+    snap, match_id = asyncio.run(play())
+    assert snap["phase"] == "closing"
+    assert main(["matches", "list", "--db", str(db)]) == 0
+    assert "red, Miji" in capsys.readouterr().out
+    out = tmp_path / "log.toml"
+    assert main(["matches", "export", str(match_id), "--db", str(db), "--out", str(out)]) == 0
+    result = run_scenario(load_scenario(out))
+    assert [e["type"] for e in result["events"]][-1] == "mission_confirmed"
+    assert result["time_left"] == {p["colour"]: p["time_left"] for p in snap["players"]}
+    assert main(["debrief", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "Penguins: where the time went" in text and "Miji" in text

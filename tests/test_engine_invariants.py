@@ -44,7 +44,11 @@ class MatchMachine(RuleBasedStateMachine):
         self.events += new
 
     def check_stream(self, new):
-        for e in new:
+        for before, e in zip([None] + new, new):
+            if e.type == "game_ended" and before is not None and before.type == "round_ended":
+                # Played to the round's end (the target reached, or the game master's end at
+                # the round's end, rule 25): every team has played as many turns.
+                assert len(set(self.match.turns_played().values())) == 1, self.match.turns_played()
             if e.type == "turn_started":
                 assert not self.in_turn
                 self.in_turn = True
@@ -106,6 +110,10 @@ class MatchMachine(RuleBasedStateMachine):
     def challenge(self, which):
         self.feed(Action("challenge", self.t, {"team": "B", "card": which}))
 
+    @rule()
+    def end_at_the_rounds_end(self):
+        self.feed(Action("end", self.t, {"when": "round"}))
+
     @rule(upheld=st.booleans(), dt=st.floats(min_value=0.0, max_value=30.0))
     def rule_on_it(self, upheld, dt):
         self.t += dt
@@ -125,8 +133,10 @@ class MatchMachine(RuleBasedStateMachine):
         listed = self.match.snapshot()["actions"]
         ask = lambda name, **p: self.match.refusal(Action(name, self.match.now, p)) is None  # noqa: E731
         for name in ACTIONS:
-            if name not in ("challenge", "rule", "touch"):
+            if name not in ("challenge", "rule", "touch", "end"):
                 assert (name in listed) == ask(name), name
+        for when in ("now", "round"):
+            assert (when in listed.get("end", {}).get("when", [])) == ask("end", when=when), when
         assert ("touch" in listed) == ask("touch", control=TOKENS[0])
         for upheld in (True, False):
             assert (upheld in listed.get("rule", {}).get("upheld", [])) == ask("rule", upheld=upheld)

@@ -388,3 +388,104 @@ def test_snapshot_and_next_deadline():
 def test_a_layout_for_the_wrong_side_is_refused():
     with pytest.raises(ValueError, match="gray"):
         Match(MatchSettings(side="gray"), load_layout(side="blue"))
+
+
+# ---------------------------------------------------------------- rule 22: what a turn's result says
+
+def test_a_turns_end_tells_its_points_bonus_and_time_left():
+    inputs = [start(0)] + complete_simple(5, t0=1) + [start(40)] + complete_simple(1, t0=41, first=5) + [
+        press("alarm.red", 42), press("alarm.yellow", 43)]
+    out = run(inputs, end=100)
+    five, slips = of_type(out, "turn_ended")
+    assert (five["points"], five["bonus"], five["completed"], five["time_left"]) == (9, 4, 5, 25.0)
+    assert (slips["points"], slips["bonus"], slips["completed"], slips["mistakes"], slips["time_left"]) == \
+        (1, 0, 1, 2, 27.0)
+
+
+def test_the_snapshot_keeps_the_last_turn_and_its_round_for_the_pages():
+    layout = load_layout()
+    from panel.cards import Card
+
+    m = Match(MatchSettings(teams=(Team("A", ("a", "b")), Team("B", ("c", "d"))), seed=1), layout,
+              [Card("simple", press=(f"grid.r1c{i}",)) for i in (1, 2, 3, 4)] * 3)
+    m.handle(Action("start_turn", 0.0))
+    m.handle(InputEvent("grid.r1c1", True, 1.0))
+    snap = m.snapshot()
+    assert snap["completed_cards"] == [1] and snap["last_turn"] is None and snap["round_turns"] == []
+    m.handle(InputEvent("alarm.red", True, 2.0))
+    m.handle(InputEvent("alarm.black", True, 3.0))
+    snap = m.snapshot()
+    assert snap["completed_cards"] == []  # no turn in progress
+    last = snap["last_turn"]
+    assert (last["team"], last["reason"], last["completed"], last["mistakes"], last["points"]) == \
+        ("A", "mistakes", [1], 2, 1)
+    assert last["stuck"] == "alarm.red" and last["stuck_name"] == layout.plain_name("alarm.red")
+    assert snap["round_turns"] == [last] and snap["round_left"] == ["B"]
+    m.handle(Action("start_turn", 10.0))
+    m.advance(40.0)
+    snap = m.snapshot()
+    assert [t["team"] for t in snap["round_turns"]] == ["A", "B"] and snap["round"] == 2
+    assert snap["round_left"] == [] and snap["turns_played"] == {"A": 1, "B": 1}
+
+
+# ---------------------------------------------------------------- rule 23: teams without named players
+
+def test_a_team_may_leave_its_players_unnamed_and_has_no_named_tower():
+    teams = [{"name": "Blue team", "players": []}, {"name": "Red team", "players": []}]
+    out = run([start(0)], teams=teams, end=10)
+    assert of_type(out, "turn_started")[0]["tower"] is None
+    assert MatchSettings().teams == (Team("Blue team"), Team("Red team"))  # walk-up's teams
+
+
+# ---------------------------------------------------------------- rule 25: ending a match early
+
+def end(t, when=None):
+    return {"t": t, "action": "end", **({"when": when} if when else {})}
+
+
+def test_ending_now_leaves_the_turn_in_progress_unscored():
+    out = run([start(0)] + complete_simple(1, t0=1) + [start(40)] + complete_simple(2, t0=41, first=2) + [end(45)],
+              end=100)
+    game = of_type(out, "game_ended")[0]
+    assert game["reason"] == "ended" and game["scores"] == {"Ice": 1, "Snow": 0}
+    assert game["unscored"] == {"team": "Snow", "round": 1, "completed": 2, "mistakes": 0}
+    assert out["winner"] == ["Ice"] and len(of_type(out, "turn_ended")) == 1
+
+
+def test_ending_at_the_rounds_end_plays_the_turn_and_the_round_out():
+    inputs = [start(0)] + complete_simple(1, t0=1) + [end(5, "round"), end(6, "round"), start(40)] + \
+        complete_simple(2, t0=41, first=2) + [start(80)]
+    out = run(inputs, end=200)
+    # Asked twice, the end is refused: it already comes; START after the round: the match is over.
+    assert [r["action"] for r in out["refused"]] == ["end", "start_turn"]
+    assert "already ends" in out["refused"][0]["reason"] and "over" in out["refused"][1]["reason"]
+    game = of_type(out, "game_ended")[0]
+    assert game["t"] == pytest.approx(70.0)  # Snow's turn ran out: the round is over
+    assert game["reason"] == "ended" and game["unscored"] is None
+    assert game["scores"] == {"Ice": 1, "Snow": 2} and out["winner"] == ["Snow"]
+    assert len(of_type(out, "turn_started")) == 2
+
+
+def test_the_end_choices_are_the_engines():
+    layout = load_layout()
+    from panel.cards import Card
+
+    m = Match(MatchSettings(teams=(Team("A", ("a", "b")), Team("B", ("c", "d"))), seed=1), layout,
+              [Card("simple", press=("grid.r1c1",))] * 3)
+    assert m.allowed()["end"] == {"when": ["now"]}  # nobody has played: the round is whole
+    assert "round" in str(m.refusal(Action("end", 0.0, {"when": "round"})))
+    m.handle(Action("start_turn", 0.0))
+    assert m.allowed()["end"] == {"when": ["now", "round"]}
+    m.handle(Action("end", 1.0, {"when": "round"}))
+    snap = m.snapshot()
+    assert snap["ending"]
+    assert snap["actions"]["end"] == {"when": ["now"]} and snap["round_left"] == ["A", "B"]
+    assert str(m.refusal(Action("end", 1.0, {"when": "later"}))).startswith("when: must be")
+
+
+def test_a_cooperative_match_ended_at_the_rounds_end_finishes_the_turn_and_lands():
+    crew = [{"name": "Penguins", "players": ["ann", "bob", "cid"]}]
+    out = run([start(0), press("grid.r1c1", 1), end(2, "round")], teams=crew, mode="cooperative", end=100)
+    game = of_type(out, "game_ended")[0]
+    assert game["t"] == pytest.approx(30.0) and game["reason"] == "ended" and game["unscored"] is None
+    assert game["scores"] == {"Penguins": 1} and out["tier"] is not None

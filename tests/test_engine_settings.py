@@ -72,5 +72,6 @@ def test_the_file_may_name_the_teams_but_not_a_seed(tmp_path):
     with pytest.raises(ConfigError) as e:
         read_settings(str(f))
     assert [str(p) for p in e.value.problems] == [
-        f"{f}: match.teams[0].players: team 'Otters' needs at least 2 players (a tower and a crew)",
+        f"{f}: match.teams[0].players: team 'Otters' needs at least 2 players (a tower and a crew), "
+        "or none named",
         f"{f}: match.touch_sensors: must be true or false"]

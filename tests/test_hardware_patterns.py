@@ -114,9 +114,11 @@ def test_every_sound_has_its_light():
     assert strip.last[28] == RED and strip.last[35] == RED
     fx.apply([GameEvent(102.0, "card_completed", {})], snap(completed=1, mistakes=1), 102.0)
     assert strip.last[30] == WHITE
+    fx.apply([GameEvent(102.5, "challenge", {"team": "B"})], snap(phase="paused", completed=1, mistakes=1), 102.5)
+    assert strip.last[0:24] == tuple([AMBER] * 24)
     fx.apply([GameEvent(103.0, "turn_ended", {}), GameEvent(103.0, "game_ended", {})],
              snap(phase="finished", winner=["A"]), 103.0)
-    assert [s for _, s in fx.sounds] == ["turn_start", "mistake", "card", "game_end"]
+    assert [s for _, s in fx.sounds] == ["turn_start", "mistake", "card", "challenge", "game_end"]
     assert {c.kind for c in fx.cues} >= {"game_end"}
     assert fx.deadline is not None
     fx.close()

@@ -531,3 +531,39 @@ def test_the_service_starts_the_bridge_or_takes_the_cockpit_off_the_broker(broke
                 await cockpit.close()
 
     asyncio.run(scenario())
+
+
+def test_a_kaboom_mission_is_not_the_venues(broker, tmp_path):
+    """The venue counts Penguin Airlines matches: while a Kaboom mission is played the
+    cockpit's state says idle, and neither its events nor its result go out. The Airlines
+    match after it, published as usual, is the barrier: what came before it has arrived."""
+    from panel.kaboom.mapping import load_mapping
+
+    players = load_mapping().players
+
+    async def scenario():
+        venue = Observer(broker, topics=["penguin-panel/v1/c1/#"])
+        async with venue, cockpit_on(broker, tmp_path) as (cockpit, bridge, _):
+            await bridge.connected.wait()
+            await cockpit.create_match({"mode": "kaboom", "players": ["red", "blue"], "mission": 1, "seed": 2})
+            mission = cockpit.record.id
+            for action in ("start", "lift_cover", "confirm"):
+                await cockpit.action(action, {})
+            await cockpit.input(players["red"], True)
+            await cockpit.input(players["blue"], True)
+            assert cockpit.match.outcome == "success" and cockpit.record.status == "finished"
+            await new_match(cockpit)
+            await cockpit.action("end", {})
+            match = cockpit.record.id
+            await venue.wait(lambda m: str(m.topic).endswith("/result")
+                             and json.loads(bytes(m.payload))["match"]["id"] == match)
+            for m in venue.messages:
+                key, payload = check(m)
+                if key == "event":
+                    assert payload["match_id"] != mission
+                elif key == "state":
+                    assert payload["match"] is None or payload["match"]["id"] != mission
+                elif key == "result":
+                    assert payload["match"]["id"] != mission
+
+    asyncio.run(scenario())

@@ -40,6 +40,18 @@ def test_state_payload_of_an_idle_and_an_abandoned_cockpit():
     assert out["dropped_events"] == 2
 
 
+def test_a_kaboom_mission_is_idle_to_the_venue():
+    """The venue counts Penguin Airlines matches: a Kaboom mission's state (the engine's own
+    snapshot) shows the cockpit idle there, taking none of its commands."""
+    from kaboom_helpers import act, match
+
+    m = match(("red", "blue"))
+    act(m, "start", 0.0)
+    state = {**idle_state(), **m.snapshot(1.0), "match_id": 3, "status": "active"}
+    out = p.validate("state", p.state_payload("c1", "By the window", state, dropped=0))
+    assert out["phase"] == "idle" and out["match"] is None and out["commands"] == [] and out["time_left"] is None
+
+
 def test_time_left_is_whole_seconds_rounded_up():
     s = {**idle_state(), "phase": "in_turn", "match_id": 1, "status": "active", "mode": "competitive",
          "team": "Gulls", "round": 1, "time_left": 12.2, "scores": {"Gulls": 0}}

@@ -18,6 +18,15 @@ def test_bad_settings_file_names_file_and_key(tmp_path, capsys):
         assert f"{f}: {key}" in err, key
 
 
+def test_bad_kaboom_defaults_name_file_and_key(tmp_path, capsys):
+    f = tmp_path / "settings.toml"
+    f.write_text('[kaboom]\ndifficulty = "hard"\nmission = 99\nwalk_up = "yes"\nplayers = ["red"]\n')
+    assert main(["play", "--sim", "--settings", str(f)]) == 2
+    err = "\n".join(error_lines(capsys))
+    for key in ("kaboom.difficulty", "kaboom.mission", "kaboom.walk_up", "kaboom.players"):
+        assert f"{f}: {key}" in err, key
+
+
 def test_missing_settings_file(tmp_path, capsys):
     assert main(["play", "--sim", "--settings", str(tmp_path / "none.toml")]) == 2
     assert "file not found" in error_lines(capsys)[0]

@@ -1,5 +1,6 @@
-"""The house rules are written down in the repository (docs/rules.md), and every rule number
-the code, the tests and the documents quote points at a rule that is there."""
+"""The house rules are written down in the repository (docs/rules.md, and docs/kaboom.md for
+Penguin Kaboom), and every rule number the code, the tests and the documents quote points
+at a rule that is there ("Kaboom rule N" at docs/kaboom.md's)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "docs" / "rules.md"
+KABOOM_RULES = ROOT / "docs" / "kaboom.md"
 TEXT = (".py", ".js", ".html", ".css", ".md", ".toml", ".yml", ".txt", ".service")
 SKIP = {".git", ".venv", "__pycache__", "node_modules", "build", "dist"}
-# "rule 7", "Rule 7:", "rules 8 and 22", "rules 11, 15 and 17"
-QUOTED = re.compile(r"\b[Rr]ules? (\d+(?:(?:, | and )\d+)*)")
+# "rule 7", "Rule 7:", "rules 8 and 22", "rules 11, 15 and 17"; not "Kaboom rule 7"
+QUOTED = re.compile(r"(?<!Kaboom )\b[Rr]ules? (\d+(?:(?:, | and )\d+)*)")
+KABOOM_QUOTED = re.compile(r"\bKaboom [Rr]ules? (\d+(?:(?:, | and )\d+)*)")
 
 
 def project_files() -> list[Path]:
@@ -25,8 +28,18 @@ def project_files() -> list[Path]:
     return out
 
 
-def numbered_rules() -> list[int]:
-    return [int(m.group(1)) for m in re.finditer(r"^(\d+)\. \*\*", RULES.read_text(), re.M)]
+def numbered_rules(doc: Path = RULES) -> list[int]:
+    return [int(m.group(1)) for m in re.finditer(r"^(\d+)\. \*\*", doc.read_text(), re.M)]
+
+
+def quoted_in(paths: list[Path], pattern: re.Pattern) -> dict[int, list[str]]:
+    quoted: dict[int, list[str]] = {}
+    for path in paths:
+        for i, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            for m in pattern.finditer(line):
+                for n in re.findall(r"\d+", m.group(1)):
+                    quoted.setdefault(int(n), []).append(f"{path.relative_to(ROOT)}:{i}")
+    return quoted
 
 
 def test_the_rules_are_numbered_one_by_one():
@@ -36,17 +49,24 @@ def test_the_rules_are_numbered_one_by_one():
 
 def test_every_rule_number_quoted_exists():
     rules = set(numbered_rules())
-    quoted: dict[int, list[str]] = {}
-    for path in project_files():
-        for i, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
-            for m in QUOTED.finditer(line):
-                for n in re.findall(r"\d+", m.group(1)):
-                    quoted.setdefault(int(n), []).append(f"{path.relative_to(ROOT)}:{i}")
+    # docs/kaboom.md's own "rule N" are its rules (checked below)
+    quoted = quoted_in([p for p in project_files() if p != KABOOM_RULES], QUOTED)
     missing = {n: where for n, where in quoted.items() if n not in rules}
     assert not missing, f"rule numbers quoted but not in docs/rules.md: {missing}"
     # The engine, its tests and the README do quote them (the check above checked something).
     places = {w.split(":")[0] for where in quoted.values() for w in where}
     assert {"panel/engine/match.py", "tests/test_engine_match.py", "README.md"} <= places
+
+
+def test_every_kaboom_rule_quoted_exists():
+    rules = numbered_rules(KABOOM_RULES)
+    assert rules == list(range(1, len(rules) + 1)) and len(rules) >= 10
+    quoted = quoted_in(project_files(), KABOOM_QUOTED)
+    quoted_there = quoted_in([KABOOM_RULES], QUOTED)  # the document's references to itself
+    missing = {n: where for n, where in {**quoted, **quoted_there}.items() if n not in rules}
+    assert not missing, f"Kaboom rule numbers quoted but not in docs/kaboom.md: {missing}"
+    places = {w.split(":")[0] for where in quoted.values() for w in where}
+    assert "panel/engine/kaboom.py" in places
 
 
 def test_the_readme_links_the_rules():

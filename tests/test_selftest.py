@@ -27,12 +27,13 @@ def test_plan_follows_the_layout_and_asks_tokens_for_their_far_end():
     order = [c.id for c in layout.controls()]
     assert [s.control for s in steps] == sorted([s.control for s in steps], key=order.index)
     s = {x.control: x for x in steps}
-    assert s["cross.up"].kind == "button" and s["cross.up"].prompt.startswith("press cross.up")
+    assert s["cross.up"].kind == "button" and s["cross.up"].prompt == "press up on the direction cross once"
     lever = layout.control("round_lever.red")
     assert s["round_lever.red"].target == lever.positions[-1]
     sw = layout.control("switch.left")
     assert s["switch.left"].target == ([p for p in sw.positions if p != sw.start][0])
-    assert s["knob.main"].prompt.startswith("turn knob.main to ")
+    assert s["knob.main"].prompt.startswith("turn the rotating knob to ")
+    assert s["round_lever.red"].prompt == f"move the red round lever to {lever.positions[-1]}"
 
 
 def test_each_control_seen_once_is_ok():
@@ -84,3 +85,14 @@ def test_table_puts_problems_first_and_counts():
     assert lines[2].startswith("z ") and NEVER in lines[2]
     assert lines[3].startswith("a ") and OK in lines[3]
     assert lines[-1] == "1 never seen, 1 ok"
+
+
+def test_the_table_names_controls_in_plain_words_with_their_map_key():
+    layout = load_layout(None)
+    obs = [Observed(step("alarm.red"), press("beacon.white")), Observed(step("beacon.white"), press("alarm.red"))]
+    vs = verdicts(obs)
+    assert vs[0].detail == "its wire and beacon.white's are swapped"  # the JSON report: ids, for scripts
+    lines = table(vs, layout).splitlines()
+    assert lines[0].split() == ["control", "map", "key", "verdict", "detail"]
+    assert lines[2].startswith("the red alarm ") and " alarm.red " in lines[2]
+    assert lines[2].endswith("its wire and the white beacon's are swapped")

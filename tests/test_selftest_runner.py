@@ -59,7 +59,7 @@ def test_small_build_lists_unwired_controls_and_prints_a_table(capsys):
     layout = load_layout(None)
     hmap = load_map(SMALL)
     for c in layout.controls():
-        line = next(l for l in out.splitlines() if l.startswith(c.id + " "))
+        line = next(l for l in out.splitlines() if l.startswith(layout.plain_name(c.id) + "  ") and f" {c.id} " in l)
         assert (OK if c.id in hmap.controls else NOT_WIRED) in line
     assert "14 ok" in out and "all good" in out
     assert f"outputs: {hmap.neopixel.count + 4} driven" in out  # every pixel, 4 tones

@@ -22,12 +22,13 @@ from pathlib import Path
 
 import pytest
 
+from panel.service.cockpit import SERVICE_FIELDS
 from panel.service.replay import replay
 from panel.service.store import Store
 from service_helpers import PIN, TEAMS, Client
 
 KILLS = 50
-VOLATILE = ("link", "match_id", "status")  # the service's additions, not the match's state
+VOLATILE = SERVICE_FIELDS  # the service's additions, not the match's state
 
 
 def start(db, settings, log):

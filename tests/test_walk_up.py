@@ -50,6 +50,27 @@ def test_start_with_no_match_sets_one_up_and_plays(tmp_path):
     asyncio.run(scenario())
 
 
+def test_a_start_that_can_set_nothing_up_says_why(tmp_path):
+    """Cooperative by default, and no players named anywhere (rule 24 counts them): START sets
+    nothing up, and the state says why, for the board; a match set up clears it."""
+    async def scenario():
+        with Store(tmp_path / "panel.db") as store:
+            cockpit = Cockpit(store, sim=True, defaults={"mode": "cooperative"})
+            await cockpit.start()
+            try:
+                assert cockpit.public_state()["walk_up_problem"] is None
+                assert await cockpit.input("cockpit.start", True) is False
+                assert cockpit.match is None
+                problem = cockpit.public_state()["walk_up_problem"]
+                assert problem.startswith("START could not set up a match (teams: cooperative mode is for 2 to 6")
+                await cockpit.create_match({"teams": [{"name": "Crew", "players": ["Ana", "Bo"]}]})
+                assert cockpit.public_state()["walk_up_problem"] is None
+            finally:
+                await cockpit.close()
+
+    asyncio.run(scenario())
+
+
 def test_other_buttons_with_no_match_set_nothing_up(tmp_path):
     async def scenario():
         with Store(tmp_path / "panel.db") as store:

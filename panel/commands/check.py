@@ -64,7 +64,7 @@ def check_command(args) -> int:
         print(json.dumps(report.as_dict(), indent=2))
     else:
         print(_outputs_text(report), file=talk)
-        print(table(report.verdicts), file=talk)
+        print(table(report.verdicts, layout), file=talk)
         if report.coprocessor is not None:
             cp = report.coprocessor
             print(f"\nco-processor: {cp['status']}; firmware {cp.get('firmware') or '?'}; "

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-import csv
 import json
 from pathlib import Path
 
-from ..debrief import debrief, markdown_table
+from ..debrief import COLUMNS, csv_text, debrief, markdown_table
+from ..kaboom import debrief as kaboom_debrief
 from ..scenario import load_scenario, run_scenario
 
-TITLES = {"turns": "Turns: who lost time where", "card_kinds": "Instruction types: time and mistakes",
-          "controls": "Controls that caused mistakes"}
+TITLES = {"turns": "Turns: points, cards and mistakes", "card_kinds": "Instruction types: time and mistakes",
+          "controls": "Controls that caused mistakes",
+          # Penguin Kaboom's
+          "players": "Penguins: where the time went", "alerts": "Alerts: how fast each was reported flipped"}
 
 
 def register(sub) -> None:
@@ -23,20 +25,21 @@ def register(sub) -> None:
 
 def run(args) -> int:
     result = run_scenario(load_scenario(args.file))
-    tables = debrief(result["events"])
+    kaboom = result.get("game") == "kaboom"
+    tables = kaboom_debrief.debrief(result["events"]) if kaboom else debrief(result["events"])
     if args.csv:
         out = Path(args.csv)
         out.mkdir(parents=True, exist_ok=True)
-        for name, rows in tables.items():
-            with (out / f"{name}.csv").open("w", newline="") as f:
-                if rows:
-                    w = csv.DictWriter(f, fieldnames=list(rows[0]))
-                    w.writeheader()
-                    w.writerows(rows)
+        for name, rows in tables.items():  # the same CSV as the debrief page's download
+            (out / f"{name}.csv").write_text(csv_text(rows, COLUMNS[name]), newline="")
     if args.json:
         print(json.dumps(tables, indent=2))
         return 0
-    print("Scores: " + ", ".join(f"{k} {v}" for k, v in result["scores"].items()))
+    if kaboom:
+        print("Time left: " + ", ".join(f"{c} {s:.1f} s" for c, s in result["time_left"].items())
+              + f" · {result['outcome'] or 'not finished'}")
+    else:
+        print("Scores: " + ", ".join(f"{k} {v}" for k, v in result["scores"].items()))
     for name, rows in tables.items():
         print(f"\n## {TITLES[name]}\n")
         print(markdown_table(rows))

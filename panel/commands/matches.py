@@ -56,7 +56,8 @@ def list_matches(args) -> int:
     with _open(args.db) as store:
         shown = 0
         for r in islice(store.iter_matches(), args.limit):
-            teams = ", ".join(t["name"] for t in r.settings.get("teams", []))
+            teams = ", ".join([t["name"] for t in r.settings.get("teams", [])]
+                              or [p.get("name") or p["colour"] for p in r.settings.get("players", [])])
             removed = "  (log removed, debrief kept)" if r.pruned else ""
             print(f"{r.id:>4}  {r.created}  {r.status:<9} {r.settings.get('mode', '?'):<11} {teams}{removed}")
             shown += 1

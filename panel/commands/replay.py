@@ -24,7 +24,12 @@ def replay(args) -> int:
     if args.json:
         print(json.dumps(out, indent=2))
         return 0
-    print_log(out)
+    if out.get("game") == "kaboom":
+        from ..kaboom.scenario import print_log as print_kaboom_log
+
+        print_kaboom_log(out)
+    else:
+        print_log(out)
     return 0
 
 

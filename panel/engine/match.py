@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import enum
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from ..cards import Card, card_section, check_card, sequence_buttons, with_colours
 from ..events import ACTIONS, Action, GameEvent, InputEvent
 from ..layout import Layout
 from . import cooperative
+from .clock import at
 from .draw_pile import DrawPile
+from .refusal import Refusal, unknown
 from .settings import MatchSettings
 
 CARDS_PER_TURN = 5  # rule 8
@@ -30,31 +32,18 @@ MISTAKES_PER_TURN = 2  # rule 8
 # reason lifts: the game master's own pause and the pause after a restart.
 PAUSES = ("pause", "restart", "link", "challenge")
 LIFTED_BY_GAME_MASTER = ("pause", "restart")
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """Why an action may not happen now, in one line for a person. `param` names the
-    parameter at fault when the request itself is wrong (a team that is not in the match,
-    a card index out of range); it is None when the request is fine but the moment is not."""
-
-    reason: str
-    param: str | None = None
-
-    def __str__(self) -> str:
-        return f"{self.param}: {self.reason}" if self.param else self.reason
+# When the game master's end takes effect (rule 25): now (the turn in progress is not scored)
+# or at the end of the round (every team plays as many turns). Left out, "now".
+END_WHEN = ("now", "round")
 
 
 def malformed(action: Action, layout: Layout | None = None) -> Refusal | None:
     """What is wrong with an action whatever the moment: its name, its parameters' names
     and types. The scenario reader asks this up front; `refusal` asks it first."""
+    why = unknown(action, ACTIONS, "an action")
+    if why is not None:
+        return why
     name, params = action.name, action.params
-    if not isinstance(name, str) or name not in ACTIONS:
-        return Refusal(f"{name!r} is not an action (expected one of: {', '.join(ACTIONS)})", "action")
-    takes = ACTIONS[name]
-    for k in params:
-        if k not in takes:
-            return Refusal(f"{name} takes {'only ' + ', '.join(takes) if takes else 'no parameters'}", k)
     if "reason" in params:
         reason = params["reason"]
         if reason == "challenge":
@@ -69,6 +58,9 @@ def malformed(action: Action, layout: Layout | None = None) -> Refusal | None:
             return Refusal("must be \"current\" or the index of a card completed this turn (0 for the first)", "card")
     elif name == "rule" and not isinstance(params.get("upheld"), bool):
         return Refusal("must be true (upheld) or false (rejected)", "upheld")
+    elif name == "end" and params.get("when", "now") not in END_WHEN:
+        return Refusal("must be \"now\" (the turn in progress is not scored) or \"round\" (the round is played "
+                       "to its end first)", "when")
     elif name == "touch":
         control = params.get("control")
         if not isinstance(control, str) or (layout is not None and control not in layout.tokens):
@@ -93,14 +85,6 @@ def allowed_actions(match: "Match | None") -> dict[str, dict[str, list]]:
     if match is not None:
         return match.allowed()
     return {name: {} for name in ACTIONS if refusal(None, Action(name, 0.0)) is None}
-
-
-def at(t: float) -> float:
-    """A computed moment, rounded to the microsecond (rule 26): a token moved at 30.1 s that settles
-    300 ms later settles at exactly 30.4 s, the moment a timer started at 0.4 s runs out,
-    not a float's width after it (30.400000000000002): ties are decided by the rules, not
-    by rounding error."""
-    return round(t, 6)
 
 
 class Phase(enum.Enum):
@@ -166,6 +150,9 @@ class Match:
         if not cards:
             raise ValueError("the deck has no cards")
         self._pile = DrawPile(cards, seed=settings.seed, shuffle=bool(shuffle))
+        self._by_number = {}
+        for c in cards:
+            self._by_number.setdefault(c.number, c)
         self._settle = settings.settle
         # Panel state: every token's position, when it got there, and the last position
         # that held for the settle time.
@@ -193,6 +180,8 @@ class Match:
         self.tier: str | None = None
         self.outcome: str | None = None
         self.ended_by: str | None = None  # complete, ended or abandoned, once the match is over
+        self.ending = False  # the game master ends the match at the end of this round (rule 25)
+        self.unscored: dict[str, Any] | None = None  # the turn in progress an early end left unscored
         self._allowed: dict[str, dict[str, list]] | None = None  # allowed() until the next input or advance
         self.history: list[dict[str, Any]] = []  # one entry per finished turn, for the debrief
 
@@ -205,6 +194,11 @@ class Match:
     @property
     def finished(self) -> bool:
         return self.phase is Phase.FINISHED
+
+    @property
+    def clock_running(self) -> bool:
+        """The turn's timer runs: the pages and lights move with time alone."""
+        return self.phase is Phase.IN_TURN
 
     @property
     def current_team(self) -> str:
@@ -221,6 +215,22 @@ class Match:
             return players[i], players[:i] + players[i + 1:]
         i = self._turn.team if self._turn else self._next_team
         return self.settings.teams[i].roles(self.round)
+
+    def card(self, number: int) -> Card | None:
+        """The deck's card with this number (the pages draw completed cards by number)."""
+        return self._by_number.get(number)
+
+    def round_left(self) -> list[str]:
+        """The teams still to finish their turn of this round, the one playing now first:
+        none when every team has played as many turns (rules 23 and 24)."""
+        if self.finished:
+            return []
+        if self.cooperative:
+            return [self._coop_name] if self._turn else []
+        i = self._turn.team if self._turn else self._next_team
+        if self._turn is None and i == 0:
+            return []
+        return [t.name for t in self.settings.teams[i:]]
 
     def time_left(self, now: float | None = None) -> float | None:
         turn = self._turn
@@ -293,6 +303,12 @@ class Match:
             return None if self.finished else Refusal("a match is still being played: end or abandon it first")
         if self.finished:
             return Refusal("the match is over: set up a new match")
+        if name == "end" and params.get("when", "now") == "round":  # rule 25
+            if self.ending:
+                return Refusal("the match already ends at the end of this round")
+            if not self.round_left():
+                return Refusal("the round is over (every team has played as many turns): end the match now")
+            return None
         if name in ("end", "abandon"):  # rule 25
             return None
         turn = self._turn
@@ -371,6 +387,10 @@ class Match:
                 verdicts = [u for u in (True, False) if self.refusal(Action(name, now, {"upheld": u})) is None]
                 if verdicts:
                     out[name] = {"upheld": verdicts}
+            elif name == "end":
+                when = [w for w in END_WHEN if self.refusal(Action(name, now, {"when": w})) is None]
+                if when:
+                    out[name] = {"when": when}
             else:
                 params = {"control": next(iter(self.layout.tokens), "")} if name == "touch" else {}
                 if self.refusal(Action(name, now, params)) is None:
@@ -410,9 +430,32 @@ class Match:
             "tier": self.tier,
             "outcome": self.outcome,
             "ended_by": self.ended_by,
+            "ending": self.ending,
+            "round_left": self.round_left(),
+            "turns_played": self.turns_played(),
+            "unscored": dict(self.unscored) if self.unscored else None,
+            # The cards completed in the turn in progress (by number, in the order the challenge
+            # menu counts them), and the last finished turn and its round, for the pages.
+            "completed_cards": [c.number for c in turn.completed] if turn else [],
+            "last_turn": self._public_turn(self.history[-1]) if self.history else None,
+            "round_turns": [self._public_turn(h) for h in self.history
+                            if h["round"] == self.history[-1]["round"]] if self.history else [],
             "actions": self.allowed(),
             "positions": dict(self.positions),
         }
+
+    def turns_played(self) -> dict[str, int]:
+        """How many scored turns each team has played."""
+        played = {name: 0 for name in self.scores}
+        for h in self.history:
+            played[h["team"]] = played.get(h["team"], 0) + 1
+        return played
+
+    def _public_turn(self, h: dict[str, Any]) -> dict[str, Any]:
+        """A finished turn as the pages show it: its stuck control's plain name beside the id."""
+        d = {k: (list(v) if isinstance(v, list) else v) for k, v in h.items() if k not in ("started", "ended")}
+        d["stuck_name"] = self.layout.plain_name(h["stuck"]) if h["stuck"] else None
+        return d
 
     # ------------------------------------------------------------------ actions
 
@@ -440,6 +483,8 @@ class Match:
             if turn.card and params["control"] in turn.card.targets:
                 turn.touched.add(params["control"])
                 self._check_complete(t, out)
+        elif name == "end" and params.get("when", "now") == "round":
+            self.ending = True  # rule 25: the round is played to its end, then the match ends
         elif name in ("end", "abandon"):
             self._end_match(t, out, reason="ended" if name == "end" else "abandoned")
         # new_match: asked of the match in play, never played inside it.
@@ -709,12 +754,15 @@ class Match:
         self.scores[team] += points
         if turn.card is not None:
             self._pile.set_aside(turn.card)  # never handed to the next team (rule 8)
-        self.history.append({"team": team, "round": self.round, "reason": reason, "points": points,
+        left = 0.0 if reason == "time" else max(0.0, at(turn.deadline - t))
+        self.history.append({"team": team, "round": self.round, "reason": reason, "points": points, "bonus": bonus,
                              "completed": [c.number for c in turn.completed], "counters": turn.held,
-                             "mistakes": turn.mistakes, "started": turn.started, "ended": t})
-        out.append(GameEvent(t, "turn_ended", {"team": team, "reason": reason, "points": points,
+                             "mistakes": turn.mistakes, "stuck": turn.stuck, "time_left": left,
+                             "started": turn.started, "ended": t})
+        out.append(GameEvent(t, "turn_ended", {"team": team, "reason": reason, "points": points, "bonus": bonus,
                                                "completed": len(turn.completed), "counters": turn.held,
-                                               "mistakes": turn.mistakes, "score": self.scores[team]}))
+                                               "mistakes": turn.mistakes, "time_left": left,
+                                               "score": self.scores[team]}))
         self._turn = None
         self.phase = Phase.BETWEEN_TURNS
         if self.cooperative:
@@ -727,6 +775,9 @@ class Match:
 
     def _end_round(self, t: float, out: list[GameEvent]) -> None:
         out.append(GameEvent(t, "round_ended", {"round": self.round, "scores": dict(self.scores)}))
+        if self.ending:
+            self._end_match(t, out, reason="ended")  # the game master's end, at the round's end (rule 25)
+            return
         if self.cooperative:
             if self.round >= self._coop_rounds:
                 self._end_match(t, out)
@@ -739,8 +790,12 @@ class Match:
     def _end_match(self, t: float, out: list[GameEvent], reason: str = "complete") -> None:
         """The match is over: played to its end, or ended or abandoned early (rule 25: the
         turn in progress is not scored; an abandoned match has no result)."""
-        if self._turn is not None and self._turn.card is not None:
-            self._pile.set_aside(self._turn.card)
+        if self._turn is not None:
+            turn = self._turn
+            self.unscored = {"team": self.current_team, "round": self.round, "completed": len(turn.completed),
+                             "mistakes": turn.mistakes}
+            if turn.card is not None:
+                self._pile.set_aside(turn.card)
         self._turn = None
         self.phase = Phase.FINISHED
         self.ended_by = reason
@@ -755,4 +810,5 @@ class Match:
             best = max(self.scores.values())
             self.winner = [name for name, s in self.scores.items() if s == best]
         out.append(GameEvent(t, "game_ended", {"reason": reason, "scores": dict(self.scores), "winner": self.winner,
-                                               "tier": self.tier, "outcome": self.outcome}))
+                                               "tier": self.tier, "outcome": self.outcome,
+                                               "unscored": dict(self.unscored) if self.unscored else None}))

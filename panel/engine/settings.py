@@ -71,9 +71,10 @@ class MatchSettings:
     mode: str = _declare("competitive", label="Mode", kind="choice", choices=MODES, where=EVERYWHERE,
                          help="competitive: teams take turns; cooperative: one crew, the rulebook's rounds and tiers")
     teams: tuple[Team, ...] = _declare(
-        (Team("Blue team", ("Player 1", "Player 2")), Team("Red team", ("Player 3", "Player 4"))),
+        (Team("Blue team"), Team("Red team")),
         label="Teams and players", kind="teams", where=EVERYWHERE,
-        help="competitive: 2 players or more in each team; cooperative: 2 to 6 players in all, one crew")
+        help="competitive: 2 players or more in each team, or none named (the team picks its tower each round); "
+             "cooperative: 2 to 6 players in all, one crew")
     turn_seconds: float = _declare(30.0, label="Turn seconds", kind="number", low=5, high=600, where=EVERYWHERE,
                                    help="the timer of a turn (35 or 40 for a first game)")
     time_counters: int = _declare(4, label="Time counters", kind="number", low=0, high=20, whole=True,
@@ -208,8 +209,9 @@ def _teams(raw_teams: Any, mode: str, bad) -> tuple[Team, ...]:
     # Who may play in each mode: docs/rules.md rules 23 and 24.
     if mode == "competitive":
         for i, t in enumerate(teams):
-            if len(t.players) < 2:
-                bad(f"teams[{i}].players", f"team {t.name!r} needs at least 2 players (a tower and a crew)")
+            if len(t.players) == 1:  # none named is a team that picks its tower itself (rule 23)
+                bad(f"teams[{i}].players", f"team {t.name!r} needs at least 2 players (a tower and a crew), "
+                                           "or none named")
     elif teams:
         everyone = [p for t in teams for p in t.players]
         twice = sorted({p for p in everyone if everyone.count(p) > 1})

@@ -17,8 +17,20 @@ TUNES: dict[str, tuple[tuple[float | None, float], ...]] = {
     "mistake": ((329.6, 0.15), (None, 0.05), (246.9, 0.35)),
     "turn_end": ((1760.0, 0.15), (1318.5, 0.15), (880.0, 0.35)),
     "game_end": ((880.0, 0.12), (1108.7, 0.12), (1318.5, 0.12), (1760.0, 0.5)),
+    "challenge": ((987.8, 0.1), (None, 0.06), (987.8, 0.1), (None, 0.06), (987.8, 0.25)),
+    # Penguin Kaboom: the alert is a siren, called again while no one reports the card flipped
+    "kaboom_start": ((880.0, 0.08), (1318.5, 0.12)),
+    "kaboom_pass": ((1318.5, 0.06),),
+    "kaboom_recharge": ((659.3, 0.06), (880.0, 0.06), (1318.5, 0.1)),
+    "kaboom_alert": ((880.0, 0.18), (1318.5, 0.18)) * 3,
+    "kaboom_confirmed": ((1046.5, 0.1), (None, 0.05), (1046.5, 0.1), (1568.0, 0.25)),
+    "kaboom_success": ((880.0, 0.12), (1108.7, 0.12), (1318.5, 0.12), (1760.0, 0.12), (None, 0.08),
+                       (1760.0, 0.6)),
+    "kaboom_failed": ((392.0, 0.3), (329.6, 0.3), (261.6, 0.7)),
 }
-PRIORITY = {"tick": 0, "turn_start": 1, "card": 1, "mistake": 2, "turn_end": 3, "game_end": 4}
+PRIORITY = {"tick": 0, "turn_start": 1, "card": 1, "mistake": 2, "challenge": 2, "turn_end": 3, "game_end": 4,
+            "kaboom_pass": 1, "kaboom_recharge": 1, "kaboom_start": 1, "kaboom_confirmed": 2, "kaboom_alert": 3,
+            "kaboom_success": 4, "kaboom_failed": 4}
 LOW, HIGH = 220.0, 3520.0
 
 

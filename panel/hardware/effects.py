@@ -17,12 +17,16 @@ from ..resource import Closeable
 from .buzzer import BuzzerPlayer
 from .leds import PixelStrip
 from .map import NeoPixelConfig
-from .patterns import CUE_SECONDS, LAST_SECONDS, Cue, render
+from . import kaboom_patterns, patterns
+from .patterns import CUE_SECONDS, Cue
 
 SOUNDS_KEPT = 64  # the last sounds started, for the tests and a look at what played
-# game event -> the sound (and light cue) it makes
-SOUNDS = {"turn_started": "turn_start", "mistake": "mistake", "card_completed": "card",
-          "turn_ended": "turn_end", "game_ended": "game_end"}
+
+
+def show_for(snapshot: dict[str, Any]):
+    """The lights and sounds of the game the snapshot is of: a module with SOUNDS,
+    LAST_SECONDS, render, ticking, animating and calling."""
+    return kaboom_patterns if snapshot.get("game") == "kaboom" else patterns
 
 
 class Effects(Closeable):
@@ -41,40 +45,51 @@ class Effects(Closeable):
         self._time_left: float | None = None
         self._phase: str | None = None
         self._next_frame: float | None = None
+        self._grid: float | None = None  # the next slot of the frames' fixed grid while something moves
+        self._played: dict[str, float] = {}  # tune -> when it last started
 
     def apply(self, events: Iterable[GameEvent], snapshot: dict[str, Any], now: float) -> None:
         """Take the engine's events of one step, then bring the outputs up to date."""
+        show = show_for(snapshot)
         for ev in events:
-            sound = SOUNDS.get(ev.type)
+            sound, who = show.SOUNDS.get(ev.type, (None, None))
             if sound is None:
                 continue
             if sound == "turn_end" and any(e.type == "game_ended" for e in events):
                 continue  # the game-end fanfare says it all
-            self._cue(sound, ev.t, ev.details.get("team"))
+            self._cue(sound, ev.t, ev.details.get(who) if who else None)
         self.update(snapshot, now)
 
     def _cue(self, sound: str, t: float, team: str | None = None) -> None:
         self.cues.append(Cue(sound, t, team))
+        self._sound(sound, t)
+
+    def _sound(self, sound: str, t: float) -> None:
         self.sounds.append((t, sound))
+        self._played[sound] = t
         if self.buzzer is not None:
             self.buzzer.play(sound, t)
 
     def update(self, snapshot: dict[str, Any], now: float) -> None:
+        show = show_for(snapshot)
         phase = snapshot.get("phase")
-        left = snapshot.get("time_left")
-        if phase == "in_turn" and self._phase == "in_turn" and left is not None and self._time_left is not None:
-            # the timer passed a whole second of the last five (5, 4, 3, 2, 1) since the last update
+        left = show.ticking(snapshot)
+        if left is not None and self._phase == phase and self._time_left is not None:
+            # the clock passed a whole second of its last ones (... 3, 2, 1) since the last update
             k = math.ceil(left)
-            if k < self._time_left and 1 <= k <= LAST_SECONDS:
-                self.sounds.append((now, "tick"))
-                if self.buzzer is not None:
-                    self.buzzer.play("tick", now)
+            if k < self._time_left and 1 <= k <= show.LAST_SECONDS:
+                self._sound("tick", now)
         self._phase, self._time_left = phase, left
+        call = show.calling(snapshot)
+        if call is not None:
+            tune, every = call
+            if now - self._played.get(tune, -math.inf) >= every:
+                self._cue(tune, now)  # called again, with its light, until what it asks is done
         if self.buzzer is not None:
             self.buzzer.poll(now)
         self.cues = [c for c in self.cues if c.until > now]
         if self.strip is not None:
-            frame = tuple(render(snapshot, now, self.config, self.cues))
+            frame = tuple(show.render(snapshot, now, self.config, self.cues))
             if frame != self._last_frame:
                 self.strip.write(frame)
                 self._last_frame = frame
@@ -82,14 +97,18 @@ class Effects(Closeable):
         # otherwise: the next frame is the next grid slot after now, never "now + interval",
         # so an update between frames (a press) does not push the grid and the rate does
         # not drift; a late wake-up skips the slots it missed instead of bunching them.
-        animating = phase == "in_turn" or bool(self.cues)
+        animating = show.animating(snapshot) or bool(self.cues)
         if not animating:
-            self._next_frame = None
-        elif self._next_frame is None:
-            self._next_frame = now + self.frame_interval
-        elif self._next_frame <= now:
-            missed = math.floor((now - self._next_frame) / self.frame_interval) + 1
-            self._next_frame += missed * self.frame_interval
+            self._grid = None
+        elif self._grid is None:
+            self._grid = now + self.frame_interval
+        elif self._grid <= now:
+            missed = math.floor((now - self._grid) / self.frame_interval) + 1
+            self._grid += missed * self.frame_interval
+        self._next_frame = self._grid
+        if call is not None:  # a call repeated (off the grid: its own moment)
+            again = self._played[call[0]] + call[1]
+            self._next_frame = again if self._next_frame is None else min(self._next_frame, again)
 
     @property
     def deadline(self) -> float | None:
@@ -106,4 +125,4 @@ class Effects(Closeable):
 
 
 
-__all__ = ["Effects", "SOUNDS", "CUE_SECONDS"]
+__all__ = ["Effects", "CUE_SECONDS", "show_for"]

@@ -3,7 +3,8 @@
 * timer ring: drains like the hourglass in the team's colour; the last 5 s it blinks red,
   on for the half second after each whole second (when the tick sounds); paused: amber;
   between turns: the next team's colour, dim; turn start: the whole ring flashes the
-  team's colour; turn end: three white flashes; game end: the winner's colour chases.
+  team's colour; turn end: three white flashes; game end: the winner's colour chases;
+  a challenge: the ring blinks amber.
 * time counters: one amber pixel per counter the crew holds.
 * mistakes: one red pixel per mistake, blinking while the mistake sound plays.
 * card progress: one green pixel per completed card (0-5), the newest flashes white.
@@ -32,7 +33,32 @@ TEAM_COLOURS: tuple[Colour, ...] = ((0, 80, 255), (255, 0, 40), (0, 220, 60), (2
 LAST_SECONDS = 5
 
 # How long each cue shows, seconds.
-CUE_SECONDS = {"turn_start": 1.0, "mistake": 1.0, "card": 0.6, "turn_end": 1.2, "game_end": 3.0}
+CUE_SECONDS = {"turn_start": 1.0, "mistake": 1.0, "card": 0.6, "turn_end": 1.2, "game_end": 3.0, "challenge": 1.0,
+               # Penguin Kaboom's (kaboom_patterns.py); `team` then holds a player's colour
+               "kaboom_start": 1.0, "kaboom_pass": 0.6, "kaboom_recharge": 0.8, "kaboom_alert": 1.1,
+               "kaboom_confirmed": 1.0, "kaboom_success": 4.0, "kaboom_failed": 4.0}
+
+
+# game event -> (the sound and light cue it makes, the event's detail naming whose colour
+# the cue shows)
+SOUNDS = {"turn_started": ("turn_start", "team"), "mistake": ("mistake", "team"), "card_completed": ("card", "team"),
+          "turn_ended": ("turn_end", "team"), "game_ended": ("game_end", "team"), "challenge": ("challenge", "team")}
+
+
+def ticking(snapshot: dict[str, Any]) -> float | None:
+    """Seconds left on the timer that ticks through its last seconds, None when none runs."""
+    return snapshot.get("time_left") if snapshot.get("phase") == "in_turn" else None
+
+
+def animating(snapshot: dict[str, Any]) -> bool:
+    """Whether the picture moves with time alone (the timer drains)."""
+    return snapshot.get("phase") == "in_turn"
+
+
+def calling(snapshot: dict[str, Any]) -> tuple[str, float] | None:
+    """A sound repeated (every so many seconds) for as long as the snapshot asks for it:
+    none in this game."""
+    return None
 
 
 @dataclass(frozen=True)
@@ -92,6 +118,8 @@ def timer_ring(snapshot: dict[str, Any], now: float, n: int, cues: list[Cue]) ->
             return [WHITE if blink(now, cue.start, 2.5) else OFF] * n
         if cue.kind == "turn_start":
             return [team_colour(snapshot, cue.team)] * n
+        if cue.kind == "challenge":
+            return [AMBER if blink(now, cue.start, 4) else OFF] * n
     if phase == "finished":
         winners = snapshot.get("winner") or []
         return [team_colour(snapshot, winners[0]) if winners else WHITE] * n

@@ -182,11 +182,13 @@ class Bridge:
     def _take(self, message: dict[str, Any]) -> None:
         """Called by the cockpit, on its task, for every message it fans out: O(1), no I/O."""
         kind = message.get("type")
+        record = self.cockpit.record
+        if kind == "event" and record is not None and record.settings.get("mode") == "kaboom":
+            return  # a Kaboom mission is not the venue's: its state shows the cockpit idle, no event goes out
         if kind == "event":
             self._seq += 1
             if len(self.events) == self.events.maxlen:
                 self.dropped += 1
-            record = self.cockpit.record
             self.events.append((self._seq, record.id if record else None, message["event"], self.wall_clock()))
         elif kind == "state":
             self._state = message["state"]
@@ -319,6 +321,10 @@ class Bridge:
             if r.status in RESULT_STATUSES:
                 due.append(r)
         for record in reversed(due):
+            if record.settings.get("mode") == "kaboom":  # a Kaboom mission scores nothing at the venue
+                store.set_setting(RESULT_KEY, str(record.id))
+                self._sent_id = record.id
+                continue
             entries = await store.run(store.entries, record.id)  # on the store's reader thread
             cockpit = self.cockpit
             if cockpit.record is not None and cockpit.record.id == record.id and cockpit.match.finished:

@@ -326,9 +326,11 @@ def encode(payload: Any) -> bytes:
 
 def state_payload(cockpit: str, name: str, state: dict[str, Any], *, dropped: int) -> dict[str, Any]:
     """The cockpit's public state (`Cockpit.public_state`, already without the card) as
-    the state topic carries it."""
+    the state topic carries it. The venue counts Penguin Airlines matches: while a Penguin
+    Kaboom mission is played the cockpit is idle to it, and takes none of its commands."""
+    kaboom = state.get("game") == "kaboom"
     status = state.get("status")
-    match_id = state.get("match_id")
+    match_id = None if kaboom else state.get("match_id")
     in_play = match_id is not None and status != "abandoned"
     time_left = state.get("time_left") if in_play else None
     link = state.get("link") or {}
@@ -353,7 +355,7 @@ def state_payload(cockpit: str, name: str, state: dict[str, Any], *, dropped: in
         "tier": state.get("tier") if in_play else None,
         "paused_for": list(state.get("paused_for") or []) if in_play else [],
         "link": {"connected": bool(link.get("connected")), "firmware": link.get("firmware")},
-        "commands": commands_now(state, in_play),
+        "commands": [] if kaboom else commands_now(state, in_play),
         "dropped_events": dropped,
     }
 

@@ -21,9 +21,12 @@ from aiohttp import WSCloseCode, web
 from .. import __version__
 from ..debrief import COLUMNS, csv_text
 from ..engine import SETTINGS, MatchSettings, names
+from ..engine.kaboom import KaboomMatch
 from ..errors import ConfigError
-from ..events import ACTIONS
+from ..events import ACTIONS, KABOOM_ACTIONS
 from ..i18n import catalog, language_name, languages
+from ..kaboom import debrief as kaboom_debrief
+from ..kaboom.build import declaration as kaboom_declaration
 from .cockpit import Cockpit, Message, Refused
 from .drawing import qr_svg
 from .history import CannotRebuild, NotStored, debrief_json
@@ -40,6 +43,7 @@ TOWER_CLOSE = 4403  # "forbidden", in the private range of WebSocket close codes
 COCKPIT = web.AppKey("cockpit", Cockpit)
 SECURITY = web.AppKey("security", Security)
 SIM = web.AppKey("sim", bool)
+SIM_FROM_NETWORK = web.AppKey("sim_from_network", bool)
 STATIC = web.AppKey("static", Path)
 LAN_HOST = web.AppKey("lan_host", str)
 QR_CODES = web.AppKey("qr_codes", OrderedDict)
@@ -130,14 +134,20 @@ def refused(e: Refused) -> web.Response:
     return error(e.status, str(e))
 
 
+def is_loopback(name: str | None) -> bool:
+    """'localhost', 127.x.x.x or ::1: this machine only, out of a phone's reach."""
+    if not name:
+        return False
+    try:
+        return name == "localhost" or ipaddress.ip_address(name.split("%")[0]).is_loopback
+    except ValueError:
+        return False
+
+
 def join_url(request: web.Request, code: str) -> str:
     """The tower's address as a phone in the room can reach it (not 'localhost')."""
     host = request.host
-    name = split_host(host)
-    try:
-        loopback = name == "localhost" or ipaddress.ip_address(name).is_loopback
-    except ValueError:
-        loopback = False
+    loopback = is_loopback(split_host(host))
     lan = request.app[LAN_HOST]
     if loopback and lan:
         port = host.rsplit(":", 1)[1] if host.count(":") == 1 or host.startswith("[") and "]:" in host else None
@@ -176,6 +186,7 @@ async def get_layout(request: web.Request) -> web.Response:
         if c.id in layout.cockpit:
             d["section"], d["module"] = "cockpit", None
         d["at"] = list(c.at)
+        d["plain"] = layout.plain_name(c.id)  # what a person calls it: the pages show this, never the id
         controls.append(d)
     return web.json_response({
         "name": layout.name, "side": layout.side, "expansion": layout.expansion,
@@ -195,8 +206,28 @@ async def get_tower(request: web.Request) -> web.Response:
     cockpit = request.app[COCKPIT]
     if not cockpit.code_ok(request.query.get("code")):
         return error(403, "wrong or missing join code: scan the code on the join page")
-    card, svg = await cockpit.card_art()
-    return web.json_response({"card": card, "svg": svg})
+    return web.json_response(await cockpit.tower_view())
+
+
+async def get_completed(request: web.Request) -> web.Response:
+    """The cards completed in the turn in progress, or between turns in the last turn, drawn:
+    the rulebook lays them face up for the other teams to check. Never the card in play."""
+    return web.json_response(await request.app[COCKPIT].completed_view())
+
+
+async def get_sounds(request: web.Request) -> web.Response:
+    """The buzzer's cues for the board to play in the room as well (Web Audio): its tunes
+    (frequency in Hz, or null for a rest, and seconds), which game event plays which, which
+    cuts which, and how many last seconds tick. Declared once, in panel/hardware."""
+    from ..hardware import kaboom_patterns, patterns
+    from ..hardware.buzzer import PRIORITY, TUNES
+
+    # either game's events (their names differ), and how many last seconds of either game's timer tick
+    events = {ev: tune for show in (patterns, kaboom_patterns) for ev, (tune, _who) in show.SOUNDS.items()}
+    return web.json_response({"tunes": {k: [list(step) for step in v] for k, v in TUNES.items()},
+                              "priority": PRIORITY, "events": events, "last_seconds": patterns.LAST_SECONDS,
+                              "kaboom_last_seconds": kaboom_patterns.LAST_SECONDS,
+                              "tick": "tick"})
 
 
 async def get_join(request: web.Request) -> web.Response:
@@ -209,7 +240,11 @@ async def get_join(request: web.Request) -> web.Response:
         svg = codes[url] = await asyncio.get_running_loop().run_in_executor(None, qr_svg, url)
         while len(codes) > QR_KEPT:
             codes.popitem(last=False)
-    return web.json_response({"code": code, "url": url, "qr_svg": svg})
+    # loopback: the QR code leads to this machine only (the page says so); sim_from_network:
+    # with the simulator, whether other devices may press its buttons (None without it).
+    return web.json_response({"code": code, "url": url, "qr_svg": svg,
+                              "loopback": is_loopback(split_host(url.split("/")[2])),
+                              "sim_from_network": request.app[SIM_FROM_NETWORK] if request.app[SIM] else None})
 
 
 async def get_i18n(request: web.Request) -> web.Response:
@@ -224,6 +259,11 @@ async def get_i18n(request: web.Request) -> web.Response:
 
 async def sim_input(request: web.Request) -> web.Response:
     check_same_origin(request)
+    if not request.app[SIM_FROM_NETWORK] and not is_loopback(request.remote):
+        # Anyone on the network could otherwise play the panel without the PIN.
+        return error(403, "the simulated panel takes presses only on the computer running the cockpit, opened at "
+                          "127.0.0.1 (sim_from_network = true in the settings file's [service] table lets other "
+                          "devices in)")
     body = await json_body(request)
     cockpit = request.app[COCKPIT]
     control, value = body.get("control"), body.get("value")
@@ -276,7 +316,8 @@ async def admin_action(request: web.Request) -> web.Response:
     body = await json_body(request)
     name = body.pop("action", None)
     if not isinstance(name, str):
-        return error(400, f"action: missing (one of: {', '.join(a for a in ACTIONS if a != 'new_match')})")
+        actions = KABOOM_ACTIONS if isinstance(request.app[COCKPIT].match, KaboomMatch) else ACTIONS
+        return error(400, f"action: missing (one of: {', '.join(a for a in actions if a != 'new_match')})")
     try:
         events = await request.app[COCKPIT].action(name, body)
     except Refused as e:
@@ -328,6 +369,7 @@ async def admin_status(request: web.Request) -> web.Response:
     # be set): the page builds its forms from them.
     return web.json_response({"link": cockpit.link_status(), "match": match, "version": __version__,
                               "defaults": cockpit.defaults, "settings": [st.as_dict() for st in SETTINGS],
+                              "kaboom": kaboom_declaration(cockpit.layout_path, cockpit.kaboom_defaults),
                               "language": cockpit.language,
                               "languages": [{"code": lang, "name": language_name(lang)} for lang in languages()]})
 
@@ -341,7 +383,8 @@ async def admin_matches(request: web.Request) -> web.Response:
     records = await store.run(lambda: store.matches_page(before=before, limit=MATCHES_PAGE + 1))
     return web.json_response({"more": len(records) > MATCHES_PAGE, "matches": [
         {"id": r.id, "created": r.created, "status": r.status, "mode": r.settings.get("mode"),
-         "teams": [t.get("name") for t in r.settings.get("teams", []) if isinstance(t, dict)],
+         "teams": [t.get("name") for t in r.settings.get("teams", []) if isinstance(t, dict)]
+         or [p.get("name") or p.get("colour") for p in r.settings.get("players", []) if isinstance(p, dict)],
          "log_removed": r.pruned is not None}
         for r in records[:MATCHES_PAGE]]})
 
@@ -377,10 +420,11 @@ async def admin_debrief(request: web.Request) -> web.Response:
 async def admin_debrief_csv(request: web.Request) -> web.Response:
     require_admin(request, changes_state=False)
     table = request.query.get("table", "")
-    if table not in COLUMNS:
-        return error(400, f"table: {table[:40]!r} is not a table (turns, card_kinds or controls)")
     result = json.loads(await match_debrief(request))
-    text = csv_text(result["tables"][table], COLUMNS[table])
+    columns = kaboom_debrief.COLUMNS if result["game"] == "kaboom" else COLUMNS
+    if table not in columns:
+        return error(400, f"table: {table[:40]!r} is not a table of this match ({' or '.join(columns)})")
+    text = csv_text(result["tables"][table], columns[table])
     return web.Response(text=text, content_type="text/csv", charset="utf-8", headers={
         "Content-Disposition": f'attachment; filename="match-{result["match_id"]}-{table}.csv"',
         "Cache-Control": "no-store"})
@@ -401,8 +445,8 @@ class Peer:
         self.queue: asyncio.Queue = asyncio.Queue(self.QUEUE)
         self.closing: int | None = None
 
-    def send(self, message: Message) -> None:
-        """Queue one of the cockpit's messages (serialised once for every page)."""
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue one message for the page: a `Message` is serialised once for every page."""
         if self.closing is not None:
             return
         try:
@@ -430,7 +474,7 @@ class Peer:
             if message is None:
                 await self.ws.close(code=self.closing or WSCloseCode.OK)
                 return
-            await self.ws.send_str(message.text)
+            await self.ws.send_str(message.text if isinstance(message, Message) else json.dumps(message))
 
 
 async def websocket(request: web.Request) -> web.StreamResponse:
@@ -479,11 +523,12 @@ async def close_sockets(app: web.Application) -> None:
 # ---------------------------------------------------------------------------- the app
 
 def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static_dir: Path | None = None,
-              lan_host: str = "") -> web.Application:
+              lan_host: str = "", sim_from_network: bool = False) -> web.Application:
     app = web.Application(middlewares=[errors_as_json, host_allow_list], client_max_size=MAX_BODY)
     app[COCKPIT] = cockpit
     app[SECURITY] = security
     app[SIM] = sim
+    app[SIM_FROM_NETWORK] = sim_from_network
     app[STATIC] = static_dir or default_static_dir()
     app[LAN_HOST] = lan_host
     app[QR_CODES] = OrderedDict()
@@ -495,6 +540,8 @@ def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static
     r.add_get("/api/state", get_state)
     r.add_get("/api/tower", get_tower)
     r.add_get("/api/join", get_join)
+    r.add_get("/api/completed", get_completed)
+    r.add_get("/api/sounds", get_sounds)
     r.add_get("/api/i18n", get_i18n)
     if sim:
         r.add_post("/api/sim/input", sim_input)

@@ -24,7 +24,10 @@ import time
 from dataclasses import replace
 from typing import Any, Callable, Iterable
 
-from ..engine import Match, MatchSettings, Phase, Refusal, allowed_actions, names, refusal
+from ..engine import Match, MatchSettings, Refusal, allowed_actions, names, refusal
+from ..engine.kaboom import KaboomMatch
+from ..engine.kaboom_settings import KaboomSettings
+from ..kaboom.build import kaboom_match, panel_for
 from ..errors import ConfigError
 from ..events import Action, GameEvent, InputEvent
 from ..i18n import SOURCE, languages
@@ -42,6 +45,8 @@ TICK = 0.25  # seconds between state pushes while a turn runs
 SLACK = 1e-6
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud across a café
 CODE_LENGTH = 6
+# What GET /api/state adds to the engine's snapshot: the service's, not the match's.
+SERVICE_FIELDS = ("match_id", "status", "link", "walk_up_problem")
 # The stored status of a match the engine has ended, by how it ended.
 STATUS_WHEN_OVER = {"complete": "finished", "ended": "ended", "abandoned": "abandoned"}
 
@@ -82,8 +87,16 @@ def public_event(event: GameEvent) -> dict[str, Any]:
     """A game event as every page may see it: card_drawn without the card (only the tower
     with the join code gets the card, in its own message)."""
     d = event.as_dict()
-    d.pop("card", None)
+    if event.type == "card_drawn":
+        d.pop("card", None)
     return d
+
+
+def _draw_card(card: dict[str, Any], layout: Layout, language: str) -> dict[str, Any]:
+    """The tower's card drawn (a worker thread's job): its SVG and its lines in plain words."""
+    from .drawing import card_lines, card_svg  # the pages' drawing code, loaded only when a tower looks
+
+    return {"svg": card_svg(card, layout, language), "lines": card_lines(card, layout)}
 
 
 def make_code() -> str:
@@ -96,13 +109,17 @@ class Cockpit:
     def __init__(self, store: Store, *, layout_path: str | None = None, sim: bool = False,
                  sources: Iterable[Any] = (), effects: Iterable[Any] = (), defaults: dict[str, Any] | None = None,
                  touch_sensors: bool = False, language: str = SOURCE, clock: Callable[[], float] = time.monotonic,
-                 tick: float = TICK):
+                 tick: float = TICK, kaboom_defaults: dict[str, Any] | None = None, kaboom_walk_up: bool = False):
         self.store = store
         self.layout_path = layout_path
         self.sim = sim
         self.sources = list(sources)
         self.effects = list(effects)
         self.defaults = dict(defaults or {})
+        # Penguin Kaboom's defaults from the settings file's [kaboom] table (difficulty,
+        # mission, a café's missions file): what a walk-up mission is set up with.
+        self.kaboom_defaults = dict(kaboom_defaults or {})
+        self.kaboom_walk_up = kaboom_walk_up
         self.touch_sensors = touch_sensors
         self.language = language  # of every page, chosen on /admin (panel.i18n)
         self.clock = clock
@@ -123,6 +140,8 @@ class Cockpit:
         # The next match's join code, made ahead and kept: the board shows it while no match
         # runs, so the tower's phone is ready before START sets the match up.
         self.next_code = store.get_setting("next_code") or self._new_next_code()
+        # Why the last START with no match in play set nothing up (the board says it), or None.
+        self.walk_up_problem: str | None = None
         self._task: asyncio.Task | None = None
         self._next_tick = 0.0
         self.started = False
@@ -196,8 +215,9 @@ class Cockpit:
         elif record.status != "active" and not match.finished:
             # Ended or abandoned before the engine was told (an older log): tell it now, so
             # the pages see a match that is over. Not logged: the record is closed.
-            match.handle(Action("abandon" if record.status == "abandoned" else "end", last))
-        if self.record.status == "active" and match.phase is Phase.IN_TURN:
+            over = "abandon" if record.status == "abandoned" or isinstance(match, KaboomMatch) else "end"
+            match.handle(Action(over, last))
+        if self.record.status == "active" and match.clock_running:
             self._log_and_handle(Action("pause", last, {"reason": "restart"}))
         log.info("match %s restored from %d logged inputs at %.1f s, %s", record.id, len(entries), last,
                  match.phase.value)
@@ -237,7 +257,7 @@ class Cockpit:
         return self.match.snapshot(self.now()) if self.match is not None else None
 
     def public_state(self, full: dict[str, Any] | None = None) -> dict[str, Any]:
-        """GET /api/state: the snapshot without the card, plus the match id, status and link."""
+        """GET /api/state: the snapshot without the card, plus the SERVICE_FIELDS."""
         if self.match is None:
             state: dict[str, Any] = {"phase": "idle", "positions": dict(self.positions), "finished": False,
                                      "actions": allowed_actions(None)}
@@ -247,6 +267,7 @@ class Cockpit:
             state["positions"] = dict(self.positions) if not self.active else state["positions"]
         state["match_id"] = self.record.id if self.record else None
         state["status"] = self.record.status if self.record else None
+        state["walk_up_problem"] = self.walk_up_problem
         state["link"] = self.link_status()
         return state
 
@@ -261,6 +282,40 @@ class Cockpit:
             buttons = self.match.layout.buttons
             card["colours"] = [buttons[b].colour for b in card.get("press", []) if b in buttons]
         return card
+
+    async def completed_view(self) -> dict[str, Any]:
+        """The completed cards of the turn in progress, or of the last turn between turns, each
+        numbered as the game master's challenge menu numbers them, drawn for the pages: read
+        on the owner task, drawn on a worker thread."""
+        from .drawing import card_svg
+
+        view = await self.call(self._completed, durable=False)
+        layout, language = (self.match.layout, self.language) if self.match is not None else (None, None)
+
+        def draw() -> list[dict[str, Any]]:
+            return [{"index": i, "number": n, "svg": card_svg(c, layout, language) if c is not None else None}
+                    for i, n, c in view["cards"]]
+
+        return {"turn": view["turn"], "cards": await asyncio.get_running_loop().run_in_executor(None, draw)}
+
+    def _completed(self) -> dict[str, Any]:
+        full = self.full_snapshot()
+        if full is None:
+            return {"turn": None, "cards": []}
+        if full["phase"] in ("in_turn", "paused"):
+            turn = {"team": full["team"], "round": full["round"], "in_progress": True}
+            numbers = full["completed_cards"]
+        elif full["last_turn"] is not None:
+            last = full["last_turn"]
+            turn = {"team": last["team"], "round": last["round"], "in_progress": False, "points": last["points"]}
+            numbers = last["completed"]
+        else:
+            return {"turn": None, "cards": []}
+        cards = []
+        for i, number in enumerate(numbers):
+            card = self.match.card(number)
+            cards.append((i + 1, number, card.as_dict() if card is not None else None))
+        return {"turn": turn, "cards": cards}
 
     def join_code(self) -> str:
         """The code a tower joins with: the match's while one is played, else the next one's."""
@@ -331,7 +386,7 @@ class Cockpit:
         due = self.match.next_deadline()
         if due is not None:
             waits.append(due - now)
-        if self.match.phase is Phase.IN_TURN:
+        if self.match.clock_running:
             waits.append(self._next_tick - self.clock())
         for effect in self.effects:
             d = getattr(effect, "deadline", None)
@@ -346,7 +401,7 @@ class Cockpit:
     def _on_timer(self) -> None:
         if self.active:
             t = self._stamp(self.clock())
-            if not self._advance(t) and self.match.phase is Phase.IN_TURN and self.clock() + SLACK >= self._next_tick:
+            if not self._advance(t) and self.match.clock_running and self.clock() + SLACK >= self._next_tick:
                 self._publish([])  # the timer drains on the pages
         now = self.now()
         full = None
@@ -399,31 +454,69 @@ class Cockpit:
         layout = self.any_layout()
         if event.control in layout.tokens and isinstance(event.value, str):
             self.positions[event.control] = event.value
-        if event.value is True and layout.cockpit_role(event.control) == "start" and self._walk_up():
-            log.info("START pressed with no match in play: match %s set up", self.record.id)
+        if event.value is True and not self._in_play():
+            if layout.cockpit_role(event.control) == "start" and self._walk_up():
+                log.info("START pressed with no match in play: match %s set up", self.record.id)
+            elif self._kaboom_walk_up() and self._kaboom_colour(event.control) and self._walk_up(kaboom=True):
+                log.info("a penguin's colour pressed with no match in play: Kaboom mission %s set up, "
+                         "players join with their colours", self.record.id)
         if not self.active:
             self._publish([])
             return False
         self._log_and_handle(InputEvent(event.control, event.value, self._stamp(event.t)))
         return True
 
-    def _walk_up(self) -> bool:
-        """A café's cockpit plays without anyone at /admin: START with no match in play sets
-        one up (the settings file's defaults; after a finished match, the same teams and
-        rules again with a new deck), and the same press then starts its first turn."""
-        if self.active and not self.match.finished:
+    def _in_play(self) -> bool:
+        return self.active and not self.match.finished
+
+    def _kaboom_walk_up(self) -> bool:
+        """Whether a penguin's colour pressed with no match in play sets up a Kaboom mission:
+        when the last match was one (the café plays Kaboom), or the settings file's [kaboom]
+        table says walk_up = true. Otherwise the colour buttons of a café that plays
+        Penguin Airlines only are left alone between matches."""
+        last = self.record.settings if self.record is not None else {}
+        return last.get("mode") == "kaboom" or bool(self.kaboom_walk_up)
+
+    def _kaboom_colour(self, control: str) -> str | None:
+        """The penguin whose button `control` is on this panel (None: not one, or a layout
+        without a [kaboom] table)."""
+        try:
+            _, mapping = panel_for(self.layout_path)
+        except ConfigError:
+            return None
+        role = mapping.role(control)
+        return role[1] if role and role[0] == "colour" else None
+
+    def _walk_up(self, *, kaboom: bool = False) -> bool:
+        """A café's cockpit plays without anyone at /admin: with no match in play, START
+        sets one up (the settings file's defaults; after a finished match, the same game,
+        teams or penguins and rules again, with a new deck or draw) and the same press
+        starts it. Where Kaboom is played at the panel (see `_kaboom_walk_up`), a penguin's
+        colour pressed instead sets up a Penguin Kaboom mission (the last one's difficulty
+        and mission, or the [kaboom] defaults) that the players join with their colours,
+        this press the first; START then starts it."""
+        if self._in_play():
             return False
-        body: dict[str, Any] = {}
-        if self.record is not None:  # the same settings again, a new deck
-            body = {k: v for k, v in self.record.settings.items() if k in names("form") and k != "seed"}
-        elif "teams" not in self.defaults:
-            body["teams"] = MatchSettings().as_dict()["teams"]  # the engine's default teams
+        last = self.record.settings if self.record is not None else {}
+        if kaboom or last.get("mode") == "kaboom":
+            body: dict[str, Any] = {"mode": "kaboom"}
+            if last.get("mode") == "kaboom":
+                body.update({k: last[k] for k in ("difficulty", "mission", "custom") if last.get(k) is not None})
+                if not kaboom and isinstance(self.match, KaboomMatch):  # START: the same penguins again,
+                    body["players"] = [{"colour": c, "name": n} for c, n in self.match.players.items()]  # joined too
+        elif self.record is not None:  # the same settings again, a new deck
+            body = {k: v for k, v in last.items() if k in names("form") and k != "seed"}
+        else:
+            body = {} if "teams" in self.defaults else {"teams": MatchSettings().as_dict()["teams"]}
         if self.active:
             self._set_status("finished")
         try:
             self._create_match(body)
         except Refused as e:  # e.g. default teams a settings file got wrong: said, not raised
-            log.warning("START pressed but no match could be set up: %s", e)
+            log.warning("no match could be set up at the panel: %s", e)
+            pressed = "A penguin's button" if kaboom else "START"
+            self.walk_up_problem = (f"{pressed} could not set up a match ({e}): set it up on the game master's page, "
+                                    "or name the teams and players in the settings file")
             return False
         return True
 
@@ -455,18 +548,22 @@ class Cockpit:
         why = refusal(self.match, Action("new_match", self.now()))
         if why is not None:
             raise Refused.by_engine(why)
-        # What the game master chose, over the defaults; the build's own (layout file, touch
-        # sensors) over both. Every match its own deck unless a seed is asked for.
-        base = {**self.defaults, "seed": secrets.randbelow(2**31), "layout": self.layout_path,
-                "touch_sensors": self.touch_sensors}
         try:
-            settings = MatchSettings.from_dict(body, key="", allowed=names("form"), base=base)
-            layout = layout_for(settings.layout, settings.side, settings.expansion)
-            match = Match(settings, layout, positions=dict(self.positions))
+            if body.get("mode") == "kaboom":
+                match: Match | KaboomMatch = self._new_kaboom(body)
+            else:
+                # What the game master chose, over the defaults; the build's own (layout file,
+                # touch sensors) over both. Every match its own deck unless a seed is asked for.
+                base = {**self.defaults, "seed": secrets.randbelow(2**31), "layout": self.layout_path,
+                        "touch_sensors": self.touch_sensors}
+                settings = MatchSettings.from_dict(body, key="", allowed=names("form"), base=base)
+                layout = layout_for(settings.layout, settings.side, settings.expansion)
+                match = Match(settings, layout, positions=dict(self.positions))
         except ConfigError as e:
             raise Refused(400, "; ".join(str(p) for p in e.problems)) from None
         except ValueError as e:
             raise Refused(400, str(e)) from None
+        settings = match.settings
         code = self.next_code
         self.record = self.store.create_match(settings.as_dict(), dict(self.positions), code)
         match_id = self.record.id
@@ -475,13 +572,29 @@ class Cockpit:
         self._offset = self.clock()
         self._t = 0.0
         self._last_card = None
+        self.walk_up_problem = None
         for sub in list(self.subscribers):  # the old join code is void; towers that joined ahead stay
             if getattr(sub, "view", None) == "tower" and getattr(sub, "code", None) != code:
                 sub.revoke()
-        log.info("match %s set up: %s, teams %s, join code %s", match_id, settings.mode,
-                 ", ".join(t.name for t in settings.teams), code)
+        if isinstance(match, KaboomMatch):
+            log.info("match %s set up: Kaboom, %s, %s, penguins %s", match_id, settings.rules.name,
+                     settings.difficulty, ", ".join(match.colours) or "to join at the panel")
+        else:
+            log.info("match %s set up: %s, teams %s, join code %s", match_id, settings.mode,
+                     ", ".join(t.name for t in settings.teams), code)
         self._publish([])
         return {"match_id": match_id, "code": code}
+
+    def _new_kaboom(self, body: dict[str, Any]) -> KaboomMatch:
+        """A Kaboom mission from the game master's form or the walk-up: what they chose over
+        the [kaboom] defaults; the layout and the missions file are the build's. A new draw
+        of the first player unless a seed is asked for."""
+        unknown = sorted(k for k in body if k not in KaboomSettings.FORM)
+        if unknown:
+            raise Refused(400, f"{unknown[0]}: unknown setting for Kaboom (expected one of: "
+                               f"{', '.join(KaboomSettings.FORM)})")
+        raw = {**self.kaboom_defaults, "seed": secrets.randbelow(2**31), **body, "layout": self.layout_path}
+        return kaboom_match(raw, dict(self.positions))
 
     def _action(self, name: Any, params: dict[str, Any]) -> list[dict[str, Any]]:
         """A game master's action, carried out if the engine allows it at this moment; the
@@ -519,7 +632,7 @@ class Cockpit:
         full = self.full_snapshot()
         sub.send(Message(type="state", state=self.public_state(full)))
         if sub.view == "sim":
-            sub.send(Message(sim_leds(full or {"phase": "idle"})))
+            sub.send(Message(sim_leds(full or {"phase": "idle"}, now=self.now())))
         if sub.view == "tower":
             self._spawn(self._send_card([sub]))
 
@@ -530,21 +643,19 @@ class Cockpit:
     def _card_key(self, card: dict[str, Any] | None) -> str:
         return json.dumps([card, self.language], sort_keys=True)
 
-    async def card_art(self) -> tuple[dict[str, Any] | None, str | None]:
-        """The card in play and its drawing (SVG, in the cockpit's language). Drawn on a
-        worker thread, once per card: drawing takes milliseconds the presses cannot spare."""
-        from .drawing import card_svg
-
+    async def tower_view(self) -> dict[str, Any]:
+        """The card in play for the tower: the card, its drawing (SVG, in the cockpit's
+        language) and its lines in plain words. Drawn on a worker thread, once per card:
+        drawing takes milliseconds the presses cannot spare."""
         card = self.tower_card()
         if card is None or self.match is None:
-            return None, None
+            return {"card": None, "svg": None, "lines": []}
         key = self._card_key(card)
-        if self._art is not None and self._art[0] == key:
-            return card, self._art[1]
-        svg = await asyncio.get_running_loop().run_in_executor(None, card_svg, card, self.match.layout,
-                                                               self.language)
-        self._art = (key, svg)
-        return card, svg
+        if self._art is None or self._art[0] != key:
+            drawn = await asyncio.get_running_loop().run_in_executor(None, _draw_card, card, self.match.layout,
+                                                                     self.language)
+            self._art = (key, drawn)
+        return {"card": card, **self._art[1]}
 
     def _card_changed(self, full: dict[str, Any] | None) -> None:
         key = self._card_key(self.tower_card(full))
@@ -556,10 +667,10 @@ class Cockpit:
 
     async def _send_card(self, towers: list[Any]) -> None:
         key = self._last_card
-        card, svg = await self.card_art()
+        view = await self.tower_view()
         if key != self._last_card:
             return  # another card came meanwhile: its own message is on its way
-        message = Message(type="card", card=card, svg=svg)
+        message = Message(type="card", **view)
         for sub in towers:
             if sub in self.subscribers:
                 sub.send(message)
@@ -593,6 +704,6 @@ class Cockpit:
                 for message in messages:
                     sub.send(message)
                 if sub.view == "sim":
-                    leds = leds or Message(sim_leds(full or {"phase": "idle"}))
+                    leds = leds or Message(sim_leds(full or {"phase": "idle"}, now=self.now()))
                     sub.send(leds)
         self._card_changed(full)

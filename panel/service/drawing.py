@@ -27,6 +27,17 @@ def card_svg(card: dict[str, Any], layout: Layout, language: str) -> str | None:
         return None
 
 
+def card_lines(card: dict[str, Any], layout: Layout) -> list[str]:
+    """The card in plain words, under its drawing on the tower's phone."""
+    from ..web.card_drawing import card_text
+
+    try:
+        return card_text(card, layout)
+    except (ValueError, KeyError) as e:
+        log.warning("cannot word card %s: %s", card.get("number"), e)
+        return []
+
+
 def qr_svg(url: str) -> str:
     from ..web.qr import qr_svg as draw
 

@@ -20,6 +20,7 @@ import math
 from typing import Any, Protocol
 
 from ..events import GameEvent
+from ..hardware import kaboom_patterns
 
 RING = 24  # pixels on the timer ring of the simulated cockpit
 
@@ -36,11 +37,17 @@ class Effect(Protocol):
     def on_events(self, events: list[GameEvent], snapshot: dict[str, Any], now: float) -> None: ...
 
 
-def sim_leds(snapshot: dict[str, Any], *, ring: int = RING) -> dict[str, Any]:
+def sim_leds(snapshot: dict[str, Any], *, ring: int = RING, now: float = 0.0) -> dict[str, Any]:
     """What the cockpit's LEDs show for a snapshot: the timer ring draining like the
     hourglass, one pixel per time counter, one per mistake a turn allows, and button LEDs
     (the stuck control red, FLIP lit while the engine allows a flip, START while it allows
-    a turn to start)."""
+    a turn to start). A Kaboom mission's are the built cockpit's own patterns at match
+    time `now` (kaboom_patterns): the ring, the alert cards, every button it uses."""
+    if snapshot.get("game") == "kaboom":
+        return {"type": "leds",
+                "pixels": [list(p) for p in kaboom_patterns.ring(snapshot, now, ring, [])
+                           + kaboom_patterns.alert_cards(snapshot, now, 4)],
+                "buttons": {k: list(v) for k, v in kaboom_patterns.button_lights(snapshot, now).items()}}
     phase = snapshot.get("phase")
     pixels: list[tuple[int, int, int]]
     if phase in ("in_turn", "paused"):

@@ -19,6 +19,8 @@ from typing import Any
 
 from ..debrief import debrief
 from ..engine import CARDS_PER_TURN, MISTAKES_PER_TURN
+from ..engine.kaboom import KaboomMatch
+from ..kaboom import debrief as kaboom_debrief
 from ..errors import ConfigError, Problem
 from ..scenario import contract_events
 from .replay import replay_events
@@ -81,11 +83,18 @@ def summarise(record: MatchRecord, entries: list[Entry]) -> dict[str, Any]:
                             f"({'; '.join(str(p) for p in e.problems)})") from None
     except (ValueError, KeyError, TypeError) as e:
         raise CannotRebuild(f"match {record.id} cannot be rebuilt from its log ({type(e).__name__}: {e})") from None
-    return {"match_id": record.id, "created": record.created, "status": record.status,
+    if isinstance(match, KaboomMatch):
+        return {"game": "kaboom", "match_id": record.id, "created": record.created, "status": record.status,
+                "settings": record.settings, "finished": match.finished, "outcome": match.outcome,
+                "reason": match.reason, "failed_colour": match.failed_colour,
+                "time_left": {c: match.time_left(c) for c in match.colours},
+                "tables": kaboom_debrief.debrief([e.as_dict() for e in events])}
+    return {"game": "airlines", "match_id": record.id, "created": record.created, "status": record.status,
             "settings": record.settings, "scores": dict(match.scores), "round": match.round,
             "finished": match.finished, "winner": match.winner, "tier": match.tier,
-            "outcome": match.outcome, "cards_per_turn": CARDS_PER_TURN, "mistakes_per_turn": MISTAKES_PER_TURN,
-            "tables": debrief(contract_events(events))}
+            "outcome": match.outcome, "ended_by": match.ended_by, "unscored": match.unscored,
+            "turns_played": match.turns_played(), "cards_per_turn": CARDS_PER_TURN,
+            "mistakes_per_turn": MISTAKES_PER_TURN, "tables": debrief(contract_events(events))}
 
 
 def record_or_latest(store: Store, match_id: int | None) -> MatchRecord:

@@ -1,7 +1,8 @@
 """Rebuild a match from the store: the settings, the token positions at set-up, the log.
 
-The engine is deterministic, so feeding the logged entries in order to a fresh `Match`
-gives the match the service had when it last wrote the log. The service uses this at
+The engines are deterministic, so feeding the logged entries in order to a fresh `Match`
+(or `KaboomMatch`, for a stored Penguin Kaboom mission) gives the match the service had
+when it last wrote the log. The service uses this at
 start-up (after a crash or a power cut) and the crash tests use it as the reference.
 """
 
@@ -10,7 +11,9 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..engine import Match, MatchSettings
+from ..engine.kaboom import KaboomMatch
 from ..events import Action, GameEvent, InputEvent
+from ..kaboom.build import kaboom_match
 from ..layout import Layout, load_layout
 from .store import Entry, MatchRecord
 
@@ -20,7 +23,9 @@ def layout_for(path: str | None, side: str, expansion: bool) -> Layout:
     return load_layout(path, side=side, expansion=expansion)
 
 
-def new_match(record: MatchRecord) -> Match:
+def new_match(record: MatchRecord) -> Match | KaboomMatch:
+    if record.settings.get("mode") == "kaboom":
+        return kaboom_match(record.settings, record.positions)
     settings = MatchSettings.from_dict(record.settings, key="")
     layout = layout_for(settings.layout, settings.side, settings.expansion)
     return Match(settings, layout, positions=record.positions)
@@ -35,12 +40,12 @@ def entry_event(entry: Entry) -> InputEvent | Action | None:
     return None
 
 
-def apply(match: Match, entry: Entry) -> list[GameEvent]:
+def apply(match: Match | KaboomMatch, entry: Entry) -> list[GameEvent]:
     event = entry_event(entry)
     return match.advance(entry.t) if event is None else match.handle(event)
 
 
-def replay(record: MatchRecord, entries: list[Entry]) -> tuple[Match, float]:
+def replay(record: MatchRecord, entries: list[Entry]) -> tuple[Match | KaboomMatch, float]:
     """The match after every entry, and the match time of the last one (0 when none)."""
     match = new_match(record)
     last = 0.0
@@ -50,7 +55,7 @@ def replay(record: MatchRecord, entries: list[Entry]) -> tuple[Match, float]:
     return match, last
 
 
-def replay_events(record: MatchRecord, entries: list[Entry]) -> tuple[Match, list[GameEvent]]:
+def replay_events(record: MatchRecord, entries: list[Entry]) -> tuple[Match | KaboomMatch, list[GameEvent]]:
     """The match after every entry, and every game event it made on the way (the debrief
     reads them). Same feeding as `replay`: the log decides, so the events are the ones the
     service published while the match was played."""

@@ -22,6 +22,8 @@ from typing import Any
 from aiohttp import web
 
 from ..engine import MatchSettings
+from ..engine.kaboom_settings import KaboomSettings
+from ..kaboom.missions import load_missions
 from ..errors import ConfigError, Problem, read_toml
 from ..i18n import languages, system_language
 from .app import build_app
@@ -34,7 +36,8 @@ from .store import Store, StoreError
 log = logging.getLogger("penguin-panel")
 
 DEFAULT_PORT = 8080
-SERVICE_KEYS = ("host", "port", "db", "pin", "allow_hosts", "layout", "hardware", *Retention.KEYS)
+SERVICE_KEYS = ("host", "port", "db", "pin", "allow_hosts", "layout", "hardware", "sim_from_network",
+                *Retention.KEYS)
 
 
 def default_db() -> Path:
@@ -66,6 +69,8 @@ class Resolved:
     pin: str | None
     match_defaults: dict[str, Any]
     touch_sensors: bool
+    kaboom_defaults: dict[str, Any] = field(default_factory=dict)
+    sim_from_network: bool = False  # the simulator takes presses from other devices than this one
     hardware_map: Any = None          # the map, checked against the layout (not with --sim)
     map_warnings: list = field(default_factory=list)
     mqtt: Any = None  # panel.mqtt.settings.BridgeSettings when the settings file has [mqtt]
@@ -73,14 +78,14 @@ class Resolved:
 
 
 def read_settings(path: str | None) -> dict[str, Any]:
-    """The settings file ([service], [match] and [mqtt] tables), checked key by key."""
+    """The settings file ([service], [match], [kaboom] and [mqtt] tables), checked key by key."""
     if path is None:
         return {}
     raw = read_toml(path)
     problems = []
     for k in raw:
-        if k not in ("service", "match", "mqtt"):
-            problems.append(Problem(path, k, "unknown table (expected [service], [match] and [mqtt])"))
+        if k not in ("service", "match", "kaboom", "mqtt"):
+            problems.append(Problem(path, k, "unknown table (expected [service], [match], [kaboom] and [mqtt])"))
     service = raw.get("service", {})
     match = raw.get("match", {})
     if not isinstance(service, dict):
@@ -98,6 +103,8 @@ def read_settings(path: str | None) -> dict[str, Any]:
     port = service.get("port")
     if port is not None and (not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535):
         problems.append(Problem(path, "service.port", f"must be a port number 0-65535, not {port!r}"))
+    if not isinstance(service.get("sim_from_network", False), bool):
+        problems.append(Problem(path, "service.sim_from_network", "must be true or false"))
     hosts = service.get("allow_hosts", [])
     if not isinstance(hosts, list) or not all(isinstance(h, str) for h in hosts):
         problems.append(Problem(path, "service.allow_hosts", "must be an array of host names"))
@@ -114,6 +121,11 @@ def read_settings(path: str | None) -> dict[str, Any]:
         MatchSettings.check_defaults(match, "file", file=path, key="match")
     except ConfigError as e:
         problems += e.problems
+    kaboom = raw.get("kaboom", {})
+    if not isinstance(kaboom, dict):
+        problems.append(Problem(path, "kaboom", "must be a table"))
+        kaboom = {}
+    problems += check_kaboom_defaults(kaboom, path)
     mqtt = None
     if "mqtt" in raw:  # the venue's broker (panel.mqtt): checked by its own settings type
         from ..mqtt.settings import BridgeSettings
@@ -124,7 +136,29 @@ def read_settings(path: str | None) -> dict[str, Any]:
             problems += e.problems
     if problems:
         raise ConfigError(problems)
-    return {"service": service, "match": match, "mqtt": mqtt}
+    return {"service": service, "match": match, "kaboom": kaboom, "mqtt": mqtt}
+
+
+KABOOM_DEFAULT_KEYS = ("difficulty", "mission", "custom", "missions", "walk_up")
+
+
+def check_kaboom_defaults(kaboom: dict[str, Any], path: str) -> list[Problem]:
+    """The [kaboom] table: what a Penguin Kaboom mission set up at the panel is played with
+    (difficulty, mission or custom numbers, a café's own missions file) and whether a
+    penguin's colour pressed between matches sets one up (walk_up)."""
+    problems = [Problem(path, f"kaboom.{k}", f"unknown key (expected one of: {', '.join(KABOOM_DEFAULT_KEYS)})")
+                for k in kaboom if k not in KABOOM_DEFAULT_KEYS]
+    if not isinstance(kaboom.get("walk_up", False), bool):
+        problems.append(Problem(path, "kaboom.walk_up", "must be true or false"))
+    mission = {k: v for k, v in kaboom.items() if k in KABOOM_DEFAULT_KEYS and k != "walk_up"}
+    try:  # the same checks as a mission the game master sets up
+        missions = mission.get("missions")
+        KaboomSettings.from_dict({"mode": "kaboom", **mission},
+                                 load_missions(missions if isinstance(missions, str) else None),
+                                 file=path, key="kaboom")
+    except ConfigError as e:
+        problems += e.problems
+    return problems
 
 
 def resolve(opts: Options) -> Resolved:
@@ -154,7 +188,9 @@ def resolve(opts: Options) -> Resolved:
     return Resolved(sim=opts.sim, host=host, port=port, db=db, layout=layout,
                     hardware=hardware, allow_hosts=list(service.get("allow_hosts", [])) + list(opts.allow_hosts),
                     pin=str(service["pin"]) if "pin" in service else None, match_defaults=match,
-                    touch_sensors=touch, hardware_map=hmap, map_warnings=warnings, mqtt=settings.get("mqtt"),
+                    touch_sensors=touch, kaboom_defaults=dict(settings.get("kaboom", {})),
+                    sim_from_network=service.get("sim_from_network", False),
+                    hardware_map=hmap, map_warnings=warnings, mqtt=settings.get("mqtt"),
                     retention=Retention.from_settings(service))
 
 
@@ -220,15 +256,18 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None) -> None:
         if language not in languages():
             language = system_language()
         sources, effects = ([], []) if r.sim else hardware_io(r)
+        kaboom = dict(r.kaboom_defaults)
+        walk_up = bool(kaboom.pop("walk_up", False))
         cockpit = Cockpit(store, layout_path=r.layout, sim=r.sim, sources=sources, effects=effects,
-                          defaults=defaults, touch_sensors=r.touch_sensors, language=language)
+                          defaults=defaults, touch_sensors=r.touch_sensors, language=language,
+                          kaboom_defaults=kaboom, kaboom_walk_up=walk_up)
         await cockpit.start()
         bridge = None
         if r.mqtt is not None:  # the venue's broker: beside the cockpit, never in its way
             from ..mqtt import bridge as mqtt_bridge
 
             bridge = await mqtt_bridge.start(r.mqtt, cockpit)
-        app = build_app(cockpit, security, sim=r.sim,
+        app = build_app(cockpit, security, sim=r.sim, sim_from_network=r.sim_from_network,
                         lan_host=lan_address() if r.host in ("0.0.0.0", "::") else "")
         runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await runner.setup()

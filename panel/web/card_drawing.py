@@ -187,21 +187,27 @@ def _token(t: Token, pos: str, cx: float, cy: float, s: float, *, target: bool,
         angles = [(-spread / 2 + spread * i / max(1, n - 1)) for i in range(n)]
         if k == "knob":
             p.append(_el("circle", cx=cx, cy=cy, r=r, fill=fill, **hl))
+            reach, label_at, size = 1.05, 1.45, small * 0.85
         else:
+            # The pivot low in its box, a short handle and the numbers beyond its end: the
+            # target number is never under the handle's knob.
+            cy += s * 0.12
             p.append(_el("circle", cx=cx, cy=cy, r=r * 0.45, fill="#3a3d44", stroke="#222", stroke_width=2))
+            reach, label_at, size = 0.8, 1.4, small
         for name, a in zip(t.positions, angles):
             rad = math.radians(a)
-            lx, ly = cx + math.sin(rad) * r * 1.45, cy - math.cos(rad) * r * 1.45
-            p.append(_text(lx, ly, word(name), small * 0.85, weight="normal", fill="#333"))
+            lx, ly = cx + math.sin(rad) * r * label_at, cy - math.cos(rad) * r * label_at
+            p.append(_text(lx, ly, word(name), size, weight="bold" if name == pos and target else "normal",
+                           fill="#111" if name == pos and target else "#333"))
         rad = math.radians(angles[idx])
-        ex, ey = cx + math.sin(rad) * r * 1.05, cy - math.cos(rad) * r * 1.05
+        ex, ey = cx + math.sin(rad) * r * reach, cy - math.cos(rad) * r * reach
         if k == "knob":
             p.append(_el("line", x1=cx, y1=cy, x2=ex, y2=ey, stroke="#fff", stroke_width=max(2.0, s * 0.05),
                          stroke_linecap="round"))
         else:
             p.append(_el("line", x1=cx, y1=cy, x2=ex, y2=ey, stroke="#555", stroke_width=s * 0.07,
                          stroke_linecap="round"))
-            p.append(_el("circle", cx=ex, cy=ey, r=s * 0.1, fill=fill, **hl))
+            p.append(_el("circle", cx=ex, cy=ey, r=s * 0.08, fill=fill, **hl))
     else:  # an unknown kind still shows where it is
         p.append(_el("circle", cx=cx, cy=cy, r=s * 0.25, fill=fill, **hl))
         p.append(_text(cx, cy, word(pos), small, fill=ink))
@@ -479,17 +485,33 @@ def card_svg(card: Card | dict, layout: Layout, *, title: str | None = None,
 
 
 def card_text(card: Card | dict, layout: Layout) -> list[str]:
-    """The card's instructions as short lines of text, shown beside the drawing (screen readers)."""
+    """The card's instructions as short lines of plain words, shown under the drawing (a
+    quick check, screen readers): "Press the red alarm", "Set the red round lever to 2",
+    "On the direction cross: up, left, down, then OK", "Call-out: red, blue, white"."""
     card = as_card(card)
     lines = []
     if card.kind == "simple":
         for b in card.press:
-            btn = layout.buttons.get(b)
-            lines.append(f"Press {b}" + (f" ({btn.colour})" if btn else ""))
+            lines.append(f"Press {layout.plain_name(b)}" if b in layout else f"Press {b}")
         for t, p in card.set:
-            lines.append(f"Set {t} to {p}")
-    elif card.kind == "activation":
-        lines.append(f"Type {card.word}, then OK")
+            lines.append(f"Set {layout.plain_name(t)} to {p}" if t in layout else f"Set {t} to {p}")
+        return lines
+    try:
+        sid = card_section(card, layout)
+        where = layout.modules[layout.sections[sid].module].name
+        where = where[:1].lower() + where[1:]
+    except KeyError:
+        where = card.section or "the panel"
+    if card.kind == "activation":
+        lines.append(f"On the {where}: type {card.word}, then OK")
     else:
-        lines.append(f"{card.section}: {' '.join(card.steps)}, then OK")
+        lines.append(f"On the {where}: {', '.join(card.steps)}, then OK")
+    colours = tuple(card.colours)
+    if not colours:
+        try:
+            colours = colour_sequence(card, layout)
+        except KeyError:
+            colours = ()
+    if colours:
+        lines.append(f"Call-out: {', '.join(colours)}")
     return lines

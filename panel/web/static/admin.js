@@ -5,9 +5,12 @@
 // engine's answer to "may this happen now") lists it, and the match settings (fields,
 // labels, defaults, limits) come from the engine's declaration in /api/admin/status.
 import { $, $$, el, api, post, csrf, connect, liveBadge, Clock, fmtSeconds, describeEvent, hasMatch, pauseText,
-  t, loadLanguage } from "/static/common.js";
+  t, loadLanguage, cardsText, matchEndText, possessive, plural } from "/static/common.js";
+import { KaboomClocks, PENGUIN_CSS, PENGUIN_INK, colourName, describeKaboomEvent, fmtClock, isKaboom, kaboomBanner,
+  missionTitle, outcomeTitle, playerName } from "/static/kaboom.js";
 
 const clock = new Clock();
+const clocks = new KaboomClocks();
 let state = null;
 
 function error(msg) {
@@ -178,7 +181,8 @@ async function action(name, params = {}) {
 
 function logEvent(e) {
   const log = $("#log");
-  log.prepend(el("li", { text: describeEvent(e) }));
+  log.prepend(el("li", { text: typeof e === "string" ? e
+    : isKaboom(state) && !e.type.startsWith("New ") ? describeKaboomEvent(e, state) : describeEvent(e) }));
   while (log.children.length > 60) log.lastChild.remove();
 }
 
@@ -211,17 +215,100 @@ function offer(select, values, text) {
   select.disabled = !values.length;
 }
 
+function phaseText(s) {
+  if (!hasMatch(s)) return "No match";
+  if (s.finished) return s.ended_by === "abandoned" ? "Abandoned" : s.ended_by === "ended" ? "Ended by the game master" : "Finished";
+  const why = pauseText(s);
+  if (s.phase === "paused") return why || "Paused for the challenge";
+  return s.phase === "in_turn" ? "Turn in progress" : "Between turns";
+}
+
+function whoseText(s) {
+  if (!hasMatch(s) || s.finished) return "";
+  const tower = s.roles && s.roles.tower ? `tower ${s.roles.tower}` : "the team picks its tower";
+  const whose = s.phase === "between_turns" ? `next: ${s.team}` : `${possessive(s.team)} turn`;
+  return `· ${whose} · ${tower} · round ${s.round}`;
+}
+
+// What "End the match…" offers now: the engine's choices (`actions.end.when`), each saying
+// what it does to the turn in progress.
+function showEndChoices(s) {
+  const when = (allowed().end || {}).when || [];
+  const inTurn = s.phase === "in_turn" || s.phase === "paused";
+  const played = Object.entries(s.turns_played || {});
+  const unequal = new Set(played.map(([, n]) => n)).size > 1
+    ? ` Turns played: ${played.map(([team, n]) => `${team} ${n}`).join(", ")}.` : "";
+  $("#endround").classList.toggle("hidden", !when.includes("round"));
+  $("#endnow").classList.toggle("hidden", !when.includes("now"));
+  const left = s.round_left || [];
+  $("#end_round").textContent = inTurn ? "Finish the round, then end (the turn in progress counts)"
+    : "Finish the round, then end (the teams still to play this round play)";
+  $("#endround_text").textContent = `The match ends when round ${s.round} does: ${left.join(", ")} still `
+    + `${left.length === 1 ? "plays" : "play"} this round${inTurn ? ", the turn in progress included" : ""}. `
+    + "Then it is scored, every team having played as many turns.";
+  $("#end_now").textContent = inTurn ? "End now (the turn in progress is not scored)" : "End now and score the match";
+  $("#endnow_text").textContent = inTurn
+    ? `${possessive(s.team)} turn in progress (${cardsText(s.completed)} so far) is not scored: the result is the scores as they stand.${unequal}`
+    : `The result is the scores as they stand.${unequal}`;
+}
+
+// The completed cards of the turn (the last turn's between turns), drawn, numbered as the
+// challenge menu numbers them.
+let doneFor = null;
+async function showDoneCards(s) {
+  const box = $("#donebox");
+  const key = hasMatch(s) ? `${s.match_id}/${s.phase}/${(s.completed_cards || []).length}/`
+    + `${Object.values(s.turns_played || {}).reduce((a, b) => a + b, 0)}` : null;
+  if (key === doneFor) return;
+  doneFor = key;
+  if (!key) { box.classList.add("hidden"); return; }
+  try {
+    const done = await api("/api/completed");
+    box.classList.toggle("hidden", !done.turn || !done.cards.length);
+    if (!done.turn) return;
+    $("#donetitle").textContent = done.turn.in_progress
+      ? `Completed cards of ${possessive(done.turn.team)} turn`
+      : `Completed cards of ${possessive(done.turn.team)} last turn (round ${done.turn.round})`;
+    $("#donerow").replaceChildren(...done.cards.map((c) => {
+      const pic = el("div", { class: "pic" });
+      pic.innerHTML = c.svg || ""; // drawn by the server (panel/web/card_drawing.py): trusted markup
+      return el("figure", { class: "donecard", dataset: { index: c.index, number: c.number } }, pic,
+        el("figcaption", { text: `Completed card ${c.index}` }));
+    }));
+  } catch (e) {
+    doneFor = null; // asked again with the next state
+  }
+}
+
 function show(s) {
   state = s;
   clock.update(s);
   const has = hasMatch(s);
-  const why = pauseText(s);
-  $("#phase").textContent = has ? (s.finished ? (s.ended_by === "abandoned" ? "abandoned" : "finished") : why ? `paused: ${why}` : s.phase.replace("_", " ")) : "no match";
-  $("#whose").textContent = has ? `${s.team} · tower ${s.roles?.tower ?? "–"} · round ${s.round}` : "–";
-  $("#counts").textContent = has ? `${s.completed} of ${s.cards_per_turn} cards · ${s.mistakes} of ${s.mistakes_per_turn} mistakes · ${s.counters_held} counters held${s.stuck ? ` · stuck: ${s.stuck_name}` : ""}` : "–";
-  $("#scoreline").textContent = has ? Object.entries(s.scores || {}).map(([t, p]) => `${t} ${p}`).join(" · ") : "–";
+  const kaboom = has && isKaboom(s);
+  $(".admin").classList.toggle("kaboom", kaboom);
+  $(".admin").dataset.phase = has ? (s.finished ? "ended" : s.phase) : "idle";
+  // The timer's words, or in a Kaboom mission the clocks' (the Airlines ones as the page was written).
+  for (const [id, words] of [["pause", t("Pause the clocks")], ["resume", t("Resume the clocks")]]) {
+    const b = $(`#${id}`);
+    b.dataset.airlines ??= b.textContent;
+    b.textContent = kaboom ? words : b.dataset.airlines;
+  }
+  if (kaboom) showKaboom(s);
+  else {
+    $("#phase").textContent = phaseText(s);
+    $("#whose").textContent = whoseText(s);
+    $("#counts").textContent = has && !s.finished
+      ? `${s.completed} of ${s.cards_per_turn} cards · ${s.mistakes} of ${s.mistakes_per_turn} mistakes · `
+        + `${plural(s.counters_held, "time counter", "time counters")} held${s.stuck_name ? ` · stuck finger: ${s.stuck_name}` : ""}`
+      : has ? Object.entries(s.scores || {}).map(([team, p]) => `${team} ${p}`).join(" · ") : "";
+  }
 
-  for (const b of $$("button[data-action]")) b.disabled = !allows(b);
+  // Each action's button is shown, and enabled, exactly when the engine allows it now.
+  for (const b of $$("button[data-action]")) {
+    b.disabled = !allows(b);
+    if (b.classList.contains("big") && b.closest(".actions")) b.classList.toggle("hidden", b.disabled);
+  }
+  $("#newmatch").classList.toggle("hidden", !("new_match" in allowed()));
   // A new match replaces one in play only after it is abandoned (the page asks first).
   $("#setupsubmit").disabled = !("new_match" in allowed() || "abandon" in allowed());
 
@@ -229,9 +316,121 @@ function show(s) {
   const ch = allowed().challenge || { teams: [], cards: [] };
   offer($("#chteam"), ch.teams, (t) => (t === null ? "the game master" : t));
   offer($("#chcard"), ch.cards, (c) => (c === "current" ? "the card in play" : `completed card ${c + 1}`));
+  $("#challengebox").classList.toggle("hidden", !allowed().challenge);
   $("#chinfo").textContent = s.challenge
-    ? `Open challenge by ${s.challenge.team ?? "the game master"} on ${s.challenge.card === "current" ? "the card in play" : `completed card ${Number(s.challenge.card) + 1}`}${s.challenge.number != null ? ` (#${s.challenge.number})` : ""}.`
+    ? `Open challenge by ${s.challenge.team ?? "the game master"} on ${s.challenge.card === "current" ? "the card in play" : `completed card ${Number(s.challenge.card) + 1}`}${s.challenge.number != null ? ` (card number ${s.challenge.number})` : ""}: rule on it.`
     : "No challenge open.";
+  $("#chinfo").classList.toggle("hidden", !has || s.finished);
+  if (kaboom) { $("#endinfo").classList.add("hidden"); return; } // its outcome is the phase line
+  const endNote = s.ending && !s.finished
+    ? `The match ends at the end of round ${s.round}${s.round_left?.length ? `: ${s.round_left.join(", ")} still to play` : ""}.`
+    : s.finished ? matchEndText(s) : null;
+  $("#endinfo").textContent = endNote || "";
+  $("#endinfo").classList.toggle("hidden", !endNote);
+  if ($("#enddialog").open) showEndChoices(s);
+  showDoneCards(s);
+}
+
+// ---------------------------------------------------------------- Penguin Kaboom
+// The missions as the missions file and the layout declare them (/api/admin/status): the
+// penguins this panel has, the difficulties, each mission's numbers, the custom limits.
+let KABOOM = null;
+
+function kaboomNumbers(r) {
+  return t("{seconds} s each, an alert every {alert} s, recharge {recharge} s ({cap}), {cards} alert cards ({up} face up)", {
+    seconds: r.time_per_player, alert: r.alert_seconds, recharge: r.recharge_seconds,
+    cap: r.recharge_above_start ? t("may go above the start") : t("never above the start"),
+    cards: r.alerts, up: r.alerts_face_up });
+}
+
+function buildKaboomForm(k) {
+  if (KABOOM || !k) return;
+  KABOOM = k;
+  $("#game").querySelector("option[value=kaboom]").disabled = !k.available;
+  if (!k.available) return;
+  $("#kpenguins").replaceChildren(...k.colours.map((c) => {
+    const box = el("label", { class: "kpenguin", dataset: { colour: c } },
+      el("input", { type: "checkbox", class: "kplays", "aria-label": t("{colour} penguin plays", { colour: colourName(c) }) }),
+      el("span", { text: colourName(c) }),
+      el("input", { type: "text", class: "kname", placeholder: t("name (optional)"), "aria-label": t("name") }));
+    box.style.background = PENGUIN_CSS[c];
+    box.style.color = PENGUIN_INK[c] || "#fff";
+    return box;
+  }));
+  $("#kdifficulty").replaceChildren(...k.difficulties.map((d) =>
+    el("option", { value: d, text: { easy: t("easy"), medium: t("medium"), advanced: t("advanced") }[d] || d })));
+  $("#kmission").replaceChildren(...k.missions.map((m) => el("option", { value: String(m.number),
+    text: t("Mission {number}", { number: m.number }) })),
+    el("option", { value: "custom", text: t("Custom mission") }));
+  // The custom mission's numbers: fields with the engine's limits, starting from the file's values.
+  $("#kcustom").replaceChildren(...Object.entries(k.custom).filter(([name]) => name !== "name").map(([name, v]) => {
+    const input = typeof v === "boolean"
+      ? el("select", { id: `kc_${name}` }, el("option", { value: "false", text: t("No") }), el("option", { value: "true", text: t("Yes") }))
+      : el("input", { id: `kc_${name}`, type: "number", min: k.limits[name][0], max: k.limits[name][1], step: 1 });
+    input.value = String(v);
+    input.addEventListener("input", kaboomPreview);
+    return el("label", { title: t(k.words[name]) }, el("span", { text: t(k.words[name]) }), input);
+  }));
+  const d = k.defaults || {};
+  if (d.difficulty) $("#kdifficulty").value = d.difficulty;
+  if (d.mission !== undefined) $("#kmission").value = String(d.mission);
+  for (const sel of [$("#kdifficulty"), $("#kmission")]) sel.addEventListener("change", kaboomPreview);
+  kaboomPreview();
+}
+
+function kaboomCustom() {
+  const out = {};
+  for (const [name, v] of Object.entries(KABOOM.custom)) {
+    if (name === "name") continue;
+    const e = $(`#kc_${name}`);
+    out[name] = typeof v === "boolean" ? e.value === "true" : Number(e.value);
+  }
+  return out;
+}
+
+function kaboomPreview() {
+  const mission = $("#kmission").value;
+  $("#kcustom").classList.toggle("hidden", mission !== "custom");
+  const m = KABOOM.missions.find((x) => String(x.number) === mission);
+  $("#kpreview").textContent = kaboomNumbers(m ? m.rules[$("#kdifficulty").value] : kaboomCustom());
+}
+
+function kaboomBody() {
+  const players = $$("#kpenguins .kpenguin").filter((b) => $(".kplays", b).checked).map((b) => {
+    const name = $(".kname", b).value.trim();
+    return name ? { colour: b.dataset.colour, name } : b.dataset.colour;
+  });
+  const mission = $("#kmission").value;
+  const body = { mode: "kaboom", players, difficulty: $("#kdifficulty").value,
+    mission: mission === "custom" ? "custom" : Number(mission) };
+  if (mission === "custom") body.custom = kaboomCustom();
+  return body;
+}
+
+function gameChanged() {
+  const kaboom = $("#game").value === "kaboom";
+  $(".airlines-setup").classList.toggle("hidden", kaboom);
+  $(".kaboom-setup").classList.toggle("hidden", !kaboom);
+}
+
+function showKaboom(s) {
+  clocks.update(s);
+  const phase = { setup: t("waiting for the start"), playing: t("playing"), paused: t("paused"),
+    closing: t("closing: every finger on its colour") }[s.phase] || s.phase;
+  $("#phase").textContent = s.finished ? outcomeTitle(s) : `${phase}${kaboomBanner(s) ? ` · ${kaboomBanner(s)}` : ""}`;
+  $("#whose").textContent = `· ${missionTitle(s)}${s.active && !s.finished ? ` · ${playerName(s, s.active)}` : ""}`;
+  const a = s.alerts || {};
+  const cards = t("{down} face down, {up} face up, {waiting} waiting",
+    { down: a.remaining ?? 0, up: a.face_up ?? 0, waiting: a.waiting ?? 0 });
+  $("#counts").textContent = t("Alert cards") + ": " + cards;
+}
+
+function tickKaboom() {
+  const s = state;
+  $("#left").textContent = s.active && !s.finished ? fmtClock(clocks.left(s.active)) : "";
+  const each = (s.players || []).map((p) => `${playerName(s, p.colour)} ${fmtClock(clocks.left(p.colour))}`).join(" · ");
+  const label = t("Clocks");
+  $("#scoreline").textContent = each ? `${label}: ${each}` : "";
 }
 
 async function refreshStatus() {
@@ -247,6 +446,7 @@ async function refreshStatus() {
     $("#firmware").textContent = l.firmware || "–";
     $("#version").textContent = st.version || "–";
     buildSettingForms(st.settings);
+    buildKaboomForm(st.kaboom);
     if (!defaultsShown) {
       defaultsShown = true;
       showDefaults(st.defaults, { setup: !setupFilled });
@@ -283,10 +483,13 @@ $("#login").addEventListener("submit", async (ev) => {
 
 $("#setup").addEventListener("submit", async (ev) => {
   ev.preventDefault();
-  const body = {};
-  for (const st of inForm("form")) {
-    const v = st.kind === "teams" ? teamsFromForm() : readField(st, "");
-    if (v !== undefined) body[st.name] = v;
+  let body = {};
+  if ($("#game").value === "kaboom") body = kaboomBody();
+  else {
+    for (const st of inForm("form")) {
+      const v = st.kind === "teams" ? teamsFromForm() : readField(st, "");
+      if (v !== undefined) body[st.name] = v;
+    }
   }
   if (!("new_match" in allowed())) {
     // The service plays one match at a time: the one in play is abandoned first.
@@ -294,7 +497,12 @@ $("#setup").addEventListener("submit", async (ev) => {
     if (!(await action("abandon"))) return;
   }
   const r = await adminPost("/api/admin/match", body);
-  if (r) { $("#code").textContent = r.code; logEvent({ type: `New match ${r.match_id}, join code ${r.code}` }); }
+  if (r) {
+    $("#code").textContent = r.code;
+    logEvent(`New match ${r.match_id}, join code ${r.code}`);
+    notice(`Match ${r.match_id} is set up: the tower joins with the code ${r.code}.`);
+    window.scrollTo({ top: 0 });
+  }
 });
 
 $("#defaultsform").addEventListener("submit", async (ev) => {
@@ -338,22 +546,44 @@ $("#pinform").addEventListener("submit", async (ev) => {
 });
 
 $("#addteam").addEventListener("click", () => teamRow());
+$("#game").addEventListener("change", gameChanged);
 for (const b of $$("button[data-action]")) {
   b.addEventListener("click", async () => {
-    if (b.dataset.action === "abandon" && !confirm("Abandon this match? Nothing of it will be scored.")) return;
-    if (b.dataset.action === "end" && !confirm("End this match now and score it?")) return;
+    if (b.dataset.action === "abandon" && !confirm("Abandon this match? Nothing of it is scored and there is no result.")) return;
+    if (b.dataset.action === "end") { showEndChoices(state); $("#enddialog").showModal(); return; }
     await action(b.dataset.action, paramsOf(b));
   });
 }
+for (const [id, when] of [["#end_now", "now"], ["#end_round", "round"]]) {
+  $(id).addEventListener("click", async () => {
+    $("#enddialog").close();
+    await action("end", { when });
+  });
+}
+$("#end_cancel").addEventListener("click", () => $("#enddialog").close());
+$("#newmatch").addEventListener("click", () => {
+  $("#setup").scrollIntoView({ behavior: "smooth", block: "start" });
+  $("#setupsubmit").focus({ preventScroll: true });
+});
 
 function tick() {
-  if (hasMatch(state)) $("#left").textContent = `${fmtSeconds(clock.now())} s of ${state.turn_seconds}`;
+  const s = state;
+  if (hasMatch(s) && isKaboom(s)) { tickKaboom(); requestAnimationFrame(tick); return; }
+  const left = clock.now();
+  $("#left").textContent = !hasMatch(s) || s.finished ? ""
+    : left === null || left === undefined ? `Turns of ${s.turn_seconds} s.`
+    : `${fmtSeconds(left)} s left of ${s.turn_seconds} s${s.phase === "paused" ? " (stopped)" : ""}.`;
   requestAnimationFrame(tick);
 }
 
 connect("board", {}, {
   status: liveBadge(),
-  state: (m) => { show(m.state); if (m.state && m.state.match_id !== undefined && m.state.match_id !== show.lastId) { show.lastId = m.state.match_id; refreshCode(); } },
+  state: (m) => {
+    show(m.state);
+    // The join code changes with the match, and at its end (the next match's, made ahead).
+    const key = `${m.state.match_id}/${m.state.status}`;
+    if (key !== show.codeFor) { show.codeFor = key; refreshCode(); }
+  },
   event: (m) => logEvent(m.event),
 });
 refreshStatus();

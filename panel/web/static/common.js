@@ -192,10 +192,11 @@ export function connect(view, params, handlers) {
   };
 }
 
-// A small badge in the page's corner showing whether the live link is up.
+// A small badge showing whether the live link is up: in the page's own #live (placed where it
+// covers nothing), else in a corner.
 export function liveBadge() {
   let b = $("#live");
-  if (!b) { b = el("div", { id: "live", class: "live", role: "status" }); document.body.append(b); }
+  if (!b) { b = el("div", { id: "live", class: "live float", role: "status" }); document.body.append(b); }
   // Down, it says so in words a player understands (it was a tiny corner dot before).
   return (text, ok) => {
     b.textContent = ok ? text : `Connection to the cockpit lost: ${text}`;
@@ -219,19 +220,58 @@ export class Clock {
   }
 }
 
+// "Otters'" and "Red team's".
+export const possessive = (name) => `${name}${/s$/i.test(name) ? "'" : "'s"}`;
+export const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+export const cardsText = (n) => (n ? plural(n, "card", "cards") : "no card");
+
+// A finished turn's result as the room reads it: "Red team: 5 cards + 4 time counters = 9
+// points". The engine says which points were a bonus (rule 22); the page only adds words.
+const doneIn = (turn) => (Array.isArray(turn.completed) ? turn.completed.length : turn.completed || 0);
+export function turnResultText(turn) {
+  const done = doneIn(turn);
+  const bonus = turn.bonus ? ` + ${plural(turn.bonus, "time counter", "time counters")}` : "";
+  return `${turn.team}: ${cardsText(done)}${bonus} = ${plural(turn.points || 0, "point", "points")}`;
+}
+
+// Why a turn ended, in words.
+export function endedText(turn) {
+  if (turn.reason === "time") return "time ran out";
+  if (turn.reason === "five_cards") return `${cardsText(doneIn(turn))} done`;
+  if (turn.reason === "mistakes") return plural(turn.mistakes || 0, "mistake", "mistakes");
+  return turn.reason || "";
+}
+
+// How a match that is over ended, in a sentence (null when it was played to its end).
+export function matchEndText(s) {
+  if (s.ended_by === "abandoned") return "No result: the game master abandoned this match.";
+  if (s.ended_by !== "ended") return null;
+  const u = s.unscored;
+  if (u) {
+    return `Ended by the game master during round ${u.round}: ${possessive(u.team)} turn in progress `
+      + `(${cardsText(u.completed)} done) was not scored.`;
+  }
+  return `Ended by the game master at the end of round ${s.round}: every team played as many turns.`;
+}
+
+// What starts the next turn: START on the panel (the game master's page can too).
+export function nextTurnText(s) {
+  return `${s.team} plays next: press START on the panel to start the turn.`;
+}
+
 export function describeEvent(e) {
   switch (e.type) {
-    case "turn_started": return `Turn started: ${e.team ?? ""}`;
-    case "card_drawn": return "New card";
+    case "turn_started": return `${possessive(e.team ?? "A team")} turn started`;
+    case "card_drawn": return `New card (card ${e.index ?? ""} of the turn)`;
     case "mistake": return `Mistake${e.name ? `: ${e.name}` : ""}`;
-    case "card_completed": return "Card completed";
-    case "counter_granted": return "Time counter granted";
-    case "counter_spent": return "Time counter spent: timer flipped";
-    case "challenge": return `Challenge by ${e.team ?? "a team"}`;
-    case "challenge_ruled": return `Challenge ${e.upheld ? "upheld" : "rejected"}`;
-    case "turn_ended": return `Turn over (${e.reason ?? ""}): ${e.points ?? 0} point(s)`;
-    case "round_ended": return `Round ${e.round ?? ""} over`;
-    case "game_ended": return "Game over";
+    case "card_completed": return `Card done (${cardsText(e.completed ?? 0)} this turn)`;
+    case "counter_granted": return "The crew took a time counter";
+    case "counter_spent": return "The crew spent a time counter: the timer is full again";
+    case "challenge": return `Challenge by ${e.team ?? "the game master"} on ${e.card === "current" ? "the card in play" : `completed card ${Number(e.card) + 1}`}`;
+    case "challenge_ruled": return `Challenge ${e.upheld ? "upheld: the cards are discarded" : "rejected: the card counts"}`;
+    case "turn_ended": return `Turn over (${endedText(e)}). ${turnResultText(e)}`;
+    case "round_ended": return `Round ${e.round ?? ""} is over`;
+    case "game_ended": return e.reason === "abandoned" ? "The match was abandoned" : e.reason === "ended" ? "The game master ended the match" : "The match is over";
     case "paused": return e.reason === "link" ? "Paused: the panel's link is lost" : e.reason === "challenge" ? "Paused for the challenge" : "Paused";
     case "resumed": return e.reason === "link" ? "Resumed: the panel is back" : "Resumed";
     case "card_skipped": return "Card skipped (nothing to do)";

@@ -1,7 +1,8 @@
 // The educators' debrief: pick a stored match, show its result, its three tables and plots
 // drawn here as inline SVG (no chart library, no build step). Every bar carries its value as
 // text and its team's name or pattern, never colour alone; the page prints as an A4 handout.
-import { $, el, api, post, csrf } from "/static/common.js";
+import { $, el, api, post, csrf, t, matchEndText } from "/static/common.js";
+import { PENGUIN_CSS, colourName, outcomeText, outcomeTitle } from "/static/kaboom.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 let current = null; // the debrief shown
@@ -43,6 +44,7 @@ function teamDefs(prefix, teams) {
 }
 
 const shorten = (s, n) => (s.length > n ? s.slice(0, n - 1) + "…" : s);
+const MAXLABEL = 16; // letters of a team's name under its bar
 const fmt = (v, unit = "") => (v === null || v === undefined ? "–" : `${v}${unit}`);
 
 function niceMax(v) {
@@ -55,7 +57,10 @@ function niceMax(v) {
 // ---------------------------------------------------------------- vertical bars, grouped
 // groups: [{label, bars: [{label, value, text, fill, data}]}]
 function vbars({ id, title, unit, groups, legend, integer = false }) {
-  const BAR = 78, GAP = 14, GROUPGAP = 46, LEFT = 74, TOP = 50, PLOT_H = 300, FOOT = 92;
+  // Each bar as wide as its longest label (20 px type: about 12 px a letter), so that the
+  // labels under the bars never run together; a longer one is shortened.
+  const longest = Math.max(0, ...groups.flatMap((g) => g.bars.map((b) => Math.min(b.label.length, MAXLABEL))));
+  const BAR = Math.max(78, longest * 12 + 8), GAP = 16, GROUPGAP = 46, LEFT = 74, TOP = 50, PLOT_H = 300, FOOT = 92;
   const n = groups.reduce((a, g) => a + g.bars.length, 0);
   const inner = groups.reduce((a, g) => a + g.bars.length * BAR + (g.bars.length - 1) * GAP, 0) + (groups.length - 1) * GROUPGAP;
   const width = Math.max(LEFT + inner + 30, 520);
@@ -84,7 +89,7 @@ function vbars({ id, title, unit, groups, legend, integer = false }) {
           stroke: "#111", "stroke-width": h ? 1.5 : 0, dataset: { value: b.value ?? "", ...b.data } },
           svg("title", { text: `${b.label}: ${b.text}` })),
         svg("text", { x: x + BAR / 2, y: top - 10, class: "val", "text-anchor": "middle", text: b.text }),
-        svg("text", { x: x + BAR / 2, y: TOP + PLOT_H + 30, class: "blabel", "text-anchor": "middle", text: shorten(b.label, 9) })));
+        svg("text", { x: x + BAR / 2, y: TOP + PLOT_H + 30, class: "blabel", "text-anchor": "middle", text: shorten(b.label, MAXLABEL) })));
       x += BAR + GAP;
     }
     x -= GAP;
@@ -114,7 +119,7 @@ function hbars({ id, title, unit, rows, fill }) {
     const w = ((r.value || 0) / max) * BAR_W;
     s.append(svg("g", { class: "barg" },
       svg("text", { x: labelW - 12, y: top + 26, class: "blabel", "text-anchor": "end", text: r.label }),
-      svg("rect", { x: labelW, y: top, width: w, height: ROW - 14, fill, class: "bar", stroke: "#111",
+      svg("rect", { x: labelW, y: top, width: w, height: ROW - 14, fill: r.fill || fill, class: "bar", stroke: "#111",
         "stroke-width": w ? 1.5 : 0, dataset: { value: r.value ?? "", ...r.data } }, svg("title", { text: `${r.label}: ${r.text}` })),
       svg("text", { x: labelW + w + 10, y: top + 26, class: "val", text: r.text })));
   });
@@ -137,16 +142,28 @@ const COLUMNS = {
   turns: ["round", "team", "tower", "cards", "mistakes", "flips", "ended_by", "points", "seconds", "mean_seconds_per_card"],
   card_kinds: ["kind", "dealt", "completed", "mistakes", "mistakes_per_card", "mean_seconds"],
   controls: ["control", "mistakes", "card_kinds", "teams"],
+  players: ["name", "turns", "seconds_played", "passes", "recharges", "seconds_recharged", "closest_to_zero", "time_left"],
+  alerts: ["number", "sounded_at", "reported_after", "face_up_after"],
 };
+// A Kaboom mission's columns, in the page's language.
+const KABOOM_HEADS = () => ({
+  name: t("Player"), turns: t("Turns"), seconds_played: t("Seconds played"), passes: t("Passes"),
+  recharges: t("Recharges received"), seconds_recharged: t("Seconds recharged"),
+  closest_to_zero: t("Closest to zero (s)"), time_left: t("Time left at the end (s)"),
+  number: t("Alert"), sounded_at: t("Sounded at (s)"), reported_after: t("Reported flipped after (s)"),
+  face_up_after: t("Cards face up then"),
+});
 // How a turn ended, in words; the counts are the engine's (in the debrief it sends).
 const ended = (d) => ({ time: "time ran out", five_cards: `${d.cards_per_turn} cards done`,
-  mistakes: `${d.mistakes_per_turn} mistakes` });
+  mistakes: `${d.mistakes_per_turn} mistakes`, ended: "not scored: the match was ended",
+  abandoned: "not scored: the match was abandoned" });
 
 function table(name, rows, emptyText) {
   const ENDED = ended(current);
   const cols = COLUMNS[name];
   const t = $(`#table-${name}`);
-  const head = el("thead", {}, el("tr", {}, cols.map((c) => el("th", { class: typeof rows[0]?.[c] === "number" ? "num" : null, text: HEADS[c] || c }))));
+  const heads = current.game === "kaboom" ? KABOOM_HEADS() : HEADS;
+  const head = el("thead", {}, el("tr", {}, cols.map((c) => el("th", { class: typeof rows[0]?.[c] === "number" ? "num" : null, text: heads[c] || c }))));
   const body = el("tbody", {}, rows.length ? rows.map((r) => el("tr", {}, cols.map((c) => {
     let v = r[c];
     if (c === "ended_by") v = ENDED[v] || v;
@@ -163,14 +180,60 @@ function resultLine(d) {
   const s = d.settings || {};
   if (d.status === "abandoned") return "Abandoned: the match does not count";
   if (!d.finished) return `In play: round ${d.round}`;
+  if (d.ended_by === "ended" && s.mode !== "cooperative") {
+    const w = d.winner || [];
+    return w.length > 1 ? `Ended early, shared win: ${w.join(" & ")}` : w.length ? `Ended early, winner: ${w[0]}` : "Ended early";
+  }
   if (s.mode === "cooperative") return d.tier ? `Landed: ${d.tier}` : "Landed";
   const w = d.winner || [];
   if (w.length > 1) return `Shared win: ${w.join(" & ")}`;
   return w.length ? `Winner: ${w[0]}` : "Over";
 }
 
+// ---------------------------------------------------------------- Penguin Kaboom
+function showKaboom(d) {
+  const s = d.settings || {};
+  $("#title").textContent = `· ${t("mission")} ${d.match_id}`;
+  document.title = `Debrief · ${t("mission")} ${d.match_id}`;
+  const state = { ...d, players: (s.players || []) };
+  $("#outcome").textContent = d.finished ? outcomeTitle(d) : t("In play");
+  const rules = s.rules || {};
+  $("#meta").textContent = [
+    "Penguin Kaboom", d.created ? d.created.replace("T", " ").slice(0, 16) : null,
+    s.mission === "custom" ? t("Custom mission") : t("Mission {number}", { number: s.mission }),
+    s.mission === "custom" ? null : t(s.difficulty),
+    t("{seconds} s each", { seconds: rules.time_per_player }), t("an alert every {seconds} s", { seconds: rules.alert_seconds }),
+    t("seed {seed}", { seed: s.seed ?? "–" }),
+  ].filter(Boolean).join(" · ");
+  $("#outcometext").textContent = d.finished ? outcomeText(state) : "";
+  const players = d.tables.players.map((p) => ({ ...p, name: p.name || t("{colour} penguin", { colour: colourName(p.colour) }) }));
+  const bar = (p, value, text) => ({ label: p.name, value, text, fill: PENGUIN_CSS[p.colour],
+    data: { colour: p.colour, value } });
+  figure("fig-kplayed", t("Seconds each player's clock ran (their turns), with the number of turns."),
+    players.length ? hbars({ id: "kplayed", title: t("Seconds played"), unit: t("seconds"), fill: "#0072B2",
+      rows: players.map((p) => bar(p, p.seconds_played, `${p.seconds_played} s · ${p.turns}×`)) }) : null,
+    t("The mission did not start."));
+  figure("fig-kclosest", t("How close each clock came to zero: the fewest seconds it ever held."),
+    players.length ? hbars({ id: "kclosest", title: t("Closest to zero"), unit: t("seconds"), fill: "#D55E00",
+      rows: players.map((p) => bar(p, p.closest_to_zero, `${p.closest_to_zero} s`)) }) : null,
+    t("The mission did not start."));
+  table("players", players, t("The mission did not start."));
+  table("alerts", d.tables.alerts, t("No alert sounded."));
+}
+
 function show(d) {
   current = d;
+  $(".debrief").classList.toggle("kaboom", d.game === "kaboom");
+  if (d.game === "kaboom") {
+    showKaboom(d);
+    $("#endtext").textContent = ""; // the Airlines match's end (rule 25): none in a mission
+    for (const a of document.querySelectorAll("a.csv")) {
+      a.href = `/api/admin/debrief.csv?match=${d.match_id}&table=${a.dataset.table}`;
+    }
+    $("#app").classList.remove("hidden");
+    $("#nomatch").classList.add("hidden");
+    return;
+  }
   const s = d.settings || {};
   const teams = (s.teams || []).map((t) => t.name);
   $("#title").textContent = `· match ${d.match_id}`;
@@ -184,6 +247,7 @@ function show(d) {
     `${s.side} side${s.expansion ? " + expansion" : ""}`, `seed ${s.seed ?? "–"}`,
   ].filter(Boolean).join(" · ");
   $("#outcometext").textContent = s.mode === "cooperative" && d.outcome ? d.outcome : "";
+  $("#endtext").textContent = d.finished ? matchEndText(d) || "" : "";
   const ranked = Object.entries(d.scores || {}).sort((a, b) => b[1] - a[1]);
   $("#scores tbody").replaceChildren(...ranked.map(([t, p]) => el("tr", { dataset: { team: t } },
     el("td", { text: t }), el("td", { class: "num", text: String(p) }))));
@@ -227,7 +291,7 @@ function show(d) {
   figure("fig-controls", "The controls pressed or moved by mistake, most often first.",
     controls.length ? hbars({ id: "controls", title: "Controls that caused mistakes", unit: "mistakes", fill: "#CC79A7",
       rows: controls.map((c) => ({ label: c.control, value: c.mistakes, text: `${c.mistakes} · ${c.teams}`,
-        data: { control: c.control, mistakes: c.mistakes } })) }) : null,
+        data: { control: c.control_id, mistakes: c.mistakes } })) }) : null,
     "No mistakes: nothing to show.");
 
   table("turns", turns, "No turn has ended yet.");

@@ -16,6 +16,14 @@ async function load() {
     $("#url").textContent = j.url;
     $("#url").href = j.url;
     $("#error").classList.add("hidden");
+    // A QR code that leads to 127.0.0.1 opens nothing on a phone: said in words.
+    $("#loopback").classList.toggle("hidden", !j.loopback);
+    const sim = $("#simnote");
+    sim.classList.toggle("hidden", j.sim_from_network === null || j.sim_from_network === undefined);
+    sim.textContent = j.sim_from_network
+      ? "Any device on the network may press the simulated panel's buttons (the settings allow it)."
+      : "The simulated panel takes presses only on the computer running the cockpit, opened at 127.0.0.1; "
+        + "phones join as the tower.";
     shown(true);
   } catch (e) {
     $("#error").textContent = e.message;

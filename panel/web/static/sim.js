@@ -1,12 +1,17 @@
 // The simulator: every control of the layout drawn as the panel looks, clickable or
 // draggable, lit by the same LED frames as the real panel, and feeding the same input
 // path as the hardware (POST /api/sim/input).
-import { $, el, api, post, connect, liveBadge, Clock, fmtSeconds, colourCss, inkCss, hasMatch, pauseText } from "/static/common.js";
+import { $, el, api, post, t, connect, liveBadge, Clock, fmtSeconds, colourCss, inkCss, hasMatch, pauseText, nextTurnText }
+  from "/static/common.js";
+import { KaboomClocks, fmtClock, isKaboom, kaboomBanner, missionTitle, outcomeTitle, playerName } from "/static/kaboom.js";
 
 const SVGNS = "http://www.w3.org/2000/svg";
 const clock = new Clock();
+const clocks = new KaboomClocks();
+let kaboom = null; // the Kaboom state shown, or null
 const tokens = {};   // id -> control dict
 const positions = {}; // id -> position shown
+const buttons = {};   // id -> control dict
 let stuck = null;
 window.simTokens = tokens; // read by the browser test and handy from the console
 
@@ -28,12 +33,14 @@ async function send(control, value) {
     await post("/api/sim/input", { control, value });
     error("");
   } catch (e) {
-    error(e.status === 404 ? "The simulator is off: start the cockpit with --sim." : `${control}: ${e.message}`);
+    const name = (tokens[control] || buttons[control] || {}).plain || "the panel";
+    error(e.status === 404 ? "The simulator is off: start the cockpit with --sim." : `${name}: ${e.message}`);
   }
 }
 
 // ---------------------------------------------------------------- buttons
 function buttonEl(c) {
+  buttons[c.id] = c;
   const cap = el("span", { class: "cap" });
   cap.style.background = colourCss(c.colour);
   cap.style.color = inkCss(c.colour);
@@ -47,8 +54,8 @@ function buttonEl(c) {
     cap.textContent = c.label || "";
   }
   const b = el("button", {
-    class: `ctl btn ${c.shape}`, dataset: { control: c.id }, type: "button",
-    title: `${c.id} (${c.colour})`, "aria-label": `${c.id}, ${c.colour} ${c.shape} button`,
+    class: `ctl btn ${c.shape}`, dataset: { control: c.id, colour: c.colour }, type: "button",
+    title: c.plain, "aria-label": c.plain,
   }, cap, el("span", { class: "led" }));
   let down = false;
   const press = (ev) => {
@@ -113,11 +120,13 @@ function tokenSvg(c, pos) {
   const r = k === "knob" ? 22 : 20;
   if (k === "knob") g.push(svg("circle", { cx: 0, cy: 0, r, fill, stroke: "#222", "stroke-width": 2 }));
   else g.push(svg("circle", { cx: 0, cy: 0, r: 9, fill: "#3a3d44" }));
+  // The numbers beyond the handle's reach: the position it points at is never under its knob.
+  const out = k === "knob" ? r + 13 : r + 16, reach = k === "knob" ? r + 2 : r - 2;
   c.positions.forEach((p, i) => {
-    const t = svg("text", { x: Math.sin(ang(i)) * (r + 13), y: -Math.cos(ang(i)) * (r + 13) + 4, "font-size": 11, "text-anchor": "middle", fill: "#222" });
+    const t = svg("text", { x: Math.sin(ang(i)) * out, y: -Math.cos(ang(i)) * out + 4, "font-size": 11, "text-anchor": "middle", fill: "#222" });
     t.textContent = p; g.push(t);
   });
-  const ex = Math.sin(ang(idx)) * (r + 2), ey = -Math.cos(ang(idx)) * (r + 2);
+  const ex = Math.sin(ang(idx)) * reach, ey = -Math.cos(ang(idx)) * reach;
   if (k === "knob") g.push(svg("line", { x1: 0, y1: 0, x2: ex, y2: ey, stroke: "#fff", "stroke-width": 4, "stroke-linecap": "round" }));
   else {
     g.push(svg("line", { x1: 0, y1: 0, x2: ex, y2: ey, stroke: "#555", "stroke-width": 6, "stroke-linecap": "round" }));
@@ -132,7 +141,7 @@ function drawToken(id) {
   if (!b) return;
   b.replaceChildren(tokenSvg(c, positions[id]), el("span", { class: "pos", text: positions[id] }));
   b.dataset.position = positions[id];
-  b.setAttribute("aria-label", `${id}, ${c.colour} ${c.token_kind.replace("_", " ")}, at ${positions[id]}`);
+  b.setAttribute("aria-label", `${c.plain}, at ${positions[id]}`);
 }
 
 function setPosition(id, pos) {
@@ -178,7 +187,7 @@ function tokenEl(c) {
   tokens[c.id] = c;
   positions[c.id] = c.start;
   const b = el("button", { class: `ctl tok ${c.token_kind}`, type: "button", dataset: { control: c.id, kind: c.token_kind },
-    title: `${c.id} (${c.colour} ${c.token_kind.replace("_", " ")}): ${["slider", "knob", "round_lever"].includes(c.token_kind) ? "drag, or click to step" : "click to toggle"}` });
+    title: `${c.plain}: ${["slider", "knob", "round_lever"].includes(c.token_kind) ? "drag, or click to step" : "click to toggle"}` });
   let drag = null;
   b.addEventListener("pointerdown", (ev) => {
     ev.preventDefault();
@@ -223,9 +232,10 @@ function build(layout) {
   panel.classList.toggle("gray", layout.side === "gray");
   const byId = Object.fromEntries(layout.controls.map((c) => [c.id, c]));
   const sections = Object.fromEntries(layout.sections.map((s) => [s.id, s]));
-  const rows = Math.max(...layout.modules.map((m) => m.at[1])) + 1;
-  panel.style.gridTemplateRows = `repeat(${rows}, auto)`;
-  for (const m of layout.modules) {
+  // The modules in the panel's reading order (row by row), flowing into as many columns as
+  // the screen holds: a phone scrolls down through them, never sideways.
+  const modules = [...layout.modules].sort((a, b) => a.at[1] - b.at[1] || a.at[0] - b.at[0]);
+  for (const m of modules) {
     const ctls = m.sections.flatMap((sid) => sections[sid].controls.map((id) => byId[id]));
     const cols = Math.max(...ctls.map((c) => c.at[0])) + 1;
     const grid = el("div", { class: "mgrid" });
@@ -238,8 +248,6 @@ function build(layout) {
     }
     const mod = el("section", { class: `module ${m.expansion ? "exp" : ""}`, dataset: { module: m.id },
       "aria-label": m.name }, el("h3", { text: m.name }), grid);
-    mod.style.gridColumn = String(m.at[0] + 1);
-    mod.style.gridRow = String(m.at[1] + 1);
     panel.append(mod);
   }
   for (const c of layout.controls.filter((c) => c.section === "cockpit")) $("#cockpit").insertBefore(buttonEl(c), $("#pixels"));
@@ -286,12 +294,19 @@ function show(s) {
   for (const [id, pos] of Object.entries(s.positions || {})) {
     if (tokens[id] && positions[id] !== pos) { positions[id] = pos; drawToken(id); }
   }
-  if (!hasMatch(s)) { $("#phase").textContent = "no match: the panel is live, nothing is judged"; return; }
+  kaboomCaptions(hasMatch(s) && isKaboom(s) ? s : null);
+  // The Airlines counts mean nothing in a Kaboom mission.
+  for (const id of ["#done", "#mistakes"]) $(id).parentElement.classList.toggle("hidden", !!kaboom);
+  $(".sim").dataset.phase = hasMatch(s) ? (s.finished ? "ended" : s.phase) : "idle";
+  if (!hasMatch(s)) { $("#phase").textContent = "No match: the panel is live, nothing is judged. Press START to play."; return; }
+  if (isKaboom(s)) { showKaboom(s); return; }
   pips($("#done"), s.completed || 0, s.cards_per_turn, "done");
   pips($("#mistakes"), s.mistakes || 0, s.mistakes_per_turn, "mistake");
   const why = pauseText(s);
-  $("#phase").textContent = s.finished ? "game over" : `${why ? `paused: ${why}` : s.phase.replace("_", " ")} · ${s.team}`;
-  $("#stuck").textContent = s.stuck ? `stuck: ${s.stuck_name}` : "";
+  $("#phase").textContent = s.finished ? "The game is over: press START to play again."
+    : s.phase === "between_turns" ? nextTurnText(s)
+    : why ? `Paused: ${why}` : s.phase === "paused" ? "Paused for the challenge" : `${s.team} is playing`;
+  $("#stuck").textContent = s.stuck_name ? `Stuck finger: ${s.stuck_name}` : "";
   if (stuck !== s.stuck) {
     document.querySelectorAll(".ctl.stuck").forEach((e) => e.classList.remove("stuck"));
     if (s.stuck) document.querySelector(`.ctl[data-control="${CSS.escape(s.stuck)}"]`)?.classList.add("stuck");
@@ -303,8 +318,39 @@ function show(s) {
   }
 }
 
+// ---------------------------------------------------------------- Penguin Kaboom
+// What each control is in the mission, written under it (a player's name under their
+// colour, RECHARGE under the recharge button ...), from the state's own mapping.
+function kaboomCaptions(s) {
+  document.querySelectorAll(".kcap").forEach((n) => n.remove());
+  kaboom = s;
+  if (!s || !s.panel) return;
+  const p = s.panel;
+  const caption = (id, text) => {
+    const c = document.querySelector(`.ctl[data-control="${CSS.escape(id)}"]`);
+    if (c && text) c.append(el("span", { class: "kcap", text }));
+  };
+  for (const [colour, id] of Object.entries(p.players)) {
+    if ((s.players || []).some((x) => x.colour === colour)) caption(id, playerName(s, colour));
+  }
+  caption(p.recharge, t("recharge"));
+  caption(p.mission, t("mission"));
+  caption(p.alert_flipped, t("alert flipped"));
+  caption(p.alert_deactivated, t("alert back"));
+  caption(p.cover.control, t("protection: {position} lifts it", { position: p.cover.open }));
+}
+
+function showKaboom(s) {
+  clocks.update(s);
+  $("#stuck").textContent = "";
+  const banner = kaboomBanner(s);
+  $("#phase").textContent = s.finished ? outcomeTitle(s)
+    : `${missionTitle(s)}${s.active ? ` · ${playerName(s, s.active)}` : ""}${banner ? ` · ${banner}` : ""}`;
+}
+
 function tick() {
-  $("#secs").textContent = fmtSeconds(clock.now());
+  $("#secs").textContent = kaboom && kaboom.active && !kaboom.finished ? fmtClock(clocks.left(kaboom.active))
+    : kaboom ? "–" : fmtSeconds(clock.now());
   requestAnimationFrame(tick);
 }
 

@@ -1,7 +1,8 @@
 // The control tower's phone: the card in play, drawn like the printed card, and the turn's
 // timer. Nothing of the card is shown without the match's join code: the server refuses
-// the socket (4403) and /api/tower (403) with a wrong one.
-import { $, el, api, connect, liveBadge, Clock, fmtSeconds, pauseText } from "/static/common.js";
+// the socket (4403) and /api/tower (403) with a wrong one. During a turn the page keeps the
+// phone's screen awake (Screen Wake Lock, where the browser offers it).
+import { $, el, api, connect, liveBadge, Clock, fmtSeconds, pauseText, hasMatch, possessive } from "/static/common.js";
 
 const params = new URLSearchParams(location.search);
 let code = (params.get("code") || "").trim().toUpperCase();
@@ -25,16 +26,35 @@ function pips(node, n, total, cls) {
     el("span", { class: `pip ${cls} ${i < n ? "on" : ""}` })));
 }
 
-// The card in words too, under the drawing (screen readers, a quick check).
-function cardLines(card) {
-  const lines = [];
-  for (const b of card.press || []) lines.push(`Press ${b}`);
-  for (const [t, p] of Object.entries(card.set || {})) lines.push(`Set ${t} to ${p}`);
-  if (card.kind === "activation") lines.push(`Type ${card.word}, then OK`);
-  else if (card.steps) lines.push(`${card.section}: ${card.steps.join(" ")}, then OK`);
-  if (card.kind !== "simple" && card.colours && card.colours.length) lines.push(`Call-out: ${card.colours.join(", ")}`);
-  return lines;
+// ---------------------------------------------------------------- the screen stays awake
+
+// Held while a turn runs (its timer matters to the tower), let go between turns. Browsers give
+// it only to secure pages (https, or this machine's own address) and drop it when the page is
+// hidden: it is asked again when the page shows.
+let wakeLock = null;
+let wantAwake = false;
+async function keepAwake(on) {
+  wantAwake = on;
+  const note = $("#awake");
+  if (!("wakeLock" in navigator)) {
+    note.textContent = "This browser cannot keep the screen on from this page: set the phone's screen to stay on during the game.";
+    note.classList.toggle("hidden", !on);
+    return;
+  }
+  note.classList.add("hidden");
+  if (on && !wakeLock) {
+    try {
+      wakeLock = await navigator.wakeLock.request("screen");
+      wakeLock.addEventListener("release", () => { wakeLock = null; });
+    } catch (e) { wakeLock = null; /* refused (battery saver): the turn goes on */ }
+  } else if (!on && wakeLock) {
+    const lock = wakeLock;
+    wakeLock = null;
+    lock.release().catch(() => {});
+  }
+  document.body.dataset.awake = wakeLock ? "locked" : "free";
 }
+document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible" && wantAwake) keepAwake(true); });
 
 function showCard(msg) {
   const box = $("#card");
@@ -46,14 +66,31 @@ function showCard(msg) {
   }
   // The SVG is drawn by the server (panel/web/card_drawing.py) from the layout: trusted markup.
   box.innerHTML = msg.svg || "";
-  $("#cardlines").replaceChildren(...cardLines(msg.card).map((l) => el("li", { text: l })));
+  // The card in plain words too, under the drawing (screen readers, a quick check): the server's.
+  $("#cardlines").replaceChildren(...(msg.lines || []).map((l) => el("li", { text: l })));
   $("#waiting").classList.add("hidden");
+}
+
+// What the tower is waiting for, and what starts it: START on the panel.
+function waitingText(s) {
+  if (!hasMatch(s)) {
+    return "No match yet. Keep this page open: the card appears here when the crew presses START on the panel.";
+  }
+  if (s.finished) {
+    return s.ended_by === "abandoned" ? "The game master abandoned the match. Look at the scoreboard."
+      : "The game is over. Look at the scoreboard!";
+  }
+  const who = s.roles && s.roles.tower ? `${s.roles.tower} is the tower for ${s.team}.`
+    : `${s.team} plays next: whoever holds this phone is the tower.`;
+  return `${who} The card appears here when the crew presses START on the panel.`;
 }
 
 function showState(s) {
   state = s;
   clock.update(s);
-  $("#team").textContent = s.team ? `${s.team}` : "";
+  $(".tower").dataset.phase = hasMatch(s) ? (s.finished ? "ended" : s.phase) : "idle";
+  keepAwake(s.phase === "in_turn" || s.phase === "paused");
+  $("#team").textContent = s.team ? (s.phase === "between_turns" ? `Next: ${s.team}` : `${possessive(s.team)} turn`) : "";
   pips($("#done"), s.completed || 0, s.cards_per_turn || 0, "done");
   pips($("#mistakes"), s.mistakes || 0, s.mistakes_per_turn || 0, "mistake");
   $("#counters").textContent = `${s.counters_held || 0}`;
@@ -64,15 +101,12 @@ function showState(s) {
     text = why || "Challenge! Timer paused";
     cls = why && why.startsWith("Panel link") ? "lost" : "paused";
   }
-  else if (s.stuck) { text = `Stuck: ${s.stuck_name}`; cls = "stuck"; }
+  else if (s.stuck_name) { text = `Stuck finger: ${s.stuck_name}`; cls = "stuck"; }
   else if (s.finished) { text = "Game over"; cls = "paused"; }
   banner.textContent = text;
   banner.className = `banner ${cls}`;
   banner.classList.toggle("hidden", !text);
-  if (s.phase === "between_turns" || s.finished) {
-    $("#waiting").textContent = s.finished ? "The game is over. Look at the scoreboard!" :
-      `Waiting for the turn to start… (${s.roles && s.roles.tower ? s.roles.tower + " is the tower" : ""})`;
-  }
+  if (s.phase !== "in_turn" && s.phase !== "paused") $("#waiting").textContent = waitingText(s);
 }
 
 function tick() {
@@ -83,7 +117,7 @@ function tick() {
   const waiting = (left === null || left === undefined) && state && !state.finished && state.turn_seconds;
   if (waiting) left = state.turn_seconds;
   secs.textContent = state && state.finished ? "" : waiting ? String(left) : fmtSeconds(left);
-  secs.classList.toggle("waiting", !!waiting);
+  secs.classList.toggle("dim", !!waiting);
   const low = left !== null && left <= 5 && clock.running;
   secs.classList.toggle("low", low);
   $("#bar").classList.toggle("low", low);
