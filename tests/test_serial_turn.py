@@ -64,6 +64,11 @@ async def play_turn(tmp_path, emu, hmap):
         cockpit.subscribe(page)
         try:
             await asyncio.wait_for(io.connected.wait(), TIMEOUT)
+            # The board's sliders are reported once their first reading has settled: the
+            # crew walks up after that (as people do), or the settling would land in the turn
+            # and undo a slider the crew has just set on the screen.
+            sliders = [c for c in io.devices if c in layout.tokens and c.startswith("slider.")]
+            await page.until(lambda: all(io.devices[c].value is not None for c in sliders))
             await tap(emu, cells["cockpit.start"])         # walk-up: a match is set up, its turn starts
             await page.until(lambda: page.count("card_drawn") == 1)
             for n in range(5):
