@@ -2,6 +2,7 @@
 MockPins, its START button starting a turn in the cockpit (logged), the pixels drawn."""
 
 import asyncio
+import contextlib
 import threading
 from pathlib import Path
 
@@ -26,25 +27,32 @@ async def until(predicate, steps=500):
     return predicate()
 
 
+@contextlib.asynccontextmanager
+async def built(tmp_path, map_path):
+    """The build's Pi side on MockPins (pixels on a FakeStrip) in the real cockpit and store."""
+    pins = factory()
+    hmap = load_map(map_path)
+    io = HardwareIO(hmap, pin_factory=pins, strip=FakeStrip(hmap.neopixel.count))
+    with Store(tmp_path / "panel.db") as store:
+        cockpit = Cockpit(store, sources=[io], effects=[io])
+        await cockpit.start()
+        try:
+            yield pins, io, store, cockpit
+        finally:
+            await cockpit.close()
+            pins.reset()
+
+
 def test_start_button_starts_a_turn_and_the_ring_lights(tmp_path):
     async def scenario():
-        pins = factory()
-        io = HardwareIO(load_map(SMALL), pin_factory=pins, strip=None)
-        io.strip = FakeStrip(io.map.neopixel.count)
-        with Store(tmp_path / "panel.db") as store:
-            cockpit = Cockpit(store, sources=[io], effects=[io])
-            await cockpit.start()
-            try:
-                await cockpit.create_match({"teams": TEAMS, "seed": 1})
-                level(pins.pin(START_PIN), True)
-                assert await until(lambda: cockpit.match.phase.value == "in_turn")
-                level(pins.pin(START_PIN), False)
-                logged = [(e.kind, e.data) for e in store.entries(cockpit.record.id)]
-                assert ("input", {"control": "cockpit.start", "value": True}) in logged
-                assert await until(lambda: io.strip.last is not None and any(any(p) for p in io.strip.last))
-            finally:
-                await cockpit.close()
-                pins.reset()
+        async with built(tmp_path, SMALL) as (pins, io, store, cockpit):
+            await cockpit.create_match({"teams": TEAMS, "seed": 1})
+            level(pins.pin(START_PIN), True)
+            assert await until(lambda: cockpit.match.phase.value == "in_turn")
+            level(pins.pin(START_PIN), False)
+            logged = [(e.kind, e.data) for e in store.entries(cockpit.record.id)]
+            assert ("input", {"control": "cockpit.start", "value": True}) in logged
+            assert await until(lambda: io.strip.last is not None and any(any(p) for p in io.strip.last))
         assert io.inputs == {} and io.effects is None  # closed with the cockpit
 
     asyncio.run(scenario())
@@ -103,26 +111,17 @@ def test_an_idle_cockpit_wakes_for_nothing(tmp_path):
     between turns, and after a press once its release is reported, the loop sleeps with
     no timer; the release's debounce window is timed exactly, not polled."""
     async def scenario():
-        pins = factory()
         sleeps = LoopSleeps(asyncio.get_running_loop())
-        hmap = load_map(REFERENCE)
-        io = HardwareIO(hmap, pin_factory=pins, strip=FakeStrip(hmap.neopixel.count))
-        with Store(tmp_path / "panel.db") as store:
-            cockpit = Cockpit(store, sources=[io], effects=[io])
-            await cockpit.start()
-            try:
-                assert await sleeps.until_idle()  # no match: nothing to do
-                await cockpit.create_match({"teams": TEAMS, "seed": 1})
-                assert await sleeps.until_idle()  # between turns: nothing moves
-                flip = pins.pin(hmap.controls["cockpit.flip"].pin)
-                level(flip, True)
-                level(flip, False)  # a release: reported once it has held for the debounce window
-                assert await until(lambda: [e.data for e in store.entries(cockpit.record.id)][-1:] ==
-                                   [{"control": "cockpit.flip", "value": False}])
-                assert await sleeps.until_idle()  # and then nothing again
-            finally:
-                await cockpit.close()
-                pins.reset()
+        async with built(tmp_path, REFERENCE) as (pins, io, store, cockpit):
+            assert await sleeps.until_idle()  # no match: nothing to do
+            await cockpit.create_match({"teams": TEAMS, "seed": 1})
+            assert await sleeps.until_idle()  # between turns: nothing moves
+            flip = pins.pin(io.map.controls["cockpit.flip"].pin)
+            level(flip, True)
+            level(flip, False)  # a release: reported once it has held for the debounce window
+            assert await until(lambda: [e.data for e in store.entries(cockpit.record.id)][-1:] ==
+                               [{"control": "cockpit.flip", "value": False}])
+            assert await sleeps.until_idle()  # and then nothing again
 
     asyncio.run(scenario())
 
@@ -133,23 +132,14 @@ def test_sliders_are_sampled_at_the_matchs_pace_only_while_one_is_played(tmp_pat
     from panel.hardware.analog import AnalogInput
 
     async def scenario():
-        pins = factory()
-        io = HardwareIO(load_map(SMALL), pin_factory=pins, strip=None)
-        io.strip = FakeStrip(io.map.neopixel.count)
-        with Store(tmp_path / "panel.db") as store:
-            cockpit = Cockpit(store, sources=[io], effects=[io])
-            await cockpit.start()
-            try:
-                sliders = [inp for inp in io.inputs.values() if isinstance(inp, AnalogInput)]
-                assert sliders
-                await cockpit.call(lambda: None, durable=False)  # the start's own publish is done
-                assert {s.interval for s in sliders} == {AnalogInput.SAMPLE_EVERY_IDLE}
-                await cockpit.create_match({"teams": TEAMS, "seed": 1})
-                assert {s.interval for s in sliders} == {AnalogInput.SAMPLE_EVERY}
-                await cockpit.action("end", {})
-                assert {s.interval for s in sliders} == {AnalogInput.SAMPLE_EVERY_IDLE}
-            finally:
-                await cockpit.close()
-                pins.reset()
+        async with built(tmp_path, SMALL) as (pins, io, store, cockpit):
+            sliders = [inp for inp in io.inputs.values() if isinstance(inp, AnalogInput)]
+            assert sliders
+            await cockpit.call(lambda: None, durable=False)  # the start's own publish is done
+            assert {s.interval for s in sliders} == {AnalogInput.SAMPLE_EVERY_IDLE}
+            await cockpit.create_match({"teams": TEAMS, "seed": 1})
+            assert {s.interval for s in sliders} == {AnalogInput.SAMPLE_EVERY}
+            await cockpit.action("end", {})
+            assert {s.interval for s in sliders} == {AnalogInput.SAMPLE_EVERY_IDLE}
 
     asyncio.run(scenario())
