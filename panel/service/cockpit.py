@@ -83,6 +83,39 @@ class Message(dict):
         return self._text
 
 
+class Inbox(asyncio.Queue):
+    """The owner task's queue. `wait(timeout)` returns once an item is in or the timeout has
+    passed, on a plain timer: no task to cancel and no exception for a timeout, since while
+    a turn runs the owner wakes twenty times a second for the LED frames; and an input that
+    arrives wakes the owner at the loop's next turn."""
+
+    _waiter: asyncio.Future | None = None
+
+    def put_nowait(self, item: Any) -> None:
+        super().put_nowait(item)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def wait(self, timeout: float | None) -> None:
+        if not self.empty():
+            return
+        loop = asyncio.get_running_loop()
+        waiter = self._waiter = loop.create_future()
+        timer = None if timeout is None else loop.call_later(timeout, _wake, waiter)
+        try:
+            await waiter
+        finally:
+            self._waiter = None
+            if timer is not None:
+                timer.cancel()
+
+
+def _wake(waiter: asyncio.Future) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
+
+
 def public_event(event: GameEvent) -> dict[str, Any]:
     """A game event as every page may see it: card_drawn without the card (only the tower
     with the join code gets the card, in its own message)."""
@@ -124,7 +157,7 @@ class Cockpit:
         self.language = language  # of every page, chosen on /admin (panel.i18n)
         self.clock = clock
         self.tick = tick
-        self.queue: asyncio.Queue = asyncio.Queue()
+        self.queue: Inbox = Inbox()
         self.subscribers: set[Any] = set()
         self.record: MatchRecord | None = None
         self.match: Match | None = None
@@ -359,17 +392,11 @@ class Cockpit:
     async def _run(self) -> None:
         while True:
             if self.queue.empty():
-                timeout = self._timeout()
-                try:
-                    # asyncio.timeout, not wait_for: no task of its own, so an input that
-                    # arrives wakes this task at the loop's next turn, not two turns later.
-                    async with asyncio.timeout(None if timeout is None else timeout):
-                        item = await self.queue.get()
-                except TimeoutError:
+                await self.queue.wait(self._timeout())
+                if self.queue.empty():
                     self._guard(self._on_timer)
                     continue
-            else:
-                item = self.queue.get_nowait()
+            item = self.queue.get_nowait()
             self._guard(lambda: self._process(item))
 
     def _guard(self, fn: Callable[[], None]) -> None:
