@@ -86,12 +86,27 @@ async def press_to_board(base: str, presses: int) -> tuple[list[float], list[flo
 
 # ---------------------------------------------------------------- the 30-minute match
 
+def section_roles(layout: dict) -> tuple[dict, str | None]:
+    """From GET /api/layout: each section's {role: control id}, and the keypad section's id."""
+    roles = {sec["id"]: {c["role"]: c["id"] for c in layout["controls"] if c["id"] in sec["controls"] and c.get("role")}
+             for sec in layout["sections"]}
+    return roles, next((sec["id"] for sec in layout["sections"] if sec["kind"] == "keypad"), None)
+
+
+def card_inputs(card: dict, roles: dict, keypad: str | None) -> list[tuple[str, bool | str]]:
+    """What the crew does for a card the tower sees: (control, value) in order."""
+    if card["kind"] == "simple":
+        return [(b, True) for b in card.get("press", [])] + list(card.get("set", {}).items())
+    sec = card.get("section") or keypad
+    steps = card.get("steps") or list(card.get("word", ""))
+    return [(roles[sec].get(x), True) for x in steps] + [(roles[sec].get("ok"), True)]
+
+
 def accelerated_service(db: str, port_queue, rate: float) -> None:
     """The service's own code, in its own process, with match time running `rate`x fast."""
-    from aiohttp import web
-
     from panel.service.app import build_app
     from panel.service.cockpit import Cockpit
+    from panel.service.guard import ConnectionGuard, bind, start_serving
     from panel.service.security import Security
     from panel.service.store import Store
 
@@ -106,11 +121,9 @@ def accelerated_service(db: str, port_queue, rate: float) -> None:
             security.set_pin(PIN)
             cockpit = Cockpit(store, sim=True, clock=clock, tick=0.25)
             await cockpit.start()
-            runner = web.AppRunner(build_app(cockpit, security, sim=True), access_log=None)
-            await runner.setup()
-            site = web.TCPSite(runner, "127.0.0.1", 0)
-            await site.start()
-            port_queue.put(site._server.sockets[0].getsockname()[1])
+            sock = bind("127.0.0.1", 0)
+            await start_serving(build_app(cockpit, security, sim=True), sock, ConnectionGuard())
+            port_queue.put(sock.getsockname()[1])
             await asyncio.Event().wait()
 
     asyncio.run(main())
@@ -127,12 +140,7 @@ async def play_for(base: str, match_seconds: float, rate: float) -> dict:
 
         drains = [asyncio.create_task(drain(ws)) for ws in pages]
         async with s.get(base + "/api/layout") as r:
-            layout = await r.json()
-        roles = {}
-        for sec in layout["sections"]:
-            roles[sec["id"]] = {c["role"]: c["id"] for c in layout["controls"]
-                                if c["id"] in sec["controls"] and c.get("role")}
-        keypad = next((sec["id"] for sec in layout["sections"] if sec["kind"] == "keypad"), None)
+            roles, keypad = section_roles(await r.json())
         t_end = time.monotonic() + match_seconds / rate
         matches = inputs = 0
         code = None
@@ -160,13 +168,7 @@ async def play_for(base: str, match_seconds: float, rate: float) -> dict:
             if not card:
                 await asyncio.sleep(0.02)
                 continue
-            if card["kind"] == "simple":
-                todo = [(b, True) for b in card.get("press", [])] + list(card.get("set", {}).items())
-            else:
-                sec = card.get("section") or keypad
-                steps = card.get("steps") or list(card.get("word", ""))
-                todo = [(roles[sec].get(x), True) for x in steps] + [(roles[sec].get("ok"), True)]
-            for control, value in todo:
+            for control, value in card_inputs(card, roles, keypad):
                 async with s.post(base + "/api/sim/input", json={"control": control, "value": value}) as r:
                     await r.read()
                 inputs += 1

@@ -41,7 +41,6 @@ from panel.service.store import Store  # noqa: E402
 
 SMALL = ROOT / "panel" / "maps" / "small.toml"
 START, CROSS = 6, (17, 27, 22, 23, 24, 25)  # the small build's START and cross buttons
-XX
 
 
 def say(*parts) -> None:

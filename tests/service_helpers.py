@@ -6,14 +6,16 @@ from __future__ import annotations
 import asyncio
 import http.cookiejar
 import json
+import re
+import subprocess
+import sys
 import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
 
-from aiohttp import web
-
 from panel.service.app import build_app
+from panel.service.guard import ConnectionGuard, bind, quiet_failures, start_serving
 from panel.service.cockpit import Cockpit
 from panel.service.security import Security
 from panel.service.store import Store
@@ -24,13 +26,29 @@ MATCH = {"mode": "competitive", "teams": TEAMS, "turn_seconds": 30, "time_counte
          "side": "blue", "expansion": False, "seed": 7}
 
 
+def start_play(db: Path, *args: str, stderr=subprocess.DEVNULL, **popen):
+    """`python -m panel play --sim` on `db` and a free port, as a subprocess: (process, base URL).
+    The base is None when the process ended before serving (its exit code is set then)."""
+    p = subprocess.Popen([sys.executable, "-m", "panel", "play", "--sim", "--port", "0", "--db", str(db), *args],
+                         stdout=subprocess.PIPE, stderr=stderr, text=True, **popen)
+    for line in p.stdout:
+        m = re.search(r"serving on (http://\S+?)/ ", line)
+        if m:
+            return p, m.group(1)
+    p.wait()
+    return p, None
+
+
 class ServiceThread:
     """Context manager: the service serving on 127.0.0.1:<free port> until closed."""
 
     def __init__(self, db: Path, *, sim: bool = True, static_dir: Path | None = None, pin: str = PIN,
-                 host: str = "127.0.0.1", sim_from_network: bool = False):
+                 guard: dict | None = None, host: str = "127.0.0.1", sim_from_network: bool = False):
+        """host: where to listen; "0.0.0.0" serves as a café's cockpit does (the network,
+        where a browser on 127.0.0.1 is the cockpit's own screen)."""
         self.db, self.sim, self.static_dir, self.pin = db, sim, static_dir, pin
         self.host, self.sim_from_network = host, sim_from_network
+        self.guard = ConnectionGuard(**(guard or {}))
         self.loop = asyncio.new_event_loop()
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._main, daemon=True)
@@ -52,17 +70,18 @@ class ServiceThread:
     async def _start(self) -> None:
         self.store = Store(self.db)
         self.security = Security(self.store)
-        self.security.set_pin(self.pin)
+        if not self.security.check_pin(self.pin):  # as a start does: the same PIN keeps its sessions' screens
+            self.security.set_pin(self.pin)
         self.cockpit = Cockpit(self.store, sim=self.sim)
         await self.cockpit.start()
         app = build_app(self.cockpit, self.security, sim=self.sim, static_dir=self.static_dir,
-                        sim_from_network=self.sim_from_network)
-        self.runner = web.AppRunner(app, access_log=None, handle_signals=False)
-        await self.runner.setup()
-        site = web.TCPSite(self.runner, self.host, 0)
-        await site.start()
-        self.port = site._server.sockets[0].getsockname()[1]
-        self.base = f"http://{self.host}:{self.port}"
+                        sim_from_network=self.sim_from_network, quiet=self.guard.quiet,
+                        own_screen=self.host != "127.0.0.1")
+        quiet_failures(self.loop, self.guard.quiet)
+        sock = bind(self.host, 0)
+        self.runner = await start_serving(app, sock, self.guard)
+        self.port = sock.getsockname()[1]
+        self.base = f"http://{'127.0.0.1' if self.host in ('0.0.0.0', '::') else self.host}:{self.port}"
 
     async def _stop(self) -> None:
         await self.runner.cleanup()
@@ -144,3 +163,28 @@ def _parse(data: bytes, ctype: str):
     if "json" in ctype:
         return json.loads(data)
     return data.decode("utf-8", "replace")
+
+
+def fill_the_disk(store: Store, match_id: int, t: float) -> None:
+    """Make every write to `store` fail as on a full disk, with SQLite's own SQLITE_FULL: no
+    page more for the file (max_page_count on the store's writer's connection), and the last
+    pages filled with the smallest entry the service writes (a clock advance at `t`, harmless
+    before a deadline), until the writer's commit fails. Undo with `free_the_disk`. Run it on
+    the service's loop (svc.on_loop); it waits for the writer."""
+    from panel.service.store import StoreUnavailable
+
+    store.sync()  # the writer is started (the service has written) and idle
+    db = store._writer_db
+    db.execute(f"PRAGMA max_page_count={db.execute('PRAGMA page_count').fetchone()[0]}")
+    while True:
+        for _ in range(20):
+            store.append(match_id, t, "advance", {})
+        try:
+            store.sync()
+        except StoreUnavailable:
+            return
+
+
+def free_the_disk(store: Store) -> None:
+    """Undo `fill_the_disk`: the writer's next try commits what waits."""
+    store._writer_db.execute(f"PRAGMA max_page_count={2**30 - 1}")

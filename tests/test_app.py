@@ -9,6 +9,7 @@ import csv
 import io
 import json
 import re
+import threading
 import urllib.error
 import urllib.request
 
@@ -73,6 +74,25 @@ def test_bad_bodies_are_400_with_a_message(svc, gm, path):
     assert "larger" in is_error(*gm.post(path, raw=b"{" + b" " * 70000 + b"}"), 413)
 
 
+HOSTILE_BODIES = [
+    (b'{"pin": ' + b"7" * 5000 + b"}", "number of 5000 characters"),  # past Python's 4,300-digit limit
+    (b'{"turn_seconds": 1e999}', "out of range"),
+    (b'{"seed": NaN}', "NaN"),
+    (b'{"teams": ' + b"[" * 30000 + b"]" * 30000 + b"}", "nested deeper"),  # past the recursion limit
+    (b'{"teams": ' + b"[" * 20 + b"]" * 20 + b"}", "nested deeper"),
+]
+
+
+@pytest.mark.parametrize("path", [p for p, _ in ADMIN_POSTS] + ["/api/sim/input", "/api/admin/login"])
+def test_bodies_too_deep_or_too_large_are_400(svc, gm, path, caplog):
+    gm.new_match()
+    for raw, why in HOSTILE_BODIES:
+        assert why in is_error(*gm.post(path, raw=raw), 400), raw[:40]
+    assert "Traceback" not in caplog.text and "internal error" not in caplog.text
+    assert gm.get("/api/admin/status")[0] == 200  # nothing happened to the session or the match
+    assert gm.state()["phase"] == "between_turns"
+
+
 def test_wrong_host_header_is_refused(svc):
     c = svc.client()
     assert "evil.example" in is_error(*c.get("/api/state", headers={"Host": "evil.example:8080"}), 421)
@@ -86,6 +106,49 @@ def test_login_wrong_pin_then_rate_limited(svc):
     for _ in range(5):
         assert "wrong PIN" in is_error(*c.post("/api/admin/login", {"pin": "0000"}), 403)
     assert is_error(*c.post("/api/admin/login", {"pin": PIN}), 429)
+
+
+async def _logins_from(base: str, addresses: list[str], pin: str) -> list[int]:
+    """One login per source address, all sent at once (the whole 127/8 is this machine)."""
+    async def one(address):
+        connector = aiohttp.TCPConnector(local_addr=(address, 0))
+        async with aiohttp.ClientSession(connector=connector) as session:
+            async with session.post(f"{base}/api/admin/login", json={"pin": pin}) as r:
+                return r.status
+    return list(await asyncio.gather(*(one(a) for a in addresses)))
+
+
+def test_a_login_flood_from_many_addresses_never_holds_the_loop(svc, gm, monkeypatch):
+    """200 simultaneous wrong PINs from 200 addresses: the PIN is hashed off the loop, one
+    at a time, and the loop answers /api/state during every hash; the cockpit-wide budget
+    stops the hashing after LOGIN_BUDGET guesses, every later login is 429 before any hash."""
+    from panel.service import security as security_module
+
+    real = security_module.verify_pin
+    hashes, running, answered = [], [], []
+
+    def verify(pin, stored):
+        assert threading.current_thread() is not svc._thread, "the PIN was hashed on the event loop"
+        running.append(1)
+        hashes.append(len(running))  # how many hashes were running at once
+        with urllib.request.urlopen(svc.base + "/api/state", timeout=20) as r:  # the loop is free
+            answered.append(r.status)
+        try:
+            return real(pin, stored)
+        finally:
+            running.pop()
+
+    monkeypatch.setattr(security_module, "verify_pin", verify)
+    addresses = [f"127.0.{1 + i // 250}.{1 + i % 250}" for i in range(200)]
+    statuses = asyncio.run(_logins_from(svc.base, addresses, "0000"))
+    budget = security_module.LOGIN_BUDGET
+    assert statuses.count(403) == budget and statuses.count(429) == len(addresses) - budget
+    assert len(hashes) == budget and max(hashes) == 1 and answered == [200] * budget
+    # Spent: the right PIN waits too (nothing hashed), and the game master already signed in
+    # keeps working.
+    assert asyncio.run(_logins_from(svc.base, ["127.0.9.9"], PIN)) == [429]
+    assert len(hashes) == budget
+    assert gm.get("/api/admin/status")[0] == 200
 
 
 def test_login_cookie_is_httponly_and_strict(svc):
@@ -134,6 +197,33 @@ def test_match_validation_names_the_field(gm):
     assert "mode" in is_error(*gm.post("/api/admin/match", {**MATCH, "mode": "chaos"}), 400)
     assert "layout" in is_error(*gm.post("/api/admin/match", {**MATCH, "layout": "/etc/passwd"}), 400)
     assert gm.state()["match_id"] is None
+
+
+def test_names_are_trimmed_before_they_are_compared_and_bounded(gm):
+    """"A" and " A " would share one score on the board: one name. Sizes are bounded (a
+    30,000-character name made every state message 150 KB, four times a second)."""
+    def teams(*named):
+        return [{"name": n, "players": p} for n, p in named]
+
+    cases = [
+        (teams(("A", ["x", "y"]), (" A ", ["z", "w"])), "two teams are called 'A'"),
+        (teams(("Gulls", ["x", "y"]), ("gulls", ["z", "w"])), "two teams are called 'gulls'"),
+        (teams(("A", ["Ana", " Ana "]), ("B", ["z", "w"])), "listed twice"),
+        (teams(("   ", ["x", "y"]), ("B", ["z", "w"])), "needs a name"),
+        (teams(("A", ["x", "  "]), ("B", ["z", "w"])), "a player needs a name"),
+        (teams(("N" * 30000, ["x", "y"]), ("B", ["z", "w"])), "30000 characters long (at most 40)"),
+        (teams(("A", ["p" * 41, "y"]), ("B", ["z", "w"])), "at most 40"),
+        (teams(("A\nB", ["x", "y"]), ("B", ["z", "w"])), "one line"),
+        (teams(*((f"T{i}", ["x", "y"]) for i in range(9))), "9 teams: at most 8"),
+        (teams(("A", [f"p{i}" for i in range(13)]), ("B", ["z", "w"])), "13 players: at most 12"),
+    ]
+    for named, why in cases:
+        assert why in is_error(*gm.post("/api/admin/match", {**MATCH, "teams": named}), 400), why
+    assert gm.state()["match_id"] is None
+    ok = teams(("  Gulls ", [" Ana", "Bo "]), ("Puffins", ["Cy", "Di"]))
+    assert gm.post("/api/admin/match", {**MATCH, "teams": ok})[0] == 200
+    assert [t["name"] for t in gm.state()["teams"]] == ["Gulls", "Puffins"]
+    assert gm.state()["teams"][0]["players"] == ["Ana", "Bo"]
 
 
 def test_a_whole_turn_through_the_api(svc, gm):
@@ -249,7 +339,7 @@ def test_match_defaults_are_kept_and_checked_as_a_whole(svc, gm):
 def test_the_card_only_with_the_join_code(svc, gm):
     public = svc.client()
     # No match yet: the next match's code, so a tower can join before START.
-    status, ahead = public.get("/api/join")
+    status, ahead = gm.get("/api/join")  # the game master's
     assert status == 200 and ahead["url"].endswith(f"/tower?code={ahead['code']}") and "<svg" in ahead["qr_svg"]
     assert public.get(f"/api/tower?code={ahead['code']}") == (200, {"card": None, "svg": None, "lines": []})
     code = gm.new_match()["code"]
@@ -261,12 +351,12 @@ def test_the_card_only_with_the_join_code(svc, gm):
     status, body = public.get(f"/api/tower?code={code.lower()}")
     assert status == 200 and body["card"]["kind"] and body["svg"].startswith("<svg")
     assert body["lines"] and not any(re.search(r"[a-z_]+\.[a-z0-9_]+", line) for line in body["lines"])  # plain words
-    status, join = public.get("/api/join")
+    status, join = gm.get("/api/join")
     assert join["code"] == code and join["url"].endswith(f"/tower?code={code}") and "<svg" in join["qr_svg"]
     # Once the match is over its code is void, and the next one (kept across restarts) is shown.
     gm.act("abandon")
     assert is_error(*public.get(f"/api/tower?code={code}"), 403)
-    nxt = public.get("/api/join")[1]["code"]
+    nxt = gm.get("/api/join")[1]["code"]
     assert nxt != code and svc.on_loop(lambda: svc.store.get_setting("next_code")) == nxt
 
 
@@ -298,9 +388,11 @@ def test_the_board_gets_the_buzzers_cues(svc):
     from panel.hardware.buzzer import TUNES
 
     sounds = svc.client().get("/api/sounds")[1]
+    airlines = sounds["games"]["airlines"]
     for event in ("mistake", "card_completed", "turn_ended", "challenge"):  # and the last seconds' tick
-        assert sounds["events"][event] in sounds["tunes"]
-    assert sounds["tunes"]["tick"] == [list(step) for step in TUNES["tick"]] and sounds["last_seconds"] == 5
+        assert airlines["events"][event] in sounds["tunes"]
+    assert sounds["tunes"]["tick"] == [list(step) for step in TUNES["tick"]] and airlines["last_seconds"] == 5
+    assert sounds["games"]["kaboom"]["events"]["alert"] == "kaboom_alert"
 
 
 def test_the_layout_names_every_control_in_plain_words(svc):
@@ -308,6 +400,66 @@ def test_the_layout_names_every_control_in_plain_words(svc):
     plain = {c["id"]: c["plain"] for c in controls}
     assert plain["beacon.white"] == "the white beacon" and plain["cross.ok"] == "OK on the direction cross"
     assert not any(re.search(r"[a-z_]+\.[a-z0-9_]+", p) for p in plain.values())
+
+
+def test_an_anonymous_client_cannot_get_the_code_or_the_card(svc, gm):
+    """Anyone on the café's network: no request of the public API hands out the join code,
+    so none gives the tower's card."""
+    code = gm.new_match()["code"]
+    assert gm.act("start_turn")[0] == 200
+    anyone = svc.client()
+    assert "room's screen" in is_error(*anyone.get("/api/join"), 403)
+    assert "room's screen" in is_error(*anyone.get("/api/join", headers={"Cookie": "pp_screen=guessed"}), 403)
+    for path in ("/api/state", "/api/layout", "/", "/join", "/board", "/tower"):
+        status, body = anyone.get(path)
+        assert status == 200 and code not in json.dumps(body), path
+    assert is_error(*anyone.get("/api/tower"), 403) and is_error(*anyone.get("/api/admin/status"), 403)
+
+    async def board_messages():
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(f"{svc.base}/ws?view=board") as ws:
+                return [await ws.receive_str() for _ in range(1)]
+    assert code not in "".join(asyncio.run(board_messages()))
+
+
+def test_serving_the_network_the_cockpits_own_screen_is_a_room_screen(tmp_path):
+    """Listening on the café's network, a browser on the Pi itself (the kiosk on the room's
+    TV, at 127.0.0.1) gets the code; any other address does not."""
+    async def join_from(base, address):
+        connector = aiohttp.TCPConnector(local_addr=(address, 0))
+        async with aiohttp.ClientSession(connector=connector) as session:
+            async with session.get(f"{base}/api/join") as r:
+                return r.status, await r.json()
+
+    with ServiceThread(tmp_path / "panel.db", host="0.0.0.0") as svc:
+        status, own = asyncio.run(join_from(svc.base, "127.0.0.1"))
+        assert status == 200 and own["code"] == svc.on_loop(lambda: svc.cockpit.join_code())
+        status, other = asyncio.run(join_from(svc.base, "127.0.2.1"))
+        assert status == 403 and "room's screen" in other["error"]
+    with ServiceThread(tmp_path / "panel.db") as svc:  # on 127.0.0.1 only: every browser is local, none special
+        assert asyncio.run(join_from(svc.base, "127.0.0.1"))[0] == 403
+
+
+def test_a_paired_room_screen_shows_the_code_across_restarts_until_the_pin_changes(tmp_path):
+    db = tmp_path / "panel.db"
+    with ServiceThread(db) as svc:
+        gm = svc.client()
+        gm.login()
+        code = gm.new_match()["code"]
+        screen = svc.client()
+        assert is_error(*screen.get("/api/join"), 403)
+        assert is_error(*screen.post("/api/admin/screen", {}), 403)  # only a game master pairs
+        screen.login()
+        assert screen.post("/api/admin/screen", {})[0] == 200
+        assert is_error(*screen.get("/api/admin/status"), 403)  # the screen is no admin page
+        assert screen.get("/api/join")[1]["code"] == code
+    with ServiceThread(db) as svc:  # a restart: still paired (the token's hash is in the store)
+        screen.base = svc.base
+        assert screen.get("/api/join")[1]["code"] == code
+        gm = svc.client()
+        gm.login()
+        assert gm.post("/api/admin/settings", {"pin": "86420"})[0] == 200
+        assert is_error(*screen.get("/api/join"), 403)  # a new PIN unpairs every screen
 
 
 def test_sim_input_is_judged(svc, gm):
@@ -335,16 +487,20 @@ def test_the_simulator_takes_presses_from_other_devices_only_when_the_settings_a
     with ServiceThread(tmp_path / "a.db", host=lan) as s:
         c = s.client()  # from this machine's network address: not loopback
         assert "only on the computer running the cockpit" in is_error(*c.post("/api/sim/input", press), 403)
-        assert c.get("/api/join")[1]["sim_from_network"] is False
+        gm = s.client()
+        gm.login()  # the code is a room screen's or the game master's
+        assert gm.get("/api/join")[1]["sim_from_network"] is False
     with ServiceThread(tmp_path / "b.db", host=lan, sim_from_network=True) as s:
         c = s.client()
         assert c.post("/api/sim/input", press) == (200, {"ok": True, "logged": False})
-        join = c.get("/api/join")[1]
+        gm = s.client()
+        gm.login()
+        join = gm.get("/api/join")[1]
         assert join["sim_from_network"] is True and join["loopback"] is False
 
 
-def test_the_join_page_is_told_when_its_qr_code_leads_to_this_machine_only(svc):
-    join = svc.client().get("/api/join")[1]
+def test_the_join_page_is_told_when_its_qr_code_leads_to_this_machine_only(svc, gm):
+    join = gm.get("/api/join")[1]
     assert join["url"].startswith("http://127.0.0.1:") and join["loopback"] is True
 
 

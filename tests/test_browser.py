@@ -273,11 +273,32 @@ def test_the_tower_shows_nothing_of_the_card_without_the_code(pages):
     tower.fill("#code", code)
     tower.click("#codeform button[type=submit]")
     read_card(tower)
-    # The join page shows the code and a QR code of the tower's address.
+    # The join page shows the code and a QR code of the tower's address to the game master.
     join = pages.open(pages.laptop, "/join")
     expect(join.locator("#code")).to_have_text(code, timeout=WAIT)
     expect(join.locator("#qr svg")).to_be_visible()
     assert f"/tower?code={code}" in join.text_content("#url")
+    # A phone in the room gets no code from /join; the room's screen, once the game master
+    # pairs it with the PIN, shows it.
+    snoop = pages.open(pages.phone, "/join")
+    expect(snoop.locator("#pair")).to_be_visible(timeout=WAIT)
+    assert code not in snoop.content() and snoop.locator("#qr svg").count() == 0
+    tv = pages.laptop.browser.new_context(viewport={"width": 1920, "height": 1080})
+    try:
+        screen = tv.new_page()
+        screen.goto(pages.base + "/join")
+        expect(screen.locator("#pair")).to_be_visible(timeout=WAIT)
+        screen.fill("#pin", "0000")
+        screen.click("#pair button[type=submit]")
+        expect(screen.locator("#pairerror")).to_contain_text("Wrong PIN", timeout=WAIT)
+        screen.fill("#pin", PIN)
+        screen.click("#pair button[type=submit]")
+        expect(screen.locator("#code")).to_have_text(code, timeout=WAIT)
+        expect(screen.locator("#pair")).to_be_hidden()
+        screen.reload()  # paired for good, not just this page
+        expect(screen.locator("#code")).to_have_text(code, timeout=WAIT)
+    finally:
+        tv.close()
 
 
 def test_the_simulator_tokens_drag_and_feed_the_service(pages):
@@ -894,8 +915,10 @@ def test_ending_at_the_rounds_end_plays_the_round_out_and_says_so(pages, tmp_pat
 def test_walk_up_play_names_no_placeholder_and_says_what_starts_a_turn(browser, tmp_path):
     """On a service of its own (no match ever played): the tower's phone joins ahead, START
     on the panel sets the walk-up match up and starts its turn; the teams' players are not
-    named, so the board asks the team to pick its tower, and no page names a role as a person."""
-    with service(tmp_path) as base:
+    named, so the board asks the team to pick its tower, and no page names a role as a person.
+    Served on the network as a café's cockpit is: the board at 127.0.0.1 is the cockpit's own
+    screen, which shows the join code (a screen elsewhere is paired with the PIN first)."""
+    with service(tmp_path, host="0.0.0.0") as base:
         ctx = browser.new_context(viewport={"width": 1280, "height": 900})
         phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
         errors: list[str] = []
@@ -955,3 +978,33 @@ def test_phones_join_the_quickest_game_over_the_network(browser, tmp_path):
         expect(on_phone.locator("#error")).to_contain_text("only on the computer running the cockpit", timeout=WAIT)
         ctx.close()
         phone.close()
+
+
+def test_a_store_that_cannot_save_is_shown_on_the_board_and_the_admin_page(browser, tmp_path):
+    """A full disk: the board tells the room and the game master's page says why."""
+    from service_helpers import PIN as THREAD_PIN, ServiceThread, fill_the_disk, free_the_disk
+
+    with ServiceThread(tmp_path / "panel.db") as svc:
+        gm = svc.client()
+        gm.login()
+        match_id = gm.new_match()["match_id"]
+        laptop = browser.new_context(viewport={"width": 1280, "height": 900})
+        try:
+            board = laptop.new_page()
+            board.goto(svc.base + "/board")
+            expect(board.locator("#team")).to_have_text("Next: Gulls", timeout=WAIT)
+            expect(board.locator("#saveerror")).to_be_hidden()
+            svc.on_loop(lambda: fill_the_disk(svc.store, match_id, svc.cockpit.now()))
+            assert gm.act("start_turn")[0] == 503
+            expect(board.locator("#saveerror")).to_contain_text("cannot save (the disk is full)", timeout=WAIT)
+            admin = laptop.new_page()
+            admin.goto(svc.base + "/admin")
+            expect(admin.locator("#login")).to_be_visible(timeout=WAIT)
+            admin.fill("#pin", THREAD_PIN)
+            admin.click("#login button[type=submit]")
+            expect(admin.locator("#warnings")).to_contain_text("cannot save: the disk is full", timeout=WAIT)
+            svc.on_loop(lambda: free_the_disk(svc.store))
+            assert gm.act("start_turn")[0] == 200  # space again: the next write clears it
+            expect(board.locator("#saveerror")).to_be_hidden(timeout=WAIT)
+        finally:
+            laptop.close()

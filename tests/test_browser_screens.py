@@ -30,7 +30,7 @@ ON = {screen: PAGES if screen != "small phone" else ("admin", "tower", "join") f
 TEAMS = [{"name": "Penguins", "players": ["Ana", "Ben"]}, {"name": "Puffins", "players": ["Cleo", "Dan"]}]
 # The phase each page shows (its data-phase) as the match moves on.
 SHOWN = {"idle": "idle", "between": "between_turns", "in_turn": "in_turn", "paused": "paused",
-         "turn_over": "between_turns", "next_turn": "between_turns", "ended": "ended"}
+         "turn_over": "between_turns", "next_turn": "between_turns", "ended": "ended", "kaboom": "playing"}
 
 
 @pytest.fixture(scope="module")
@@ -67,6 +67,9 @@ def shows(page, name: str, phase: str) -> None:
         page.reload()
         expect(page.locator("#app" if phase != "idle" else "#nomatch")).to_be_visible(timeout=WAIT)
         return
+    if name == "tower" and phase == "kaboom":  # a new match's code: the tower that joined the last one asks for it
+        expect(page.locator("#codeerror")).to_have_text("The match changed: scan the new join code.", timeout=WAIT)
+        return
     root = {"admin": ".admin", "board": ".board", "tower": ".tower", "sim": ".sim"}[name]
     expect(page.locator(root)).to_have_attribute("data-phase", SHOWN[phase], timeout=WAIT)
 
@@ -83,6 +86,23 @@ def check_every_page(m, phase: str) -> None:
         label = f"{name} on the {screen} ({phase})"
         expect_or_shoot(page, m.shots, label, lambda: shows(page, name, phase))
         check_fits(page, m.shots, label, whole=(screen, name) == ("tv", "board"))
+
+
+def test_join_warns_in_words_when_its_qr_code_leads_to_this_machine_only(matrix):
+    """The test service listens on 127.0.0.1: a phone could not open the QR code's address.
+    (First of the module: no match is in play yet, so the board shows its join corner.)"""
+    for screen in ("phone", "small phone", "tv"):
+        join = matrix.pages[(screen, "join")]
+        expect(join.locator("#url")).to_have_text(re.compile(r"^http://127\.0\.0\.1:\d+/tower\?code="))
+        warning = join.locator("#loopback")
+        expect(warning).to_be_visible()
+        expect(warning).to_contain_text("a phone cannot open it")
+        expect(warning).to_contain_text("--host 0.0.0.0")
+        expect(join.locator("#simnote")).to_have_text(
+            "The simulated panel takes presses only on the computer running the cockpit, opened at 127.0.0.1; "
+            "phones join as the tower.")
+    for screen in ("phone", "tv"):
+        expect(matrix.pages[(screen, "board")].locator("#joinwarn")).to_be_visible()
 
 
 def test_every_page_fits_every_screen_in_every_phase(matrix):
@@ -130,18 +150,8 @@ def test_every_page_fits_every_screen_in_every_phase(matrix):
         expect(board.locator("#resultend")).to_have_text(
             "Ended by the game master during round 1: Puffins' turn in progress (no card done) was not scored.")
 
-
-def test_join_warns_in_words_when_its_qr_code_leads_to_this_machine_only(matrix):
-    """The test service listens on 127.0.0.1: a phone could not open the QR code's address."""
-    for screen in ("phone", "small phone", "tv"):
-        join = matrix.pages[(screen, "join")]
-        expect(join.locator("#url")).to_have_text(re.compile(r"^http://127\.0\.0\.1:\d+/tower\?code="))
-        warning = join.locator("#loopback")
-        expect(warning).to_be_visible()
-        expect(warning).to_contain_text("a phone cannot open it")
-        expect(warning).to_contain_text("--host 0.0.0.0")
-        expect(join.locator("#simnote")).to_have_text(
-            "The simulated panel takes presses only on the computer running the cockpit, opened at 127.0.0.1; "
-            "phones join as the tower.")
-    for screen in ("phone", "tv"):
-        expect(matrix.pages[(screen, "board")].locator("#joinwarn")).to_be_visible()
+    # The other game on the same pages: a Penguin Kaboom mission under way.
+    colours = gm.ctx.request.get(m.base + "/api/admin/status").json()["kaboom"]["colours"]
+    gm.post("/api/admin/match", {"mode": "kaboom", "players": colours[:4], "difficulty": "easy", "mission": 1})
+    gm.act("start")
+    check_every_page(m, "kaboom")

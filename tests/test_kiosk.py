@@ -106,7 +106,9 @@ class Headless:
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is installed by bootstrap.py test")
 def test_the_kiosk_command_shows_the_board(tmp_path):
-    with ServiceThread(tmp_path / "panel.db") as svc:
+    # As in a café: the cockpit serves the network, and the kiosk (a browser on the Pi, at
+    # 127.0.0.1) is the room screen that may show the join code.
+    with ServiceThread(tmp_path / "panel.db", host="0.0.0.0") as svc:
         browser = Headless(kiosk.board_url(svc.port), tmp_path / "profile")
         try:
             assert browser.args[0] == CHROMIUM and "--kiosk" in browser.args

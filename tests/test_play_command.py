@@ -109,6 +109,70 @@ def test_sigterm_closes_open_pages_and_stops(tmp_path):
             p.wait()
 
 
+def _entries(db):
+    from panel.service.store import Store
+
+    with Store(db) as store:
+        record = store.latest_match()
+        return [(e.kind, e.data) for e in store.entries(record.id)]
+
+
+def test_a_second_play_on_the_same_database_stops_at_once_and_writes_nothing(tmp_path):
+    """Two real services. The second on the same database exits with one line naming the
+    first; the second on the same port stops before it reads its own database. Neither
+    writes anything (a restore would log a pause into the running match's log)."""
+    import signal
+    import subprocess
+    import sys
+
+    from service_helpers import PIN, Client, start_play
+
+    settings = tmp_path / "settings.toml"
+    settings.write_text(f'[service]\npin = "{PIN}"\n')
+    db = tmp_path / "panel.db"
+    first, base = start_play(db, "--settings", str(settings))
+    others = []
+    try:
+        assert base
+        gm = Client(base)
+        gm.login()
+        gm.new_match()
+        assert gm.act("start_turn")[0] == 200  # a turn runs: a restore would log a pause
+        before = _entries(db)
+
+        second = subprocess.run([sys.executable, "-m", "panel", "play", "--sim", "--port", "0", "--db", str(db)],
+                                capture_output=True, text=True, timeout=120)
+        assert second.returncode == 2
+        err = second.stderr.strip().splitlines()
+        assert len(err) == 1 and "Traceback" not in second.stderr, second.stderr
+        assert f"pid {first.pid}" in err[0] and f"serving {base}/" in err[0] and str(db) in err[0]
+        assert "serving on" not in second.stdout
+        assert _entries(db) == before
+        status, body = gm.post("/api/sim/input", {"control": "grid.r1c1", "value": True})
+        assert status == 200 and body["logged"]  # the running match goes on
+
+        # The same port, another database: stopped at the port, before reading that database.
+        first.send_signal(signal.SIGKILL)  # leaves db with a turn running, as a power cut would
+        first.wait()
+        before = _entries(db)
+        third, base3 = start_play(tmp_path / "other.db")
+        others.append(third)
+        assert base3
+        port = base3.rsplit(":", 1)[1]
+        fourth = subprocess.run([sys.executable, "-m", "panel", "play", "--sim", "--port", port, "--db", str(db)],
+                                capture_output=True, text=True, timeout=120)
+        assert fourth.returncode == 2
+        err = fourth.stderr.strip().splitlines()
+        assert len(err) == 1 and "--port" in err[0] and "cannot listen" in err[0], fourth.stderr
+        assert _entries(db) == before  # no pause logged by a restore that should not have run
+    finally:
+        for p in [first, *others]:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+            p.stdout.close()
+
+
 def test_the_maps_warnings_are_logged_at_start(caplog):
     """A control left unwired is no error: the start goes on and says so in the log."""
     import logging

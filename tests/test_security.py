@@ -1,8 +1,10 @@
 """PIN, sessions, rate limit, Host allow-list and same-origin checks."""
 
+import asyncio
+
 import pytest
 
-from panel.service.security import (LoginRefused, PinError, Security, check_pin_format, hash_pin, split_host,
+from panel.service.security import (LOGIN_BUDGET, LOGIN_BUDGET_WINDOW, LoginRefused, PinError, Security, check_pin_format, hash_pin, split_host,
                                     verify_pin)
 from panel.service.store import Store
 
@@ -44,9 +46,13 @@ def test_pin_format_and_hash():
     assert not verify_pin("4321", "garbage") and not verify_pin("4321", "md5$1$00$00")
 
 
+def login(security, pin, client):
+    return asyncio.run(security.login(pin, client))
+
+
 def test_login_gives_session_and_csrf_and_a_new_pin_logs_out(security):
     security.set_pin("2468")
-    s = security.login("2468", "10.0.0.5")
+    s = login(security, "2468", "10.0.0.5")
     assert security.session(s.token) is s
     assert security.check_csrf(s, s.csrf) and not security.check_csrf(s, "x") and not security.check_csrf(s, None)
     security.set_pin("1357")
@@ -55,7 +61,7 @@ def test_login_gives_session_and_csrf_and_a_new_pin_logs_out(security):
 
 def test_session_expires(security):
     security.set_pin("2468")
-    s = security.login("2468", "a")
+    s = login(security, "2468", "a")
     security.clock.t += 61
     assert security.session(s.token) is None
     assert security.session(None) is None and security.session("nope") is None
@@ -65,14 +71,31 @@ def test_five_wrong_pins_in_a_minute_then_429_per_client(security):
     security.set_pin("2468")
     for _ in range(5):
         with pytest.raises(LoginRefused) as e:
-            security.login("0000", "a")
+            login(security, "0000", "a")
         assert e.value.status == 403
     with pytest.raises(LoginRefused) as e:
-        security.login("2468", "a")  # even the right PIN waits
+        login(security, "2468", "a")  # even the right PIN waits
     assert e.value.status == 429
-    assert security.login("2468", "b")  # another client is not locked out
+    assert login(security, "2468", "b")  # another client is not locked out
     security.clock.t += 61
-    assert security.login("2468", "a")
+    assert login(security, "2468", "a")
+
+
+def test_wrong_pins_from_every_address_share_one_budget(security):
+    """Rotating addresses buys nothing: 30 wrong PINs in ten minutes close the logins,
+    for every address, until the oldest is ten minutes old."""
+    security.set_pin("2468")
+    for i in range(LOGIN_BUDGET):
+        with pytest.raises(LoginRefused) as e:
+            login(security, "0000", f"10.0.{i // 200}.{i % 200}")
+        assert e.value.status == 403
+        security.clock.t += 1
+    with pytest.raises(LoginRefused) as e:
+        login(security, "2468", "10.9.9.9")  # a fresh address, even with the right PIN
+    assert e.value.status == 429 and "this cockpit" in str(e.value)
+    security.clock.t += LOGIN_BUDGET_WINDOW - LOGIN_BUDGET + 1  # the first failure is now too old
+    assert login(security, "2468", "10.9.9.9")
+    assert security._failures == {}  # the addresses of old failures are forgotten
 
 
 def test_host_allow_list(security):

@@ -12,7 +12,6 @@ the process is killed with SIGKILL at a random moment, 50 times. After every kil
 
 import json
 import random
-import re
 import signal
 import sqlite3
 import subprocess
@@ -25,21 +24,17 @@ import pytest
 from panel.service.cockpit import SERVICE_FIELDS
 from panel.service.replay import replay
 from panel.service.store import Store
-from service_helpers import PIN, TEAMS, Client
+from service_helpers import PIN, TEAMS, Client, start_play
 
 KILLS = 50
 VOLATILE = SERVICE_FIELDS  # the service's additions, not the match's state
 
 
 def start(db, settings, log):
-    p = subprocess.Popen([sys.executable, "-m", "panel", "play", "--sim", "--port", "0", "--db", str(db),
-                          "--settings", str(settings)], stdout=subprocess.PIPE, stderr=log, text=True)
-    for line in p.stdout:
-        m = re.search(r"serving on (http://\S+?)/ ", line)
-        if m:
-            return p, m.group(1)
-    p.wait()
-    pytest.fail(f"the service did not start (exit {p.returncode}); see {log.name}")
+    p, base = start_play(db, "--settings", str(settings), stderr=log)
+    if base is None:
+        pytest.fail(f"the service did not start (exit {p.returncode}); see {log.name}")
+    return p, base
 
 
 def logged_sequence(db, match_id):
@@ -235,6 +230,7 @@ POWER_CUTS = 20
 CHILD = Path(__file__).resolve().parent / "power_cut_child.py"
 
 
+@pytest.mark.slow
 def test_a_power_cut_loses_only_the_end_of_the_log_and_nothing_acknowledged(tmp_path):
     """The store's writer killed between decide and commit, 20 times: the cockpit of a small
     build (tests/power_cut_child.py) plays from its MockPins, the press judged and lit before

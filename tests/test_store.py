@@ -5,7 +5,7 @@ import sqlite3
 
 import pytest
 
-from panel.service.store import Store, StoreError, StoreUnavailable
+from panel.service.store import Store, StoreError, StoreUnavailable, StoreWriteError
 
 
 def test_match_log_and_settings_survive_reopening(tmp_path):
@@ -116,7 +116,8 @@ def test_an_awaited_flush_commits_at_once_and_an_unawaited_entry_within_the_wind
 
 def test_a_store_that_cannot_write_says_so_keeps_the_writes_and_catches_up(tmp_path):
     """A full card: whoever waits gets StoreUnavailable with the reason (an HTTP 503), the
-    entries stay queued in order, and once there is room again they are committed."""
+    entries stay queued in order, a new write is refused (StoreWriteError, nothing of it
+    kept), and once there is room again the queued entries are committed."""
     db = tmp_path / "p.db"
 
     async def scenario():
@@ -138,11 +139,17 @@ def test_a_store_that_cannot_write_says_so_keeps_the_writes_and_catches_up(tmp_p
             with pytest.raises(StoreUnavailable):  # asked again: tried again, still full
                 await store.flushed()
             assert _count(db) == 0 and store.last_seq(mid) == 400  # kept, in memory, in order
+            with pytest.raises(StoreWriteError, match="the disk is full"):  # a new write: refused, not kept
+                store.append(mid, 400, "input", {"control": "grid.r1c1", "value": "late"})
+            with pytest.raises(StoreWriteError, match="the disk is full"):  # a request's try: still full
+                await store.writable()
             other.execute("DELETE FROM ballast")  # room inside the file again
             other.close()
+            await store.writable()  # the writer's try now commits what waits
+            assert store.failure is None and _count(db) == 400 and store.last_seq(mid) == 400
+            store.append(mid, 400, "input", {"control": "grid.r1c1", "value": "late"})
             await store.flushed()
-            assert store.failure is None and _count(db) == 400
-            assert [e.seq for e in store.entries(mid)] == list(range(1, 401))
+            assert [e.seq for e in store.entries(mid)] == list(range(1, 402))
 
     asyncio.run(scenario())
 
@@ -181,3 +188,83 @@ def test_close_is_idempotent(tmp_path):
     store.close()
     store.close()
     assert store.closed
+
+
+# ---------------------------------------------------------------- damage a crash may leave
+
+def _crash_copy(db, dest):
+    """The files a power cut leaves: the database and its WAL, copied while the store is open."""
+    import shutil
+
+    dest.mkdir()
+    shutil.copy(db, dest / db.name)
+    shutil.copy(db.with_name(db.name + "-wal"), dest / (db.name + "-wal"))
+    return dest / db.name
+
+
+def _logged(tmp_path, n=120, *, commit_each=True):
+    """A store with one match of n entries, each committed on its own (as when somebody
+    waits for each: n transactions in the WAL), or all at once."""
+    db = tmp_path / "panel.db"
+    store = Store(db)
+    mid = store.create_match({"mode": "competitive"}, {}, "ABC234").id
+    for i in range(n):
+        store.append(mid, float(i), "input", {"control": "grid.r1c1", "value": i % 2 == 0})
+        if commit_each:
+            store.sync()
+    store.sync()
+    return store, mid
+
+
+def test_a_garbled_wal_that_drops_saved_entries_is_told(tmp_path):
+    store, mid = _logged(tmp_path)
+    whole = _crash_copy(store.path, tmp_path / "whole")
+    garbled = _crash_copy(store.path, tmp_path / "garbled")
+    torn = _crash_copy(store.path, tmp_path / "torn")
+    store.close()
+    wal = garbled.with_name(garbled.name + "-wal")
+    data = bytearray(wal.read_bytes())
+    page_size = int.from_bytes(data[8:12], "big")
+    frames = (len(data) - 32) // (24 + page_size)
+    middle = 32 + (frames // 2) * (24 + page_size) + 24 + 200  # inside the middle frame's page
+    data[middle] ^= 0xFF
+    wal.write_bytes(bytes(data))
+    torn_wal = torn.with_name(torn.name + "-wal")
+    torn_wal.write_bytes(torn_wal.read_bytes()[:-(page_size // 2)])  # the last write cut short
+
+    with Store(whole, scan_wal=True) as s:
+        assert s.warnings == [] and len(s.entries(mid)) == 120
+    with Store(torn, scan_wal=True) as s:
+        assert s.warnings == [] and len(s.entries(mid)) == 119  # the unfinished last one only
+    with Store(garbled, scan_wal=True) as s:
+        assert len(s.warnings) == 1 and "journal is damaged" in s.warnings[0], s.warnings
+        assert len(s.entries(mid)) < 120  # what SQLite dropped, now said instead of silent
+
+
+def test_quick_check_finds_a_damaged_page(tmp_path):
+    store, mid = _logged(tmp_path, 400, commit_each=False)
+    store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # everything into the main file
+    page_size = store._db.execute("PRAGMA page_size").fetchone()[0]
+    assert store.quick_check() is None
+    store.close()
+    db = tmp_path / "panel.db"
+    data = bytearray(db.read_bytes())
+    for i in range(3 * page_size + 8, 3 * page_size + 200):  # inside a b-tree page, past its header
+        data[i] = 0xAB
+    db.write_bytes(bytes(data))
+    with Store(db) as s:
+        problem = s.quick_check()
+    assert problem and "damaged" in problem and "\n" not in problem
+
+
+def test_rows_that_cannot_be_read_are_named(tmp_path):
+    store, mid = _logged(tmp_path, 3)
+    store._db.execute("UPDATE inputs SET json='{not json' WHERE seq=2")
+    with pytest.raises(StoreError, match="log entry 2: not valid JSON"):
+        store.entries(mid)
+    store._db.execute("UPDATE matches SET settings_json='[1' WHERE id=?", (mid,))
+    record = store.latest_match()
+    assert record.problem.startswith("its settings are not valid JSON") and record.settings == {}
+    store.set_aside(mid, "entry 2 unreadable")
+    assert store.latest_match().status == "set_aside" and store.set_aside_reason(mid) == "entry 2 unreadable"
+    store.close()

@@ -45,6 +45,15 @@ def test_unit_has_what_the_cafe_needs():
     assert "--db /var/lib/penguin-panel/panel.db" in text  # inside StateDirectory, writable
 
 
+def test_unit_gives_the_connection_guard_its_descriptors():
+    """systemd's default 1,024 ran out under 1,100 idle connections: the unit raises it
+    above what the guard holds (its connections plus the descriptors it keeps aside)."""
+    from panel.service.guard import MAX_CONNECTIONS, RESERVE_FDS
+
+    limits = [line.split("=", 1)[1] for line in UNIT.read_text().splitlines() if line.startswith("LimitNOFILE=")]
+    assert len(limits) == 1 and int(limits[0]) >= MAX_CONNECTIONS + RESERVE_FDS
+
+
 def test_installed_unit_verifies(tmp_path, capsys):
     assert main(["service", "install", "--print", "--user", "cafe"]) == 0
     text = capsys.readouterr().out

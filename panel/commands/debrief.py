@@ -31,7 +31,8 @@ def run(args) -> int:
         out = Path(args.csv)
         out.mkdir(parents=True, exist_ok=True)
         for name, rows in tables.items():  # the same CSV as the debrief page's download
-            (out / f"{name}.csv").write_text(csv_text(rows, COLUMNS[name]), newline="")
+            columns = (kaboom_debrief.COLUMNS if kaboom else COLUMNS)[name]
+            (out / f"{name}.csv").write_text(csv_text(rows, columns), newline="")
     if args.json:
         print(json.dumps(tables, indent=2))
         return 0

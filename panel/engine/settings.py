@@ -17,6 +17,9 @@ from ..layout import SIDES
 from .cooperative import PLAYER_COUNTS
 
 MODES = ("competitive", "cooperative")
+NAME_MAX = 40  # characters of a team's or a player's name (the board shows it large)
+TEAMS_MAX = 8
+PLAYERS_MAX = 12  # in one team
 # Where a setting may be given:
 #   form      the game master's New match form (chosen for each match)
 #   defaults  the defaults for new matches the game master saves on /admin
@@ -179,33 +182,57 @@ class MatchSettings:
             raise ConfigError(unknown)
 
 
+def _name_problem(name: Any, what: str) -> str | None:
+    """Why `name` (already trimmed) cannot be a team's or a player's name, or None."""
+    if not isinstance(name, str) or not name:
+        return f"{what} needs a name"
+    if len(name) > NAME_MAX:
+        return f"{what} name is {len(name)} characters long (at most {NAME_MAX})"
+    if not name.isprintable():
+        return f"{what} name must be text on one line"
+    return None
+
+
 def _teams(raw_teams: Any, mode: str, bad) -> tuple[Team, ...]:
     if not isinstance(raw_teams, list) or not raw_teams:
         bad("teams", "needs at least one team: [{ name = \"...\", players = [\"...\", ...] }]")
         return ()
+    if len(raw_teams) > TEAMS_MAX:
+        bad("teams", f"{len(raw_teams)} teams: at most {TEAMS_MAX}")
+        raw_teams = raw_teams[:TEAMS_MAX]
     teams = []
-    seen = set()
+    seen = set()  # trimmed and case-folded: "A", " A " and "a" are one team on the board
     for i, rt in enumerate(raw_teams):
         if not isinstance(rt, dict):
             bad(f"teams[{i}]", "must be a table with name and players")
             continue
         name = rt.get("name")
+        name = name.strip() if isinstance(name, str) else name
         players = rt.get("players", [])
-        if not isinstance(name, str) or not name.strip():
-            bad(f"teams[{i}].name", "a team needs a name")
+        why = _name_problem(name, "a team")
+        if why:
+            bad(f"teams[{i}].name", why)
             continue
-        if name in seen:
+        if name.casefold() in seen:
             bad(f"teams[{i}].name", f"two teams are called {name!r}")
-        seen.add(name)
-        if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
+        seen.add(name.casefold())
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             bad(f"teams[{i}].players", "must be an array of player names")
             players = []
-        elif len(set(players)) != len(players):
+        players = [p.strip() for p in players]
+        whys = [w for w in (_name_problem(p, "a player") for p in players) if w]
+        if whys:
+            bad(f"teams[{i}].players", whys[0])
+            players = []
+        elif len(players) > PLAYERS_MAX:
+            bad(f"teams[{i}].players", f"{len(players)} players: at most {PLAYERS_MAX} in a team")
+            players = []
+        elif len({p.casefold() for p in players}) != len(players):
             bad(f"teams[{i}].players", "a player is listed twice")
         for extra in rt:
             if extra not in ("name", "players"):
                 bad(f"teams[{i}].{extra}", "unknown key (expected name, players)")
-        teams.append(Team(name.strip(), tuple(p.strip() for p in players)))
+        teams.append(Team(name, tuple(players)))
     # Who may play in each mode: docs/rules.md rules 23 and 24.
     if mode == "competitive":
         for i, t in enumerate(teams):

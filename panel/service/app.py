@@ -29,16 +29,22 @@ from ..kaboom import debrief as kaboom_debrief
 from ..kaboom.build import declaration as kaboom_declaration
 from .cockpit import Cockpit, Message, Refused
 from .drawing import qr_svg
+from .guard import Quiet, out_of_fds
 from .history import CannotRebuild, NotStored, debrief_json
 from .security import LoginRefused, PinError, Security, split_host
-from .store import StoreUnavailable
+from .store import StoreUnavailable, StoreWriteError
 
 log = logging.getLogger("penguin-panel")
 
 PAGES = ("tower", "board", "admin", "sim", "join", "debrief")
 VIEWS = ("board", "sim", "tower")
 COOKIE = "pp_session"
+SCREEN = "pp_screen"  # a paired room screen's cookie (shows the join code)
+SCREEN_COOKIE_SECONDS = 400 * 24 * 3600  # the longest a browser keeps a cookie
 MAX_BODY = 64 * 1024
+MAX_DEPTH = 16  # levels of JSON nesting in a body (a match's teams and players need 4)
+MAX_NUMBER_CHARS = 40  # characters of one number in a body: seeds, seconds and indexes need far fewer
+BODY_SECONDS = 10.0  # to receive a whole body once its headers are in
 TOWER_CLOSE = 4403  # "forbidden", in the private range of WebSocket close codes
 COCKPIT = web.AppKey("cockpit", Cockpit)
 SECURITY = web.AppKey("security", Security)
@@ -49,6 +55,13 @@ LAN_HOST = web.AppKey("lan_host", str)
 QR_CODES = web.AppKey("qr_codes", OrderedDict)
 QR_KEPT = 4  # join addresses whose QR code is kept drawn (this match's and the next one's)
 MATCHES_PAGE = 50  # matches per page of the debrief's list
+QUIET = web.AppKey("quiet", Quiet)
+SHARED_QUIET = Quiet()  # for an app built without one of its own (the venue's)
+# A cockpit serving the network counts a browser on the Pi itself (the kiosk's, on the
+# room's TV) as a room screen: it connects from 127.0.0.1. Listening on 127.0.0.1 only
+# (--sim on a laptop), every browser is on this machine, so none is special.
+OWN_SCREEN = web.AppKey("own_screen", bool)
+OWN_SCREEN_ADDRESSES = ("127.0.0.1", "::1")
 
 
 def default_static_dir() -> Path:
@@ -70,11 +83,17 @@ async def errors_as_json(request: web.Request, handler):
             raise
         reason = e.text if e.text and not e.text.startswith(f"{e.status}:") else e.reason
         return error(e.status, reason or "error")
-    except StoreUnavailable as e:  # the cockpit played on; it could not promise the entry is kept
-        return error(503, f"the cockpit cannot save right now ({e}); it keeps trying, try again shortly")
+    except StoreUnavailable as e:  # done, and its entry waits in memory: it cannot be promised kept
+        return error(503, f"the cockpit cannot save right now ({e}): this was done but is not saved yet; "
+                          "the cockpit keeps trying")
     except asyncio.CancelledError:
         raise
+    except StoreWriteError as e:  # a setting or a PIN the full or failing disk did not take
+        return error(503, f"the cockpit cannot save ({e}): nothing was changed, try again when it can")
     except Exception as e:  # the last resort: a line for the page, the details for the log
+        if out_of_fds(e):  # a flood of connections: said once a minute, not a traceback each
+            request.app.get(QUIET, SHARED_QUIET).warn("fds", f"too many open files while serving {request.path}")
+            return error(503, "the cockpit is out of file descriptors (too many connections): try again")
         log.exception("error while serving %s %s", request.method, request.path)
         return error(500, f"internal error ({type(e).__name__}); see the service log")
 
@@ -99,17 +118,56 @@ async def json_body(request: web.Request) -> dict[str, Any]:
         # A cross-site HTML form cannot send application/json: one more guard against forgery.
         raise web.HTTPUnsupportedMediaType(text="send the body as JSON with Content-Type: application/json")
     try:
-        raw = await request.read()
+        async with asyncio.timeout(BODY_SECONDS):  # a body sent a byte at a time holds nothing for long
+            raw = await request.read()
     except web.HTTPRequestEntityTooLarge:
         raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=request.content_length or 0,
                                             text=f"the body is larger than {MAX_BODY} bytes") from None
+    except TimeoutError:
+        raise web.HTTPRequestTimeout(text=f"the body did not arrive within {BODY_SECONDS:g} s") from None
     try:
-        body = json.loads(raw.decode("utf-8"))
+        return parse_body(raw)
+    except BodyError as e:
+        raise web.HTTPBadRequest(text=str(e)) from None
+
+
+class BodyError(ValueError):
+    """A request body that is not a JSON object the service will read: one line why."""
+
+
+def _number(text: str, kind: type) -> int | float:
+    if len(text) > MAX_NUMBER_CHARS:
+        raise BodyError(f"the body has a number of {len(text)} characters (at most {MAX_NUMBER_CHARS})")
+    value = kind(text)
+    if value in (float("inf"), float("-inf")):
+        raise BodyError(f"the body has a number out of range ({text})")
+    return value
+
+
+def _constant(name: str):
+    raise BodyError(f"the body has {name}, which is not a JSON number")
+
+
+def parse_body(raw: bytes) -> dict[str, Any]:
+    """A request body as a JSON object, or BodyError. Bounded in what it builds: numbers of at
+    most MAX_NUMBER_CHARS characters, nesting at most MAX_DEPTH deep (no field of the API
+    goes deeper than 4), so no body reaches Python's digit or recursion limits."""
+    try:
+        body = json.loads(raw.decode("utf-8"), parse_int=lambda t: _number(t, int),
+                          parse_float=lambda t: _number(t, float), parse_constant=_constant)
+    except RecursionError:
+        raise BodyError(f"the body is nested deeper than {MAX_DEPTH} levels") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise web.HTTPBadRequest(text=f"the body is not valid JSON ({e})") from None
+        raise BodyError(f"the body is not valid JSON ({e})") from None
     if not isinstance(body, dict):
-        raise web.HTTPBadRequest(text="the body must be a JSON object")
-    return body
+        raise BodyError("the body must be a JSON object")
+    level = [body]
+    for _ in range(MAX_DEPTH):  # after the n-th round, `level` holds the containers n+1 deep
+        level = [v for item in level for v in (item.values() if isinstance(item, dict) else item)
+                 if isinstance(v, (dict, list))]
+        if not level:
+            return body
+    raise BodyError(f"the body is nested deeper than {MAX_DEPTH} levels")
 
 
 def check_same_origin(request: web.Request) -> None:
@@ -217,21 +275,29 @@ async def get_completed(request: web.Request) -> web.Response:
 
 async def get_sounds(request: web.Request) -> web.Response:
     """The buzzer's cues for the board to play in the room as well (Web Audio): its tunes
-    (frequency in Hz, or null for a rest, and seconds), which game event plays which, which
-    cuts which, and how many last seconds tick. Declared once, in panel/hardware."""
+    (frequency in Hz, or null for a rest, and seconds), which cuts which, and for each game
+    which event plays which tune and how many last seconds of a running clock tick. Declared
+    once, in panel/hardware (the buzzer and each game's lights and sounds)."""
     from ..hardware import kaboom_patterns, patterns
     from ..hardware.buzzer import PRIORITY, TUNES
 
-    # either game's events (their names differ), and how many last seconds of either game's timer tick
-    events = {ev: tune for show in (patterns, kaboom_patterns) for ev, (tune, _who) in show.SOUNDS.items()}
+    games = {game: {"events": {event: tune for event, (tune, _who) in show.SOUNDS.items()},
+                    "last_seconds": show.LAST_SECONDS}
+             for game, show in (("airlines", patterns), ("kaboom", kaboom_patterns))}
     return web.json_response({"tunes": {k: [list(step) for step in v] for k, v in TUNES.items()},
-                              "priority": PRIORITY, "events": events, "last_seconds": patterns.LAST_SECONDS,
-                              "kaboom_last_seconds": kaboom_patterns.LAST_SECONDS,
-                              "tick": "tick"})
+                              "priority": PRIORITY, "games": games, "tick": "tick"})
 
 
 async def get_join(request: web.Request) -> web.Response:
-    """The tower's join code, address and QR code: the match's, or while none runs the next one's."""
+    """The tower's join code, address and QR code (the match's, or while none runs the next
+    one's): for a game master's session or a room screen only (see security.py). The code
+    opens the tower's card, so nobody gets it just by asking the network."""
+    security = request.app[SECURITY]
+    own_screen = request.app[OWN_SCREEN] and request.remote in OWN_SCREEN_ADDRESSES
+    if (not own_screen and security.session(request.cookies.get(COOKIE)) is None
+            and not security.screen_ok(request.cookies.get(SCREEN))):
+        return error(403, "the join code shows only on the room's screen and the game master's page: "
+                          "pair this screen with the game master's PIN")
     code = request.app[COCKPIT].join_code()
     url = join_url(request, code)
     codes = request.app[QR_CODES]
@@ -281,7 +347,10 @@ async def sim_input(request: web.Request) -> web.Response:
             return error(400, f"value: {control} has positions {', '.join(positions)}, not {value!r}")
     elif not isinstance(value, bool):
         return error(400, f"value: {control} is a button: true (pressed) or false (released), not {value!r}")
-    logged = await cockpit.input(control, value)
+    try:
+        logged = await cockpit.input(control, value)
+    except Refused as e:
+        return refused(e)
     return web.json_response({"ok": True, "logged": logged})
 
 
@@ -294,11 +363,28 @@ async def admin_login(request: web.Request) -> web.Response:
         return error(400, "pin: missing")
     client = request.remote or "?"
     try:
-        session = request.app[SECURITY].login(body["pin"], client)
+        session = await request.app[SECURITY].login(body["pin"], client)
     except LoginRefused as e:
         return error(e.status, str(e))
     resp = web.json_response({"csrf": session.csrf})
     resp.set_cookie(COOKIE, session.token, httponly=True, samesite="Strict", path="/")
+    return resp
+
+
+async def admin_screen(request: web.Request) -> web.Response:
+    """Pair this browser as a room screen: it may show the join code from now on, across
+    restarts, until the PIN changes. The game master's session that paired it ends: a
+    screen in the room is not a game master's page."""
+    require_admin(request)
+    security = request.app[SECURITY]
+    store = request.app[COCKPIT].store
+    await store.writable()
+    token = security.pair_screen()
+    await store.flushed()  # the screen keeps its pairing across a power cut
+    security.end_session(request.cookies.get(COOKIE))
+    resp = web.json_response({"ok": True})
+    resp.set_cookie(SCREEN, token, httponly=True, samesite="Strict", path="/", max_age=SCREEN_COOKIE_SECONDS)
+    resp.del_cookie(COOKIE, path="/")
     return resp
 
 
@@ -340,14 +426,16 @@ async def admin_settings(request: web.Request) -> web.Response:
         MatchSettings.check_defaults({**cockpit.defaults, **defaults}, "defaults", key="", also=("pin", "language"))
     except ConfigError as e:
         return error(400, "; ".join(str(p) for p in e.problems))
+    await cockpit.store.writable()  # while the card cannot be written: a new try, or 503 with nothing changed
     if "pin" in body:
         try:
-            security.set_pin(body["pin"])
+            await security.change_pin(body["pin"])
         except PinError as e:
             return error(400, f"pin: {e}")
-    if defaults:
+    if defaults:  # saved first: nothing changes that the store did not take
+        merged = {**cockpit.defaults, **defaults}
+        cockpit.store.set_setting("match_defaults", json.dumps(merged, sort_keys=True))
         cockpit.defaults.update(defaults)
-        cockpit.store.set_setting("match_defaults", json.dumps(cockpit.defaults, sort_keys=True))
     if "language" in body:
         await cockpit.call(lambda: cockpit.set_language(body["language"]))
     await cockpit.store.flushed()  # the answer says "saved": it is, power cut or not
@@ -370,7 +458,7 @@ async def admin_status(request: web.Request) -> web.Response:
     return web.json_response({"link": cockpit.link_status(), "match": match, "version": __version__,
                               "defaults": cockpit.defaults, "settings": [st.as_dict() for st in SETTINGS],
                               "kaboom": kaboom_declaration(cockpit.layout_path, cockpit.kaboom_defaults),
-                              "language": cockpit.language,
+                              "language": cockpit.language, "warnings": cockpit.problems(),
                               "languages": [{"code": lang, "name": language_name(lang)} for lang in languages()]})
 
 
@@ -523,7 +611,8 @@ async def close_sockets(app: web.Application) -> None:
 # ---------------------------------------------------------------------------- the app
 
 def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static_dir: Path | None = None,
-              lan_host: str = "", sim_from_network: bool = False) -> web.Application:
+              lan_host: str = "", sim_from_network: bool = False, quiet: Quiet | None = None,
+              own_screen: bool = False) -> web.Application:
     app = web.Application(middlewares=[errors_as_json, host_allow_list], client_max_size=MAX_BODY)
     app[COCKPIT] = cockpit
     app[SECURITY] = security
@@ -532,6 +621,8 @@ def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static
     app[STATIC] = static_dir or default_static_dir()
     app[LAN_HOST] = lan_host
     app[QR_CODES] = OrderedDict()
+    app[QUIET] = quiet or Quiet()
+    app[OWN_SCREEN] = own_screen
     r = app.router
     r.add_get("/", page_handler("index"))
     for name in PAGES:
@@ -546,6 +637,7 @@ def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static
     if sim:
         r.add_post("/api/sim/input", sim_input)
     r.add_post("/api/admin/login", admin_login)
+    r.add_post("/api/admin/screen", admin_screen)
     r.add_post("/api/admin/match", admin_match)
     r.add_post("/api/admin/action", admin_action)
     r.add_post("/api/admin/settings", admin_settings)

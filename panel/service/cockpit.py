@@ -34,11 +34,12 @@ from ..i18n import SOURCE, languages
 from ..layout import Layout
 from .effects import sim_leds
 from .replay import apply, layout_for, replay
-from .store import Entry, MatchRecord, Store
+from .store import Entry, MatchRecord, Store, StoreError, StoreUnavailable, StoreWriteError
 
 log = logging.getLogger("penguin-panel")
 
 TICK = 0.25  # seconds between state pushes while a turn runs
+RETRY_FIRST, RETRY_MOST = 0.5, 8.0  # seconds between tries to log a due deadline the store refused
 # A timer woken at its deadline may read the clock a hair before it (float rounding of
 # deadline - now, the clock's resolution): within this it is due, or the loop would spin
 # until the clock passes it.
@@ -46,7 +47,7 @@ SLACK = 1e-6
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud across a café
 CODE_LENGTH = 6
 # What GET /api/state adds to the engine's snapshot: the service's, not the match's.
-SERVICE_FIELDS = ("match_id", "status", "link", "walk_up_problem")
+SERVICE_FIELDS = ("match_id", "status", "link", "walk_up_problem", "store_error")
 # The stored status of a match the engine has ended, by how it ended.
 STATUS_WHEN_OVER = {"complete": "finished", "ended": "ended", "abandoned": "abandoned"}
 
@@ -142,7 +143,8 @@ class Cockpit:
     def __init__(self, store: Store, *, layout_path: str | None = None, sim: bool = False,
                  sources: Iterable[Any] = (), effects: Iterable[Any] = (), defaults: dict[str, Any] | None = None,
                  touch_sensors: bool = False, language: str = SOURCE, clock: Callable[[], float] = time.monotonic,
-                 tick: float = TICK, kaboom_defaults: dict[str, Any] | None = None, kaboom_walk_up: bool = False):
+                 tick: float = TICK, kaboom_defaults: dict[str, Any] | None = None, kaboom_walk_up: bool = False,
+                 warnings: Iterable[str] = ()):
         self.store = store
         self.layout_path = layout_path
         self.sim = sim
@@ -170,6 +172,10 @@ class Cockpit:
         self._last_card: str | None = None  # the key of the card the towers were last sent
         self._art: tuple[str, str | None] | None = None  # (card key, its SVG): the last card drawn
         self._tasks: set[asyncio.Task] = set()
+        self.warnings: list[str] = list(warnings)  # for the game master: what the start found wrong
+        self.store_error: str | None = None  # why the last write failed, until one succeeds
+        self._retry_at: float | None = None  # clock time of the next try to log a due deadline
+        self._retry_wait = RETRY_FIRST
         # The next match's join code, made ahead and kept: the board shows it while no match
         # runs, so the tower's phone is ready before START sets the match up.
         self.next_code = store.get_setting("next_code") or self._new_next_code()
@@ -181,8 +187,17 @@ class Cockpit:
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
+        loop = asyncio.get_running_loop()
+
+        def store_changed() -> None:  # on the store's writer thread: handled on the owner task
+            loop.call_soon_threadsafe(lambda: self.queue.put_nowait((self._store_changed, loop.create_future())))
+
+        self.store.listener = store_changed
         self.restore()
-        await self.store.flushed()  # what the restore wrote (a restart's pause) is kept before anyone is served
+        try:
+            await self.store.flushed()  # what the restore wrote (a restart's pause) is kept before anyone is served
+        except StoreUnavailable as e:  # the card cannot be written: the cockpit starts, and says so
+            self._unsaved(e)
         self._task = asyncio.create_task(self._run(), name="cockpit")
         for source in self.sources:
             await source.start(self.queue)
@@ -227,15 +242,31 @@ class Cockpit:
         return self._task is not None and not self._task.done()
 
     def restore(self) -> None:
-        """Load the latest match from the store by replaying its log."""
+        """Load the latest match from the store by replaying its log. A match whose rows
+        cannot be read or replayed is set aside with the reason (its rows stay for a look)
+        and the cockpit starts with no match: a bad row must not keep the café's cockpit
+        down in a restart loop."""
         record = self.store.latest_match()
         if record is None:
             return
-        entries = self.store.entries(record.id)
-        try:
-            match, last = replay(record, entries)
-        except (ConfigError, ValueError, KeyError, TypeError) as e:
-            log.error("could not restore match %s from the log: %s", record.id, e)
+        if record.status == "set_aside":
+            reason = self.store.set_aside_reason(record.id) or "reason not kept"
+            self.warnings.append(f"match {record.id} was set aside at an earlier start ({reason}); "
+                                 "set up a new match")
+            return
+        problem, entries = record.problem, []
+        if problem is None:
+            try:
+                entries = self.store.entries(record.id)
+                match, last = replay(record, entries)
+            except ConfigError as e:
+                problem = "its settings are refused: " + "; ".join(str(p) for p in e.problems)
+            except StoreError as e:
+                problem = str(e)
+            except Exception as e:  # whatever a garbled row makes the engine say: one line, no restart loop
+                problem = f"its log cannot be replayed ({type(e).__name__}: {str(e)[:160]})"
+        if problem is not None:
+            self._set_aside(record, problem)
             return
         self.record, self.match = record, match
         self._offset = self.clock() - last
@@ -251,9 +282,21 @@ class Cockpit:
             over = "abandon" if record.status == "abandoned" or isinstance(match, KaboomMatch) else "end"
             match.handle(Action(over, last))
         if self.record.status == "active" and match.clock_running:
-            self._log_and_handle(Action("pause", last, {"reason": "restart"}))
+            try:
+                self._log_and_handle(Action("pause", last, {"reason": "restart"}))
+            except Refused:  # the store cannot write: said on the pages; the turn goes on unlogged
+                pass
         log.info("match %s restored from %d logged inputs at %.1f s, %s", record.id, len(entries), last,
                  match.phase.value)
+
+    def _set_aside(self, record: MatchRecord, problem: str) -> None:
+        message = f"match {record.id} could not be restored ({problem}): it is set aside and the cockpit started with no match"
+        try:
+            self.store.set_aside(record.id, problem)
+        except StoreError as e:
+            message += f" (it could not be marked as set aside either: {e})"
+        log.warning("%s", message)
+        self.warnings.append(message)
 
     # ------------------------------------------------------------------ time
     def now(self) -> float:
@@ -302,7 +345,14 @@ class Cockpit:
         state["status"] = self.record.status if self.record else None
         state["walk_up_problem"] = self.walk_up_problem
         state["link"] = self.link_status()
+        state["store_error"] = self.store_error
         return state
+
+    def problems(self) -> list[str]:
+        """What the game master should know: the start's findings, a store that cannot write."""
+        now = [f"the cockpit cannot save: {self.store_error}; presses and actions are refused until it can"] \
+            if self.store_error else []
+        return now + self.warnings
 
     def tower_card(self, full: dict[str, Any] | None = None) -> dict[str, Any] | None:
         full = full if full is not None else self.full_snapshot()
@@ -359,7 +409,10 @@ class Cockpit:
 
     def _new_next_code(self) -> str:
         self.next_code = make_code()
-        self.store.set_setting("next_code", self.next_code)
+        try:
+            self.store.set_setting("next_code", self.next_code)
+        except StoreWriteError as e:  # kept in memory: a restart makes another one, nothing lost
+            self._unsaved(e)
         return self.next_code
 
     # ------------------------------------------------------------------ requests from the web
@@ -375,6 +428,11 @@ class Cockpit:
         once what it wrote is durable (an answer to a person or a script is a promise that
         a power cut will not take back; StoreUnavailable when the store cannot write), or
         at once with durable=False (a read)."""
+        if durable:  # while the store cannot write, a request is a new try, or refused having changed nothing
+            try:
+                await self.store.writable()
+            except StoreWriteError as e:
+                raise self._unsaved(e) from None
         future = asyncio.get_running_loop().create_future()
         self.queue.put_nowait((fn, future))
         result = await future
@@ -402,6 +460,8 @@ class Cockpit:
     def _guard(self, fn: Callable[[], None]) -> None:
         try:
             fn()
+        except Refused:
+            pass  # a panel press the store could not take: said once, on the pages and in the log
         except Exception:  # never let one bad input stop the cockpit
             log.exception("the cockpit could not handle an input")
 
@@ -412,7 +472,9 @@ class Cockpit:
         waits = []
         due = self.match.next_deadline()
         if due is not None:
-            waits.append(due - now)
+            # A deadline the store would not log waits for the next try, not for nothing (a spin).
+            retry = self._retry_at - self.clock() if self._retry_at is not None else 0.0
+            waits.append(max(due - now, retry))
         if self.match.clock_running:
             waits.append(self._next_tick - self.clock())
         for effect in self.effects:
@@ -428,7 +490,13 @@ class Cockpit:
     def _on_timer(self) -> None:
         if self.active:
             t = self._stamp(self.clock())
-            if not self._advance(t) and self.match.clock_running and self.clock() + SLACK >= self._next_tick:
+            try:
+                advanced = (self._retry_at is None or self.clock() >= self._retry_at) and self._advance(t)
+            except Refused:  # the store would not log it: tried again later, each wait twice the last
+                self._retry_at = self.clock() + self._retry_wait
+                self._retry_wait = min(self._retry_wait * 2, RETRY_MOST)
+                advanced = False
+            if not advanced and self.match.clock_running and self.clock() + SLACK >= self._next_tick:
                 self._publish([])  # the timer drains on the pages
         now = self.now()
         full = None
@@ -448,7 +516,7 @@ class Cockpit:
         if due is None or due > t + SLACK:
             return False
         t = self._t = max(t, due)
-        self.store.append(self.record.id, t, "advance", {})
+        self._append(t, "advance", {})
         events = self.match.advance(t)
         self._status_from_match()
         self._publish(events)
@@ -552,7 +620,7 @@ class Cockpit:
             entry = Entry(0, event.t, "input", {"control": event.control, "value": event.value})
         else:
             entry = Entry(0, event.t, "action", {"name": event.name, "params": event.params})
-        self.store.append(self.record.id, entry.t, entry.kind, entry.data)  # the log first
+        self._append(entry.t, entry.kind, entry.data)  # the log first
         self._t = max(self._t, event.t)
         events = apply(self.match, entry)
         self._status_from_match()
@@ -564,8 +632,49 @@ class Cockpit:
         if self.match.finished and self.record.status == "active":
             self._set_status(STATUS_WHEN_OVER[self.match.ended_by])
 
+    def _append(self, t: float, kind: str, data: dict[str, Any]) -> None:
+        """One entry into the match's log; Refused (503) when the store cannot write it."""
+        try:
+            self.store.append(self.record.id, t, kind, data)
+        except StoreWriteError as e:
+            raise self._unsaved(e) from None
+        self._saved()
+
+    def _unsaved(self, e: StoreError) -> Refused:
+        """A write failed: shown on the pages, logged once; the Refused to give whoever asked."""
+        if self.store_error is None:  # one line when it starts, one when it ends: no flood
+            log.warning("the store cannot write (%s): presses and actions are refused until it can", e)
+        if self.store_error != str(e):
+            self.store_error = str(e)
+            self._publish([])
+        return Refused(503, f"the cockpit cannot save ({e}): nothing was changed, try again when it can")
+
+    def _saved(self) -> None:
+        self._retry_at, self._retry_wait = None, RETRY_FIRST
+        if self.store_error is not None:
+            log.warning("the store writes again")
+            self.store_error = None
+
+    def _store_changed(self) -> None:
+        """The store's writer failed to commit, or commits again after failing (it keeps what
+        waits and tries again on its own): the pages say so, and a deadline that waited for
+        the store is taken at once."""
+        if self.store.failure is not None:
+            self._unsaved(StoreUnavailable(self.store.failure))
+        elif self.store_error is not None:
+            self._saved()
+            self._publish([])
+
     def _set_status(self, status: str) -> None:
-        self.store.set_status(self.record.id, status)
+        """The match's status in the store. Every status follows from the log (a start sets
+        it from the log when the row says otherwise), so one the store cannot write is kept
+        in memory and the match goes on."""
+        try:
+            self.store.set_status(self.record.id, status)
+        except StoreWriteError as e:
+            self._unsaved(e)
+        else:
+            self._saved()
         self.record = replace(self.record, status=status)
 
     # ------------------------------------------------------------------ game master
@@ -592,7 +701,11 @@ class Cockpit:
             raise Refused(400, str(e)) from None
         settings = match.settings
         code = self.next_code
-        self.record = self.store.create_match(settings.as_dict(), dict(self.positions), code)
+        try:
+            self.record = self.store.create_match(settings.as_dict(), dict(self.positions), code)
+        except StoreWriteError as e:
+            raise self._unsaved(e) from None
+        self._saved()
         match_id = self.record.id
         self._new_next_code()
         self.match = match

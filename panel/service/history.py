@@ -24,7 +24,7 @@ from ..kaboom import debrief as kaboom_debrief
 from ..errors import ConfigError, Problem
 from ..scenario import contract_events
 from .replay import replay_events
-from .store import Entry, MatchRecord, Store, Summary
+from .store import BadRow, Entry, MatchRecord, Store, StoreWriteError, Summary
 
 DEFAULT_KEEP_DAYS = 90  # the logs of the last 90 days are kept; every match's summary for ever
 PRUNE_BATCH = 20  # matches whose logs go in one transaction: short, so the service's writer never waits long
@@ -120,10 +120,20 @@ def debrief_json(store: Store, match_id: int | None) -> str:
 
 
 def _summary(store: Store, record: MatchRecord) -> Summary:
-    entries = store.entries(record.id)
+    """The match's summary made from its log, and stored (when the store can write: else
+    made again next time)."""
+    if record.problem:
+        raise CannotRebuild(f"match {record.id} cannot be read from the store ({record.problem})")
+    try:
+        entries = store.entries(record.id)
+    except BadRow as e:
+        raise CannotRebuild(f"match {record.id} cannot be read from the store ({e})") from None
     text = json.dumps(summarise(record, entries))
     summary = Summary(record.id, entries[-1].seq if entries else 0, record.status, text)
-    store.put_summary(summary)
+    try:
+        store.put_summary(summary)
+    except StoreWriteError:
+        pass  # served all the same; the store's failure is on the pages already
     return summary
 
 

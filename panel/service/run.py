@@ -9,6 +9,7 @@ is ready, feeds the watchdog from the loop and stops cleanly on SIGTERM or Ctrl-
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import logging
 import os
@@ -17,7 +18,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from aiohttp import web
 
@@ -28,10 +29,11 @@ from ..errors import ConfigError, Problem, read_toml
 from ..i18n import languages, system_language
 from .app import build_app
 from .cockpit import Cockpit
+from .guard import ConnectionGuard, GuardedSite, Quiet, bind, quiet_failures, raise_fd_limit, start_serving
 from .history import Retention
 from .sdnotify import Notifier, watchdog_interval
 from .security import PinError, Security, check_pin_format, machine_hosts
-from .store import Store, StoreError
+from .store import OwnerLock, Store, StoreError
 
 log = logging.getLogger("penguin-panel")
 
@@ -194,6 +196,27 @@ def resolve(opts: Options) -> Resolved:
                     retention=Retention.from_settings(service))
 
 
+def stored_defaults(store: Store, base: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """The defaults for new matches: the settings file's, under those saved on /admin. Saved
+    ones that cannot be read are left out, with one line saying so (never a failed start)."""
+    stored = store.get_setting("match_defaults")
+    if not stored:
+        return dict(base), None
+    try:
+        saved = json.loads(stored)
+        if not isinstance(saved, dict):
+            raise ValueError("not a JSON object")
+        MatchSettings.check_defaults({**base, **saved}, "defaults", key="")
+    except ConfigError as e:
+        why = "; ".join(str(p) for p in e.problems)
+    except (ValueError, RecursionError) as e:
+        why = f"not valid JSON ({str(e).splitlines()[0][:120]})"
+    else:
+        return {**base, **saved}, None
+    return dict(base), (f"the defaults for new matches saved on /admin cannot be used ({why}): "
+                        "the settings file's are used; save them again on /admin")
+
+
 def hardware_io(r: Resolved) -> tuple[list, list]:
     """The built cockpit's sources and effects: the hardware map's Pi-side inputs and
     its NeoPixels and buzzer (panel.hardware), as one object on both sides of the seam,
@@ -218,6 +241,13 @@ def hardware_io(r: Resolved) -> tuple[list, list]:
     return sources, [io]
 
 
+def is_loopback(host: str) -> bool:
+    try:
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def lan_address() -> str:
     hosts = machine_hosts()
     for h in sorted(hosts):
@@ -233,24 +263,48 @@ def say(message: str) -> None:
 SWITCH_INTERVAL = 0.001  # seconds: how long another thread may hold the interpreter lock while the loop waits
 
 
-async def serve(r: Resolved, *, stop: asyncio.Event | None = None) -> None:
+async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
+                clock: Callable[[], float] = time.monotonic) -> None:
+    """The service until `stop` (or SIGTERM/SIGINT). `clock` gives match time its pace (the
+    soak benchmark runs a café day faster than real time)."""
     started = time.monotonic()
     # The store's writer and reader and the drawing threads run Python too: the loop, woken
     # by a press, gets the interpreter back within 1 ms instead of Python's default 5 ms.
     sys.setswitchinterval(SWITCH_INTERVAL)
     stop = stop_on_signals(stop)
+    quiet = Quiet()
+    quiet_failures(asyncio.get_running_loop(), quiet)
+    raise_fd_limit()
+    # The order matters: own the database, then take the port, and only then read the
+    # database. A second play stops at the first step it cannot take, having written nothing.
     try:
-        store = Store(r.db)
+        owner = OwnerLock(r.db).acquire()
     except StoreError as e:
         raise ConfigError(Problem(None, "--db", str(e))) from None
-    with store, Notifier() as notifier:
+    try:
+        sock = bind_port(r.host, r.port)
+    except ConfigError:
+        owner.close()
+        raise
+    try:
+        store = Store(r.db, scan_wal=True)
+    except StoreError as e:
+        sock.close()
+        owner.close()
+        raise ConfigError(Problem(None, "--db", str(e))) from None
+    with owner, sock, store, Notifier() as notifier:
         security = Security(store, allow_hosts=r.allow_hosts + ([r.host] if r.host not in ("0.0.0.0", "::") else []))
         first_pin(security, r.pin, "game master PIN",
                   "a new one: penguin-panel service reset-pin, or pin = '...' in the settings file")
-        defaults = dict(r.match_defaults)
-        stored = store.get_setting("match_defaults")
-        if stored:
-            defaults.update(json.loads(stored))
+        warnings = list(store.warnings)
+        damage = store.quick_check()
+        if damage:
+            warnings.append(f"{damage}: copy the file aside and start a new one if matches misbehave")
+        defaults, problem = stored_defaults(store, r.match_defaults)
+        if problem:
+            warnings.append(problem)
+        for warning in warnings:
+            say(f"warning: {warning}")
         # The pages' language: the game master's choice, else the system locale's.
         language = store.get_setting("language")
         if language not in languages():
@@ -260,21 +314,22 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None) -> None:
         walk_up = bool(kaboom.pop("walk_up", False))
         cockpit = Cockpit(store, layout_path=r.layout, sim=r.sim, sources=sources, effects=effects,
                           defaults=defaults, touch_sensors=r.touch_sensors, language=language,
-                          kaboom_defaults=kaboom, kaboom_walk_up=walk_up)
+                          kaboom_defaults=kaboom, kaboom_walk_up=walk_up, warnings=warnings, clock=clock)
         await cockpit.start()
         bridge = None
         if r.mqtt is not None:  # the venue's broker: beside the cockpit, never in its way
             from ..mqtt import bridge as mqtt_bridge
 
             bridge = await mqtt_bridge.start(r.mqtt, cockpit)
-        app = build_app(cockpit, security, sim=r.sim, sim_from_network=r.sim_from_network,
+        app = build_app(cockpit, security, sim=r.sim, sim_from_network=r.sim_from_network, quiet=quiet,
+                        own_screen=not is_loopback(r.host),
                         lan_host=lan_address() if r.host in ("0.0.0.0", "::") else "")
-        runner = web.AppRunner(app, access_log=None, handle_signals=False)
-        await runner.setup()
+        runner = await start_serving(app, sock, ConnectionGuard(quiet=quiet))
         try:
-            port = await listen(runner, r.host, r.port)
+            port = sock.getsockname()[1]  # the real one when --port 0
             shown = "127.0.0.1" if r.host in ("0.0.0.0", "::") else r.host
             shown = f"[{shown}]" if ":" in shown else shown
+            owner.note(url=f"http://{shown}:{port}/")
             say(f"serving on http://{shown}:{port}/  ({'simulator' if r.sim else 'hardware'}, "
                 f"database {r.db}, ready in {time.monotonic() - started:.2f} s)")
             lan = lan_address() if r.host in ("0.0.0.0", "::") else ""
@@ -318,14 +373,24 @@ def first_pin(security: Security, pin: str | None, what: str, forgotten: str) ->
         say(f"{what}: as set before (forgotten? {forgotten})")
 
 
-async def listen(runner: web.AppRunner, host: str, port: int) -> int:
-    """Serve the app on host:port; the real port (port 0 picks a free one)."""
-    site = web.TCPSite(runner, host, port, reuse_address=True)
+def bind_port(host: str, port: int):
+    """The listening socket, bound now; ConfigError naming --port when it cannot be had."""
     try:
-        await site.start()
+        return bind(host, port)
     except OSError as e:
-        raise ConfigError(Problem(None, "--port", f"cannot listen on {host}:{port} ({e.strerror})")) from None
-    return site._server.sockets[0].getsockname()[1]
+        raise ConfigError(Problem(None, "--port", f"cannot listen on {host}:{port} ({e.strerror or e})")) from None
+
+
+async def listen(runner: web.AppRunner, host: str, port: int) -> int:
+    """Serve the app on host:port through a connection guard (guard.py); the real port
+    (port 0 picks a free one). The cockpit binds first and serves later (serve above)."""
+    sock = bind_port(host, port)
+    try:
+        await GuardedSite(runner, sock, ConnectionGuard()).start()
+    except BaseException:
+        sock.close()
+        raise
+    return sock.getsockname()[1]
 
 
 async def until_stopped(stop: asyncio.Event, notifier: Notifier, owner: Any, port: int) -> None:

@@ -7,7 +7,17 @@ web page in someone's browser posting to the Pi (cross-site forgery) and DNS reb
 - A login gives an HttpOnly SameSite=Strict session cookie plus a CSRF token; every
   state-changing request must carry both, and its Origin/Referer, when sent, must name
   the host the request was sent to.
-- Wrong PINs are rate-limited per client: after 5 in a minute, 429.
+- Wrong PINs are rate-limited per client (after 5 in a minute, 429) and on the whole
+  cockpit (after 30 in ten minutes from all addresses together, 429 for everyone until
+  the oldest is ten minutes old): rotating addresses buys an attacker nothing. A login
+  refused by either limit is refused before its PIN is hashed.
+- The PIN's hash is checked off the event loop, one at a time: a flood of logins never
+  holds up the presses, the pages or the watchdog.
+- The join code (which opens the tower's card) is given only to a game master's session
+  and to a room screen the game master paired: a screen token in a long-lived HttpOnly
+  cookie, kept as a hash, void when the PIN changes. Anyone may look at the room screen
+  (as anyone at the table may glance at the tower's card); nobody gets the code by asking
+  the network.
 - The Host header must be one of this machine's names or addresses (or --allow-host):
   a rebinding page's requests carry the attacker's host name and are refused.
 """
@@ -15,8 +25,10 @@ web page in someone's browser posting to the Pi (cross-site forgery) and DNS reb
 from __future__ import annotations
 
 import hashlib
+import asyncio
 import hmac
 import ipaddress
+import json
 import secrets
 import socket
 import time
@@ -28,9 +40,12 @@ from urllib.parse import urlsplit
 PIN_DIGITS = 6
 PIN_MIN, PIN_MAX = 4, 12
 _ITERATIONS = 120_000  # ~0.1 s on a Pi Zero 2 W per login: cheap for people, dear for guessing
-LOGIN_LIMIT = 5
-LOGIN_WINDOW = 60.0
+LOGIN_LIMIT = 5  # wrong PINs per client address ...
+LOGIN_WINDOW = 60.0  # ... in this many seconds
+LOGIN_BUDGET = 30  # wrong PINs from all addresses together ...
+LOGIN_BUDGET_WINDOW = 600.0  # ... in this many seconds: 3 guesses a minute at most
 SESSION_SECONDS = 12 * 3600
+SCREENS_KEPT = 16  # paired room screens remembered (the oldest is forgotten first)
 
 
 class PinError(ValueError):
@@ -69,6 +84,10 @@ def verify_pin(pin: str, stored: str) -> bool:
     except (ValueError, TypeError):
         return False
     return hmac.compare_digest(got.hex(), digest)
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()  # a random 256-bit token needs no salt
 
 
 @dataclass
@@ -133,7 +152,10 @@ class Security:
         self._clock = clock
         self._session_seconds = session_seconds
         self._sessions: dict[str, Session] = {}
-        self._failures: dict[str, deque[float]] = {}
+        self._failures: dict[str, deque[float]] = {}  # per client address
+        self._all_failures: deque[float] = deque()  # from every address
+        self._checking: dict[str, int] = {}  # logins being hashed now, per client address
+        self._hash_lock = asyncio.Lock()
         self.allowed_hosts = machine_hosts(allow_hosts)
 
     # ------------------------------------------------------------------ the PIN
@@ -146,9 +168,39 @@ class Security:
         return pin
 
     def set_pin(self, pin: object) -> None:
+        """Set the PIN now (at start and from the command line; the pages use change_pin)."""
+        self._keep_hash(hash_pin(check_pin_format(pin)))
+
+    async def change_pin(self, pin: object) -> None:
+        """Set the PIN with its hash made off the event loop."""
         pin = check_pin_format(pin)
-        self._store.set_setting("pin_hash", hash_pin(pin))
+        self._keep_hash(await self._hashing(hash_pin, pin))
+
+    def _keep_hash(self, stored: str) -> None:
+        self._store.set_setting("pin_hash", stored)
+        self._store.set_setting("screen_tokens", "[]")  # and unpairs every room screen
         self._sessions.clear()  # a new PIN logs everybody out
+
+    # ------------------------------------------------------------------ room screens
+    def pair_screen(self) -> str:
+        """A token for a room screen that may show the join code (a game master asked)."""
+        token = secrets.token_urlsafe(32)
+        kept = self._screen_hashes()[-(SCREENS_KEPT - 1):] + [_token_hash(token)]
+        self._store.set_setting("screen_tokens", json.dumps(kept))
+        return token
+
+    def screen_ok(self, token: str | None) -> bool:
+        if not token:
+            return False
+        digest = _token_hash(token)
+        return any(hmac.compare_digest(digest, h) for h in self._screen_hashes())
+
+    def _screen_hashes(self) -> list[str]:
+        try:
+            kept = json.loads(self._store.get_setting("screen_tokens") or "[]")
+        except ValueError:
+            return []
+        return [h for h in kept if isinstance(h, str)] if isinstance(kept, list) else []
 
     def check_pin(self, pin: object) -> bool:
         stored = self._store.get_setting("pin_hash")
@@ -156,22 +208,56 @@ class Security:
             return False
         return verify_pin(str(pin), stored)
 
+    async def _hashing(self, fn: Callable, *args):
+        """fn(*args) in the loop's executor, one at a time (PBKDF2 takes 30-100 ms of a core:
+        two at once would only slow both, and more would starve the service's other threads)."""
+        async with self._hash_lock:
+            return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
+
     # ------------------------------------------------------------------ sessions
-    def login(self, pin: object, client: str) -> Session:
+    async def login(self, pin: object, client: str) -> Session:
+        """A session for the right PIN; LoginRefused (403 wrong, 429 over a limit) otherwise.
+        The limits count the logins being checked as well as the failures, so a burst of
+        simultaneous guesses is cut at the limit, not after every guess was hashed."""
         now = self._clock()
-        fails = self._failures.setdefault(client, deque())
-        while fails and now - fails[0] > LOGIN_WINDOW:
-            fails.popleft()
-        if len(fails) >= LOGIN_LIMIT:
+        self._forget_failures(now)
+        fails = self._failures.get(client, ())
+        if len(fails) + self._checking.get(client, 0) >= LOGIN_LIMIT:
             raise LoginRefused(429, "too many wrong PINs: wait a minute and try again")
-        if not self.check_pin(pin):
-            fails.append(now)
+        if len(self._all_failures) + sum(self._checking.values()) >= LOGIN_BUDGET:
+            wait = max(1, round((self._all_failures[0] + LOGIN_BUDGET_WINDOW - now) / 60)) if self._all_failures else 1
+            raise LoginRefused(429, f"too many wrong PINs on this cockpit: logins are closed for {wait} min "
+                                    "(game masters signed in stay signed in)")
+        stored = self._store.get_setting("pin_hash")
+        ok = False
+        self._checking[client] = self._checking.get(client, 0) + 1
+        try:
+            if stored and isinstance(pin, (str, int)) and not isinstance(pin, bool):
+                ok = await self._hashing(verify_pin, str(pin), stored)
+        finally:
+            self._checking[client] -= 1
+            if not self._checking[client]:
+                del self._checking[client]
+        now = self._clock()
+        if not ok:
+            self._failures.setdefault(client, deque()).append(now)
+            self._all_failures.append(now)
             raise LoginRefused(403, "wrong PIN")
-        fails.clear()
+        self._failures.pop(client, None)
         self._expire(now)
         session = Session(secrets.token_urlsafe(32), secrets.token_urlsafe(32), now + self._session_seconds)
         self._sessions[session.token] = session
         return session
+
+    def _forget_failures(self, now: float) -> None:
+        while self._all_failures and now - self._all_failures[0] > LOGIN_BUDGET_WINDOW:
+            self._all_failures.popleft()
+        for client in list(self._failures):  # at most LOGIN_BUDGET addresses have failures
+            q = self._failures[client]
+            while q and now - q[0] > LOGIN_WINDOW:
+                q.popleft()
+            if not q:
+                del self._failures[client]
 
     def session(self, token: str | None) -> Session | None:
         if not token:
@@ -183,6 +269,9 @@ class Security:
             self._sessions.pop(token, None)
             return None
         return s
+
+    def end_session(self, token: str | None) -> None:
+        self._sessions.pop(token or "", None)
 
     def _expire(self, now: float) -> None:
         for token in [t for t, s in self._sessions.items() if s.expires < now]:

@@ -16,6 +16,11 @@ it loses is always the end of the log (the database holds every write up to some
 in order, and nothing after it). One commit for many entries is also what spares the SD
 card: one fsync and one WAL page for a batch instead of one per press.
 
+A commit that fails (a full card, an I/O error) keeps its writes queued and is tried again,
+waiting longer each time; meanwhile `failure` says why, whoever waits for a commit gets
+StoreUnavailable, and every new write is refused with StoreWriteError (nothing of it kept),
+so nothing is judged that may never be kept behind the writes that wait.
+
 WAL journal with synchronous=FULL: a transaction that committed is on the card.
 
 Reads see everything written through this store, committed or still queued (the queued
@@ -28,12 +33,17 @@ that must not hold up the event loop.
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import json
 import logging
+import os
+import socket
 import sqlite3
+import struct
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -72,6 +82,11 @@ CREATE TABLE IF NOT EXISTS settings (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS set_aside (
+    match_id INTEGER PRIMARY KEY REFERENCES matches(id),
+    reason TEXT NOT NULL,
+    at TEXT NOT NULL
+);
 """
 # Schema 2: a match's debrief kept as a summary (served without reading the log, and kept
 # when the retention setting removes the log), and when a match's log was removed.
@@ -85,8 +100,9 @@ CREATE TABLE IF NOT EXISTS summaries (
 """
 
 # A match is "active" while it is played, "finished" when the engine ended it, "ended"
-# when the game master closed it early (scores stand), "abandoned" when it does not count.
-STATUSES = ("active", "finished", "ended", "abandoned")
+# when the game master closed it early (scores stand), "abandoned" when it does not count,
+# "set_aside" when a start could not restore it from its rows (the reason in set_aside).
+STATUSES = ("active", "finished", "ended", "abandoned", "set_aside")
 ENTRY_KINDS = ("input", "action", "advance")
 _MATCH_COLUMNS = "id, created, settings_json, positions_json, status, code, pruned"
 
@@ -100,6 +116,7 @@ class MatchRecord:
     status: str
     code: str
     pruned: str | None = None  # when the retention setting removed its log (its summary stays)
+    problem: str | None = None  # why its settings or positions cannot be read (then both are {})
 
 
 @dataclass(frozen=True)
@@ -126,9 +143,101 @@ class StoreError(Exception):
     """The database cannot be used (not SQLite, newer schema, read-only ...)."""
 
 
+class StoreWriteError(StoreError):
+    """A write the database refused (a full disk, a read-only or failing card): the reason
+    in plain words. Nothing of that write is kept; the caller tells whoever asked."""
+
+
 class StoreUnavailable(StoreError):
     """The writer cannot commit now (the card is full, an I/O error): what waited on it
     was not acknowledged. The writes stay queued and are committed once it can."""
+
+
+def _plain(e: sqlite3.Error) -> str:
+    text = str(e)
+    for cause, words in (("disk is full", "the disk is full"), ("readonly", "the database is read-only"),
+                         ("disk I/O error", "the disk could not be written (I/O error)"),
+                         ("locked", "the database is locked by another program")):
+        if cause in text:
+            return words
+    return text.splitlines()[0][:160] if text else type(e).__name__
+
+
+class BadRow(StoreError):
+    """A row of the database that cannot be read (invalid JSON, the wrong shape)."""
+
+
+class DatabaseInUse(StoreError):
+    """Another `play` owns the database."""
+
+
+class OwnerLock:
+    """The one service that owns a database: an exclusive flock on `<db>.lock` beside it,
+    taken before anything is read, restored or written, and held until the process ends
+    (the kernel drops it on any exit, SIGKILL and power cut included, so there is nothing
+    stale to clean up). The file says who holds it, for the one line a second `play` prints.
+    A context manager; `close()` is idempotent. Other commands (matches, debrief,
+    reset-pin) read or write a row without it, as SQLite lets them."""
+
+    def __init__(self, db: str | Path):
+        self.db = Path(db)
+        self.path = self.db.with_name(self.db.name + ".lock")
+        self._fd: int | None = None
+        self._info: dict[str, Any] = {}
+
+    def acquire(self) -> "OwnerLock":
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as e:
+            raise StoreError(f"{self.db}: cannot open the database (its lock file {self.path.name}: {e.strerror})") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _read_holder(fd)
+            os.close(fd)
+            raise DatabaseInUse(f"{self.db} is in use by {holder}: stop that one first "
+                                "(or give this one another --db)") from None
+        except OSError as e:
+            os.close(fd)
+            raise StoreError(f"{self.db}: cannot open the database (cannot lock {self.path.name}: {e.strerror})") from None
+        self._fd = fd
+        self.note(pid=os.getpid(), host=socket.gethostname(), since=time.strftime("%Y-%m-%d %H:%M:%S"))
+        return self
+
+    def note(self, **info: Any) -> None:
+        """Add to what the lock file says about its holder (the address, once it serves)."""
+        if self._fd is None:
+            return
+        self._info.update(info)
+        data = json.dumps(self._info, sort_keys=True).encode()
+        try:
+            os.ftruncate(self._fd, 0)
+            os.pwrite(self._fd, data, 0)
+        except OSError:
+            pass  # only the message of a second play would be poorer
+
+    def close(self) -> None:
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            os.close(fd)  # drops the lock
+
+    def __enter__(self) -> "OwnerLock":
+        return self.acquire() if self._fd is None else self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _read_holder(fd: int) -> str:
+    try:
+        info = json.loads(os.pread(fd, 4096, 0) or b"{}")
+    except (OSError, ValueError):
+        info = {}
+    if not isinstance(info, dict) or "pid" not in info:
+        return "another penguin-panel play (starting up)"
+    where = f", serving {info['url']}" if info.get("url") else ", starting up"
+    return f"penguin-panel play (pid {info['pid']} on {info.get('host', '?')}{where}, since {info.get('since', '?')})"
 
 
 class SQLiteFile:
@@ -141,8 +250,15 @@ class SQLiteFile:
     PAGE_SIZE: int | None = None  # for a database made now; None: SQLite's own
     WHAT = "schema"
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, *, scan_wal: bool = False):
+        """scan_wal: look for damage in a WAL left by a crash before SQLite reads it (only the
+        owner of the database may: another process's WAL is being written)."""
         self.path = Path(path)
+        self.warnings: list[str] = []  # what a person should hear about the file, one line each
+        if scan_wal:
+            damage = wal_damage(self.path)
+            if damage:
+                self.warnings.append(damage)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = self._connect()
@@ -191,14 +307,35 @@ class SQLiteFile:
     def closed(self) -> bool:
         return self._db is None
 
+    def quick_check(self) -> str | None:
+        """SQLite's quick_check: None when the file is whole, else its first findings."""
+        try:
+            rows = [r[0] for r in self._db.execute("PRAGMA quick_check(5)")]
+        except sqlite3.DatabaseError as e:
+            return f"{self.path}: the database is damaged ({e})"
+        if rows == ["ok"]:
+            return None
+        lines = [line.strip() for r in rows for line in str(r).splitlines()
+                 if line.strip() and not line.startswith("*** in database")]
+        return f"{self.path}: the database is damaged ({'; '.join(lines)[:300]})"
+
+    @contextmanager
+    def _writing(self):
+        """Every write: an SQLite error becomes a StoreWriteError in plain words."""
+        try:
+            yield
+        except sqlite3.Error as e:
+            raise StoreWriteError(_plain(e)) from None
+
     # ------------------------------------------------------------------ settings
     def get_setting(self, key: str, default: str | None = None) -> str | None:
         row = self._db.execute("SELECT value FROM settings WHERE key=?", (key,)).fetchone()
         return row[0] if row else default
 
     def set_setting(self, key: str, value: str) -> None:
-        self._db.execute("INSERT INTO settings(key, value) VALUES(?, ?) "
-                         "ON CONFLICT(key) DO UPDATE SET value=excluded.value", (key, value))
+        with self._writing():
+            self._db.execute("INSERT INTO settings(key, value) VALUES(?, ?) "
+                             "ON CONFLICT(key) DO UPDATE SET value=excluded.value", (key, value))
 
     def settings(self) -> dict[str, str]:
         return dict(self._db.execute("SELECT key, value FROM settings"))
@@ -208,7 +345,7 @@ class SQLiteFile:
 @dataclass(slots=True)
 class _Write:
     ticket: int
-    kind: str  # setting | match | status | entry | summary | job
+    kind: str  # setting | match | status | set_aside | entry | summary | job
     args: tuple
     at: float  # time.monotonic() when queued
 
@@ -220,7 +357,7 @@ class Store(SQLiteFile):
     VERSION = SCHEMA_VERSION
     PAGE_SIZE = PAGE_SIZE
 
-    def __init__(self, path: str | Path, *, commit_within: float = COMMIT_WITHIN):
+    def __init__(self, path: str | Path, *, commit_within: float = COMMIT_WITHIN, scan_wal: bool = False):
         self.commit_within = commit_within
         self._next_seq: dict[int, int] = {}
         self._cond = threading.Condition()
@@ -235,9 +372,11 @@ class Store(SQLiteFile):
         self._reader: ThreadPoolExecutor | None = None
         self._local = threading.local()
         self.failure: str | None = None  # why the writer cannot commit now, or None
+        # Called on the writer's thread when `failure` changes (the cockpit shows it on the pages).
+        self.listener: Callable[[], None] | None = None
         self._failures = 0  # attempts that failed
         self.commits = 0  # transactions committed by the writer (the benchmarks count them)
-        super().__init__(path)
+        super().__init__(path, scan_wal=scan_wal)
 
     def _migrate(self, version: int) -> None:
         if version < self.VERSION:  # made now, or made by schema 1: one transaction either way
@@ -291,6 +430,18 @@ class Store(SQLiteFile):
             self._cond.notify_all()
         await future
 
+    async def writable(self) -> None:
+        """For a request about to write: returns at once while the writer commits. While it
+        cannot, the writer tries again now (what waits is committed if it can) and this
+        returns once it could, or raises StoreWriteError once it could not: the request
+        changes nothing and says why, as it would have from a write of its own."""
+        if self.failure is None:
+            return
+        try:
+            await self.flushed()
+        except StoreUnavailable as e:
+            raise StoreWriteError(str(e)) from None
+
     def sync(self) -> None:
         """Block until every write queued so far is committed (for commands and tests; the
         service's loop awaits `flushed` instead). Raises StoreUnavailable as `flushed` does."""
@@ -311,9 +462,17 @@ class Store(SQLiteFile):
             return len(self._queue) + len(self._inflight)
 
     def _queue_write(self, kind: str, *args: Any) -> int:
+        """Queue one write; StoreWriteError at once while the writer cannot commit (nothing
+        of this write is kept, as SQLite keeps nothing of a statement that fails). Refusing
+        keeps the log a prefix of what was decided: nothing is judged that a commit behind
+        it may never keep. Each refusal asks the writer to try again now."""
         if self._db is None:
             raise StoreError(f"{self.path}: the store is closed")
         with self._cond:
+            if self.failure is not None:
+                self._wanted = max(self._wanted, self._ticket)
+                self._cond.notify_all()
+                raise StoreWriteError(self.failure)
             self._ticket += 1
             self._queue.append(_Write(self._ticket, kind, args, time.monotonic()))
             if self._writer is None:
@@ -324,7 +483,7 @@ class Store(SQLiteFile):
             return self._ticket
 
     def _write_loop(self) -> None:
-        self._local.db = db = self._connect()
+        self._local.db = self._writer_db = db = self._connect()  # (a test fills the disk through it)
         retry = RETRY_FIRST
         try:
             while True:
@@ -349,9 +508,10 @@ class Store(SQLiteFile):
                 try:
                     self._commit(db, batch)
                 except sqlite3.Error as e:
-                    reason = _reason(e)
+                    reason = _plain(e)
                     with self._cond:
                         first = self.failure is None
+                        changed = self.failure != reason
                         self.failure = reason
                         self._failures += 1
                         self._cond.notify_all()
@@ -362,6 +522,8 @@ class Store(SQLiteFile):
                         log.error("cannot write the database %s: %s (%d writes kept, retrying)",
                                   self.path, reason, len(batch))
                     self._wake(waiters, StoreUnavailable(reason))
+                    if changed:
+                        self._tell()
                     if closing:
                         log.error("stopping with %d writes the database could not take: %s", len(batch), reason)
                         return
@@ -372,7 +534,8 @@ class Store(SQLiteFile):
                     continue
                 retry = RETRY_FIRST
                 with self._cond:
-                    if self.failure is not None:
+                    recovered = self.failure is not None
+                    if recovered:
                         log.warning("the database %s takes writes again", self.path)
                     self.failure = None
                     self.commits += 1
@@ -382,8 +545,19 @@ class Store(SQLiteFile):
                     self._waiters = [w for w in self._waiters if w[0] > self._durable]
                     self._cond.notify_all()
                 self._wake(done, None)
+                if recovered:
+                    self._tell()
         finally:
             db.close()
+
+    def _tell(self) -> None:
+        """Tell the listener (on the writer's thread) that `failure` changed."""
+        listener = self.listener
+        if listener is not None:
+            try:
+                listener()
+            except Exception:  # the writer must go on whatever its listener does
+                log.exception("the store's listener failed")
 
     @staticmethod
     def _wake(waiters: list[tuple[int, asyncio.Future]], error: BaseException | None) -> None:
@@ -431,6 +605,9 @@ class Store(SQLiteFile):
             db.execute("INSERT INTO summaries(match_id, seq, status, json) VALUES(?,?,?,?) "
                        "ON CONFLICT(match_id) DO UPDATE SET seq=excluded.seq, status=excluded.status, "
                        "json=excluded.json", (s.match_id, s.seq, s.status, s.json))
+        elif w.kind == "set_aside":
+            db.execute("INSERT INTO set_aside(match_id, reason, at) VALUES(?,?,?) ON CONFLICT(match_id) "
+                       "DO UPDATE SET reason=excluded.reason, at=excluded.at", a)
         elif w.kind == "job":
             a[0](db)
 
@@ -475,12 +652,25 @@ class Store(SQLiteFile):
 
     # ------------------------------------------------------------------ matches
     def create_match(self, settings: dict[str, Any], positions: dict[str, str], code: str) -> MatchRecord:
+        """Queue a new match's row; its record (its id given now). StoreWriteError as `_queue_write`."""
         record = MatchRecord(self._next_id, time.strftime("%Y-%m-%dT%H:%M:%S%z"), settings, positions,
                              "active", code)
+        self._queue_write("match", record)
         self._next_id += 1
         self._next_seq[record.id] = 1
-        self._queue_write("match", record)
         return record
+
+    def set_aside(self, match_id: int, reason: str) -> None:
+        """Keep a match that cannot be restored out of the way, with the reason (its rows stay)."""
+        self._queue_write("set_aside", match_id, reason, time.strftime("%Y-%m-%dT%H:%M:%S%z"))
+        self.set_status(match_id, "set_aside")
+
+    def set_aside_reason(self, match_id: int) -> str | None:
+        for mid, reason, _at in reversed(self._queued("set_aside")):
+            if mid == match_id:
+                return reason
+        row = self._conn().execute("SELECT reason FROM set_aside WHERE match_id=?", (match_id,)).fetchone()
+        return row[0] if row else None
 
     def set_status(self, match_id: int, status: str) -> None:
         if status not in STATUSES:
@@ -536,7 +726,8 @@ class Store(SQLiteFile):
 
     # ------------------------------------------------------------------ the log
     def append(self, match_id: int, t: float, kind: str, data: dict[str, Any]) -> int:
-        """Queue one entry for the writer; its sequence number in the match's log."""
+        """Queue one entry for the writer; its sequence number in the match's log.
+        StoreWriteError while the writer cannot commit (nothing of it is kept)."""
         if kind not in ENTRY_KINDS:
             raise ValueError(f"kind must be one of {', '.join(ENTRY_KINDS)}")
         seq = self._next_seq.get(match_id)
@@ -554,10 +745,20 @@ class Store(SQLiteFile):
         return max([row[0] or 0, *queued])
 
     def entries(self, match_id: int) -> list[Entry]:
+        """The match's log in order (what is queued after what is committed); BadRow naming
+        the first entry that cannot be read."""
         queued = [e for mid, e in self._queued("entry") if mid == match_id]
         rows = self._conn().execute("SELECT seq, t, kind, json FROM inputs WHERE match_id=? ORDER BY seq",
                                     (match_id,)).fetchall()
-        out = [Entry(seq, t, kind, json.loads(j)) for seq, t, kind, j in rows]
+        out = []
+        for seq, t, kind, j in rows:
+            try:
+                data = json.loads(j)
+            except (TypeError, ValueError, RecursionError) as e:
+                raise BadRow(f"match {match_id}, log entry {seq}: not valid JSON ({_short(e)})") from None
+            if not isinstance(data, dict) or kind not in ENTRY_KINDS or not isinstance(t, (int, float)):
+                raise BadRow(f"match {match_id}, log entry {seq}: not an input, action or advance")
+            out.append(Entry(seq, t, kind, data))
         last = out[-1].seq if out else 0
         return out + [e for e in queued if e.seq > last]
 
@@ -606,13 +807,77 @@ def _settle(future: asyncio.Future, error: BaseException | None) -> None:
             future.set_exception(error)
 
 
-def _reason(e: sqlite3.Error) -> str:
-    text = str(e)
-    if "full" in text:
-        return "the disk is full"
-    return text
+def _short(e: BaseException) -> str:
+    return str(e).splitlines()[0][:120] if str(e) else type(e).__name__
 
 
 def _record(row) -> MatchRecord:
+    """A match row; one whose settings or positions cannot be read says why in `problem`."""
     mid, created, settings_json, positions_json, status, code, pruned = row
-    return MatchRecord(mid, created, json.loads(settings_json), json.loads(positions_json), status, code, pruned)
+    parsed = []
+    for name, text in (("settings", settings_json), ("positions", positions_json)):
+        try:
+            value = json.loads(text)
+        except (TypeError, ValueError, RecursionError) as e:
+            return MatchRecord(mid, created, {}, {}, status, code, pruned,
+                               problem=f"its {name} are not valid JSON ({_short(e)})")
+        if not isinstance(value, dict):
+            return MatchRecord(mid, created, {}, {}, status, code, pruned, problem=f"its {name} are not a JSON object")
+        parsed.append(value)
+    return MatchRecord(mid, created, parsed[0], parsed[1], status, code, pruned)
+
+
+# ---------------------------------------------------------------------------- the WAL
+
+WAL_MAGIC = (0x377F0682, 0x377F0683)  # checksums little- or big-endian
+
+
+def _wal_checksum(data: bytes, s0: int, s1: int, order: str) -> tuple[int, int]:
+    """SQLite's WAL checksum (its file format, section 4.3), continued from (s0, s1)."""
+    words = struct.unpack(f"{order}{len(data) // 4}I", data)
+    for i in range(0, len(words), 2):
+        s0 = (s0 + words[i] + s1) & 0xFFFFFFFF
+        s1 = (s1 + words[i + 1] + s0) & 0xFFFFFFFF
+    return s0, s1
+
+
+def wal_damage(db: Path) -> str | None:
+    """One line when the WAL a crash left beside `db` has committed changes SQLite will drop.
+
+    SQLite reads a WAL up to the first frame whose checksum fails and silently ignores the
+    rest. After a crash in the middle of a write that is only the torn last transaction,
+    never acknowledged; but a frame garbled in the middle also drops every commit after
+    it. Each frame's checksum chains on the one stored in the frame before, so frames
+    after a bad one can still be checked: any whole commit among them means entries that
+    were saved will be lost, and the service says so instead of starting as if whole."""
+    wal = db.with_name(db.name + "-wal")
+    try:
+        data = wal.read_bytes()
+    except OSError:
+        return None
+    if len(data) < 32:
+        return None
+    magic, _version, page_size, _ckpt, salt1, salt2, c1, c2 = struct.unpack(">8I", data[:32])
+    if magic not in WAL_MAGIC or not 512 <= page_size <= 65536:
+        return f"{wal}: the journal's header is damaged: changes saved since the last checkpoint are lost"
+    order = ">" if magic & 1 else "<"
+    header_ok = _wal_checksum(data[:24], 0, 0, order) == (c1, c2)
+    size = 24 + page_size
+    frames = (len(data) - 32) // size
+    previous = (c1, c2)
+    first_bad = None if header_ok else 0
+    lost_commits = 0
+    for i in range(frames):
+        frame = data[32 + i * size:32 + (i + 1) * size]
+        _page, commit, fs1, fs2, f1, f2 = struct.unpack(">6I", frame[:24])
+        ok = (fs1, fs2) == (salt1, salt2) and _wal_checksum(frame[:8] + frame[24:], *previous, order) == (f1, f2)
+        previous = (f1, f2)
+        if first_bad is None and not ok:
+            first_bad = i
+        elif first_bad is not None and ok and commit:
+            lost_commits += 1
+    if first_bad is None or not lost_commits:
+        return None
+    return (f"{wal}: the journal is damaged at page {first_bad + 1} of {frames}: {lost_commits} saved "
+            f"change{'s' if lost_commits != 1 else ''} after it cannot be read and are lost "
+            "(the match resumes from what could be read)")

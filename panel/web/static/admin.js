@@ -445,6 +445,10 @@ async function refreshStatus() {
     $("#reconnects").textContent = String(l.reconnects ?? 0);
     $("#firmware").textContent = l.firmware || "–";
     $("#version").textContent = st.version || "–";
+    // What the start found (a match set aside, a damaged file) and a store that cannot write.
+    const warnings = st.warnings || [];
+    $("#warnings").replaceChildren(...warnings.map((text) => el("li", { text })));
+    $("#warnings").classList.toggle("hidden", !warnings.length);
     buildSettingForms(st.settings);
     buildKaboomForm(st.kaboom);
     if (!defaultsShown) {

@@ -1,14 +1,15 @@
 // The TV scoreboard: the draining timer, counters, mistakes, cards, whose turn, roles,
-// scores, round, and the result at the end. Never shows the card in play. A Penguin Kaboom
-// mission instead: every player's clock in their colour, the running one large, the alert
-// cards, what the players must do now, and the result.
+// scores, round, and the result at the end. Never shows the card in play.
 //
 // A turn's end is a moment for the room: the turn's final state stays on screen (the second
 // mistake, the fifth card, the timer at zero), then its result in large type, then at a
 // round's end the round's summary, before the next turn's screen. Between turns the last
 // turn's completed cards are shown for the other teams to check. The cockpit's sounds play
-// here too (sound.js), either game's, each with its visual cue. The page keeps no rule:
-// counts, points and bonuses are the engine's (the state and the events).
+// here too (sound.js), each with its visual cue. The page keeps no rule: counts, points and
+// bonuses are the engine's (the state and the events).
+//
+// A Penguin Kaboom mission instead: every player's clock in their colour, the running one
+// large, the alert cards, what the players must do now, and the result (its own sounds).
 import { $, el, api, t, connect, liveBadge, Clock, fmtSeconds, describeEvent, hasMatch, pauseText,
   turnResultText, endedText, matchEndText, possessive } from "/static/common.js";
 import { PENGUIN_CSS, PENGUIN_INK, KaboomClocks, describeKaboomEvent, fmtClock, isKaboom, kaboomBanner,
@@ -222,66 +223,6 @@ function showResult(s) {
   $("#resultend").textContent = [matchEndText(s), s.walk_up_problem].filter(Boolean).join(" ");
 }
 
-function render() {
-  const s = live;
-  if (!s) return;
-  const main = $(".board");
-  // The result boxes open under the header, whatever its height: its sound switch stays in reach.
-  document.documentElement.style.setProperty("--board-top", `${Math.ceil($(".board .top").getBoundingClientRect().bottom)}px`);
-  showJoin(s);
-  const noMatch = !hasMatch(s);
-  const kaboom = !noMatch && isKaboom(s);
-  main.classList.toggle("nomatch", noMatch);
-  main.classList.toggle("kaboom", kaboom);
-  $("h1").textContent = kaboom ? "Penguin Kaboom" : "Penguin Airlines";
-  main.dataset.phase = noMatch ? "idle" : s.finished ? "ended" : s.phase;
-  main.dataset.moment = moment ? moment.stage : "";
-  showMoment();
-  if (kaboom) { showDoneCards({}); showKaboom(s); return; }
-  // START pressed with no match in play, and nothing could be set up: said, not silent.
-  const problem = (noMatch || s.finished) && s.walk_up_problem;
-  if (noMatch) {
-    $("#team").textContent = t("Press START to play");
-    $("#round").textContent = t("No match yet");
-    $("#roles").textContent = t("Named teams and other rules: the game master's page (/admin).");
-    $("#banner").textContent = problem || "";
-    $("#banner").className = `banner over${problem ? "" : " hidden"}`;
-    $("#result").classList.add("hidden");
-    showDoneCards(s); // none: no match
-    $("#target").textContent = "";
-    $("#lastturn").textContent = "";
-    $("#scores").replaceChildren();
-    return;
-  }
-  // While a turn's end is on screen, its final state stands in for the live one.
-  showTurn(moment && moment.stage === "hold" ? moment.final : s);
-  showScores(moment && moment.stage === "hold" ? moment.final : s);
-  showDoneCards(moment ? {} : s);
-  showResult(s);
-}
-
-function show(s) {
-  live = s;
-  if (moment && (s.phase === "in_turn" || s.phase === "paused" || s.match_id !== moment.final.match_id)) {
-    stopMoment(); // a new turn (START pressed at once) or a new match: the room looks at that
-  }
-  clock.update(s);
-  render();
-}
-
-function onEvent(e) {
-  $("#ticker").textContent = isKaboom(live) ? describeKaboomEvent(e, live) : describeEvent(e);
-  const sound = cues.forEvent(e.type);
-  if (sound) cues.cue(sound);
-  if (e.type === "mistake") flash("mistake");
-  else if (e.type === "card_completed") flash("card");
-  else if (e.type === "challenge") flash("challenge");
-  else if (e.type === "turn_started") { stopMoment(); flash("start"); }
-  else if (e.type === "turn_ended") startMoment(e);
-  else if (e.type === "round_ended" && moment) moment.round = e.round;
-  else if (e.type === "game_ended") flash("end");
-}
-
 // ---------------------------------------------------------------- Penguin Kaboom
 function paint(node, colour) {
   node.style.background = PENGUIN_CSS[colour] || "transparent";
@@ -315,33 +256,109 @@ function showKaboom(s) {
   banner.textContent = text || "";
   banner.className = `banner ${a.waiting && !s.finished ? "alert" : s.phase === "paused" ? "paused" : ""}`;
   banner.classList.toggle("hidden", !text || s.finished);
-
+  $("#moment").classList.add("hidden");
+  $("#resultend").textContent = "";
   const res = $("#result");
   res.classList.toggle("hidden", !s.finished);
   if (s.finished) {
     $("#resulttitle").textContent = outcomeTitle(s);
     $("#resulttext").textContent = outcomeText(s);
-    $("#resultend").textContent = s.walk_up_problem || "";
   }
 }
 
+// The running clock, and the last seconds' tick (heard and seen) as the cockpit's buzzer does.
 function tickKaboom() {
   const s = live;
   const active = s.phase === "closing" || s.finished ? null : s.active;
   const left = active ? clocks.left(active) : null;
-  const last = cues.spec.kaboom_last_seconds || 10;
   $("#ktimer").textContent = active ? fmtClock(left) : "";
-  $("#kactive").classList.toggle("low", left !== null && left <= last && s.phase === "playing");
-  // The running clock's last seconds tick, as the buzzer's do (the big clock blinks).
-  const second = left !== null && s.phase === "playing" ? Math.ceil(left) : null;
-  if (second !== null && second !== lastSecond && second >= 1 && second <= last && lastSecond !== null) cues.cue(cues.spec.tick);
-  lastSecond = second;
+  $("#kactive").classList.toggle("low", left !== null && left <= cues.lastSeconds("kaboom") && s.phase === "playing");
   for (const n of document.querySelectorAll(".kptime")) n.textContent = fmtClock(clocks.left(n.dataset.colour));
+  return s.phase === "playing" && left !== null ? left : null;
+}
+
+// ---------------------------------------------------------------- the screen, either game
+
+function render() {
+  const s = live;
+  if (!s) return;
+  const main = $(".board");
+  // The result boxes open under the header, whatever its height: its sound switch stays in reach.
+  document.documentElement.style.setProperty("--board-top", `${Math.ceil($(".board .top").getBoundingClientRect().bottom)}px`);
+  showJoin(s);
+  const noMatch = !hasMatch(s);
+  const kaboom = !noMatch && isKaboom(s);
+  main.classList.toggle("nomatch", noMatch);
+  main.classList.toggle("kaboom", kaboom);
+  $("h1").textContent = kaboom ? "Penguin Kaboom" : "Penguin Airlines";
+  main.dataset.phase = noMatch ? "idle" : s.finished ? "ended" : s.phase;
+  main.dataset.moment = moment ? moment.stage : "";
+  if (kaboom) { stopMoment(); showDoneCards({}); showKaboom(s); return; }
+  showMoment();
+  // START pressed with no match in play, and nothing could be set up: said, not silent.
+  const problem = (noMatch || s.finished) && s.walk_up_problem;
+  if (noMatch) {
+    $("#team").textContent = t("Press START to play");
+    $("#round").textContent = t("No match yet");
+    $("#roles").textContent = t("Named teams and other rules: the game master's page (/admin).");
+    $("#banner").textContent = problem || "";
+    $("#banner").className = `banner over${problem ? "" : " hidden"}`;
+    $("#result").classList.add("hidden");
+    showDoneCards(s); // none: no match
+    $("#target").textContent = "";
+    $("#lastturn").textContent = "";
+    $("#scores").replaceChildren();
+    return;
+  }
+  // While a turn's end is on screen, its final state stands in for the live one.
+  showTurn(moment && moment.stage === "hold" ? moment.final : s);
+  showScores(moment && moment.stage === "hold" ? moment.final : s);
+  showDoneCards(moment ? {} : s);
+  showResult(s);
+}
+
+function show(s) {
+  live = s;
+  // The store cannot write (a full card): nothing pressed counts until it can, so the room is told.
+  $("#saveerror").textContent = s.store_error
+    ? t("The cockpit cannot save ({reason}): presses do not count until it can", { reason: s.store_error }) : "";
+  $("#saveerror").classList.toggle("hidden", !s.store_error);
+  if (moment && (s.phase === "in_turn" || s.phase === "paused" || s.match_id !== moment.final.match_id)) {
+    stopMoment(); // a new turn (START pressed at once) or a new match: the room looks at that
+  }
+  clock.update(s);
+  render();
+}
+
+function onEvent(e) {
+  const kaboom = live && hasMatch(live) && isKaboom(live);
+  $("#ticker").textContent = kaboom ? describeKaboomEvent(e, live) : describeEvent(e);
+  const sound = cues.forEvent(kaboom ? "kaboom" : "airlines", e.type);
+  if (sound) cues.cue(sound);
+  if (e.type === "mistake") flash("mistake");
+  else if (e.type === "card_completed") flash("card");
+  else if (e.type === "challenge") flash("challenge");
+  else if (e.type === "turn_started") { stopMoment(); flash("start"); }
+  else if (e.type === "turn_ended") startMoment(e);
+  else if (e.type === "round_ended" && moment) moment.round = e.round;
+  else if (e.type === "game_ended") flash("end");
+}
+
+// The last seconds tick, heard and seen (the timer beats with each one).
+function lastSeconds(left, game, node) {
+  const second = left !== null && left !== undefined ? Math.ceil(left) : null;
+  if (second !== null && second !== lastSecond && second >= 1 && second <= cues.lastSeconds(game) && lastSecond !== null) {
+    cues.cue(cues.spec.tick);
+    node.classList.remove("beat");
+    void node.offsetWidth;
+    node.classList.add("beat");
+  }
+  lastSecond = second;
 }
 
 function tick() {
   if (hasMatch(live) && isKaboom(live)) {
-    tickKaboom();
+    lastSeconds(tickKaboom(), "kaboom", $("#ktimer"));
     requestAnimationFrame(tick);
     return;
   }
@@ -354,20 +371,12 @@ function tick() {
   if (waiting) left = live.turn_seconds;
   timer.textContent = idle ? "" : waiting ? String(left) : fmtSeconds(left);
   timer.classList.toggle("waiting", waiting);
-  const low = left !== null && left <= cues.lastSeconds && (clock.running || holding);
+  const low = left !== null && left <= cues.lastSeconds("airlines") && (clock.running || holding);
   timer.classList.toggle("low", low);
   $("#bar").classList.toggle("low", low);
   const total = clock.total || live?.turn_seconds || 30;
   $("#bar > div").style.transform = `scaleX(${left === null || waiting || idle ? 0 : Math.min(1, left / total)})`;
-  // The last seconds tick, heard and seen (the timer beats with each one).
-  const second = clock.running && left !== null ? Math.ceil(left) : null;
-  if (second !== null && second !== lastSecond && second >= 1 && second <= cues.lastSeconds && lastSecond !== null) {
-    cues.cue(cues.spec.tick);
-    timer.classList.remove("beat");
-    void timer.offsetWidth;
-    timer.classList.add("beat");
-  }
-  lastSecond = second;
+  lastSeconds(clock.running ? left : null, "airlines", timer);
   requestAnimationFrame(tick);
 }
 

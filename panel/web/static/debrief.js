@@ -206,6 +206,7 @@ function showKaboom(d) {
     t("seed {seed}", { seed: s.seed ?? "–" }),
   ].filter(Boolean).join(" · ");
   $("#outcometext").textContent = d.finished ? outcomeText(state) : "";
+  $("#endtext").textContent = "";
   const players = d.tables.players.map((p) => ({ ...p, name: p.name || t("{colour} penguin", { colour: colourName(p.colour) }) }));
   const bar = (p, value, text) => ({ label: p.name, value, text, fill: PENGUIN_CSS[p.colour],
     data: { colour: p.colour, value } });

@@ -1,6 +1,8 @@
 // The join page: a QR code of the tower URL with this match's code (or, with none in play,
-// the next match's), shown in the room.
-import { $, api, connect, liveBadge } from "/static/common.js";
+// the next match's), shown in the room. Only on a room screen (paired once with the PIN, or
+// the cockpit's own) or to a game master: the code opens the tower's card, so the server
+// gives it to nobody else.
+import { $, api, post, csrf, connect, liveBadge } from "/static/common.js";
 
 let joinFor; // the match (and its status) whose code is shown: a new match or its end brings another
 
@@ -26,11 +28,35 @@ async function load() {
         + "phones join as the tower.";
     shown(true);
   } catch (e) {
+    shown(false);
+    if (e.status === 403) { // not a room screen: the game master may pair it here
+      $("#error").classList.add("hidden");
+      $("#pair").classList.remove("hidden");
+      return;
+    }
     $("#error").textContent = e.message;
     $("#error").className = "error";
     shown(false);
   }
 }
+
+$("#pair").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const err = $("#pairerror");
+  try {
+    const r = await post("/api/admin/login", { pin: $("#pin").value });
+    csrf.set(r.csrf);
+    await post("/api/admin/screen", {}, { admin: true }); // ends that session: a screen is not an admin page
+    csrf.clear();
+    $("#pin").value = "";
+    $("#pair").classList.add("hidden");
+    err.classList.add("hidden");
+    load();
+  } catch (e) {
+    err.textContent = e.status === 429 ? "Too many wrong PINs: wait a minute." : e.status === 403 ? "Wrong PIN." : e.message;
+    err.classList.remove("hidden");
+  }
+});
 
 load();
 // With no match in play the code is the next match's; reload it when the match changes.

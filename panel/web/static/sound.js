@@ -8,7 +8,7 @@ const KEY = "pp_board_sound";
 
 export class Cues {
   constructor() {
-    this.spec = { tunes: {}, priority: {}, events: {}, last_seconds: 0, tick: "tick" };
+    this.spec = { tunes: {}, priority: {}, games: {}, tick: "tick" };
     this.ctx = null;
     this.playing = null; // { name, gain, until }
     this.on = localStorage.getItem(KEY) !== "off";
@@ -20,10 +20,11 @@ export class Cues {
     try { this.spec = await api("/api/sounds"); } catch (e) { /* no sounds: the visual cues remain */ }
   }
 
-  get lastSeconds() { return this.spec.last_seconds || 0; }
+  // How many last seconds of a running clock tick, in a game ("airlines", "kaboom").
+  lastSeconds(game) { return (this.spec.games[game] || {}).last_seconds || 0; }
 
-  // The tune a game event plays, or null.
-  forEvent(type) { return this.spec.events[type] || null; }
+  // The tune a game's event plays, or null.
+  forEvent(game, type) { return ((this.spec.games[game] || {}).events || {})[type] || null; }
 
   // The audio context, made (or woken) on demand; a browser that wants a tap first leaves it
   // suspended until the switch (or any tap) is used.

@@ -1,0 +1,314 @@
+"""What the café's network may cost the service: connections, descriptors and log lines.
+
+A phone on the LAN can open sockets faster than anyone can play. Without limits, a
+thousand idle or half-sent connections use up the process's file descriptors, the pages
+stop loading and every accept() failure is logged with a traceback. So:
+
+- a connection must send a whole request head within HEADER_SECONDS of connecting (and,
+  through aiohttp's keep-alive timeout, of its last answer), or it is closed;
+- one address (one /64 for IPv6) holds at most PER_ADDRESS connections at once;
+- all addresses together hold at most what the descriptor limit leaves after RESERVE_FDS
+  for the store, the co-processor and the pins; at that limit the oldest connection still
+  waiting for its first request head makes room for the new one (an attacker's idle
+  sockets go first, a page being served is never cut);
+- failures that an attacker can repeat at will (descriptors out, malformed requests,
+  connections refused) are logged as one line per kind at most once a minute, with the
+  number held back since.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import ipaddress
+import logging
+import resource
+import socket
+import time
+from collections import OrderedDict
+from typing import Any, Callable
+
+from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
+
+log = logging.getLogger("penguin-panel")
+
+HEADER_SECONDS = 15.0  # to send a request head: a phone on a weak Wi-Fi needs well under 1 s
+PER_ADDRESS = 32  # connections from one address: a browser with every page open uses ~12
+# The Pi's own screen (the kiosk) and tools run on the machine itself: no device on the
+# LAN can send from these, so they are held to the total only, not the per-address share.
+OWN_MACHINE = frozenset({"127.0.0.1", "::/64"})  # ::1 counts as its /64
+MAX_CONNECTIONS = 512  # all addresses together (each costs ~20-40 KB on a Pi with 512 MB)
+RESERVE_FDS = 64  # descriptors kept for the store, the serial link, the pins and the logs
+QUIET_SECONDS = 60.0  # one line per kind of repeated failure per this many seconds
+OUT_OF_FDS = (errno.EMFILE, errno.ENFILE)
+
+
+class Quiet:
+    """Logs a kind of failure at most once per `every` seconds, one line, no traceback; the
+    next line says how many were held back."""
+
+    def __init__(self, logger: logging.Logger = log, *, every: float = QUIET_SECONDS,
+                 clock: Callable[[], float] = time.monotonic):
+        self.logger, self.every, self.clock = logger, every, clock
+        self._last: dict[str, float] = {}
+        self._held: dict[str, int] = {}
+
+    def warn(self, kind: str, message: str) -> bool:
+        """Log `message` now or count it; True when it was logged."""
+        now = self.clock()
+        last = self._last.get(kind)
+        if last is not None and now - last < self.every:
+            self._held[kind] = self._held.get(kind, 0) + 1
+            return False
+        held = self._held.pop(kind, 0)
+        self._last[kind] = now
+        more = f" ({held} more like it in the last {now - last:.0f} s)" if held and last is not None else ""
+        self.logger.warning("%s%s", message, more)
+        return True
+
+
+def out_of_fds(exc: BaseException | None) -> bool:
+    return isinstance(exc, OSError) and exc.errno in OUT_OF_FDS
+
+
+def raise_fd_limit() -> int:
+    """Raise this process's soft descriptor limit to its hard limit (systemd's default soft
+    limit is 1024, the unit sets LimitNOFILE); returns the soft limit now in force."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        target = 65536 if hard == resource.RLIM_INFINITY else hard
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):
+            pass
+    return soft
+
+
+def address_key(peer: Any) -> str:
+    """Who a connection counts against: its IPv4 address, or its IPv6 /64 (one device's
+    privacy addresses are all in one /64)."""
+    host = peer[0] if isinstance(peer, tuple) and peer else str(peer)
+    try:
+        ip = ipaddress.ip_address(host.split("%")[0])
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+class ConnectionGuard:
+    """Counts connections per address and in all, closes those that send no request head in
+    time; `wrap` makes the protocol factory the listening socket uses."""
+
+    def __init__(self, *, per_address: int = PER_ADDRESS, total: int | None = None,
+                 header_seconds: float = HEADER_SECONDS, quiet: Quiet | None = None):
+        if total is None:  # what the descriptor limit allows (raise it first: raise_fd_limit)
+            total = min(MAX_CONNECTIONS, max(16, resource.getrlimit(resource.RLIMIT_NOFILE)[0] - RESERVE_FDS))
+        self.per_address, self.total, self.header_seconds = per_address, total, header_seconds
+        self.quiet = quiet or Quiet()
+        self._by_address: dict[str, int] = {}
+        self._waiting: OrderedDict[Guarded, None] = OrderedDict()  # no request head yet, oldest first
+        self.open = 0
+        self.refused = 0  # over the per-address limit
+        self.evicted = 0  # oldest waiting connection closed to make room
+        self.timed_out = 0  # no request head in time
+
+    def wrap(self, factory: Callable[[], asyncio.Protocol]) -> Callable[[], asyncio.Protocol]:
+        return lambda: Guarded(self, factory)
+
+    def _admit(self, conn: "Guarded") -> bool:
+        key = conn.key
+        if key not in OWN_MACHINE and self._by_address.get(key, 0) >= self.per_address:
+            self.refused += 1
+            self.quiet.warn("per-address", f"connection from {key} refused: it already has {self.per_address} "
+                                           "open (the most one address may hold)")
+            return False
+        if self.open >= self.total:
+            if not self._waiting:
+                self.refused += 1
+                self.quiet.warn("total", f"connection from {key} refused: {self.total} connections are open, "
+                                         "all of them being served")
+                return False
+            oldest, _ = self._waiting.popitem(last=False)
+            self.evicted += 1
+            self.quiet.warn("evicted", f"{self.total} connections open: the oldest one still waiting for its "
+                                       f"request ({oldest.key}) was closed to make room")
+            oldest.close()
+        self.open += 1
+        self._by_address[key] = self._by_address.get(key, 0) + 1
+        self._waiting[conn] = None
+        return True
+
+    def _head_seen(self, conn: "Guarded") -> None:
+        self._waiting.pop(conn, None)
+
+    def _release(self, conn: "Guarded") -> None:
+        self._waiting.pop(conn, None)
+        self.open -= 1
+        left = self._by_address[conn.key] - 1
+        if left:
+            self._by_address[conn.key] = left
+        else:
+            del self._by_address[conn.key]
+
+    def stats(self) -> dict[str, int]:
+        return {"open": self.open, "waiting": len(self._waiting), "refused": self.refused,
+                "evicted": self.evicted, "timed_out": self.timed_out, "limit": self.total,
+                "per_address": self.per_address}
+
+
+class Guarded(asyncio.Protocol):
+    """One connection: admitted by the guard, then everything handed to aiohttp's protocol,
+    created only once admitted. Until the end of its first request head it may be evicted,
+    and it is closed if that head takes longer than the guard's header_seconds."""
+
+    def __init__(self, guard: ConnectionGuard, factory: Callable[[], asyncio.Protocol]):
+        self.guard, self.factory = guard, factory
+        self.inner: asyncio.Protocol | None = None
+        self.transport: asyncio.Transport | None = None
+        self.key = "?"
+        self._timer: asyncio.TimerHandle | None = None
+        self._tail = b""  # the last bytes of the head so far, to spot its end across reads
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+        self.key = address_key(transport.get_extra_info("peername"))
+        if not self.guard._admit(self):
+            transport.abort()
+            return
+        self._timer = asyncio.get_running_loop().call_later(self.guard.header_seconds, self._too_slow)
+        self.inner = self.factory()
+        self.inner.connection_made(transport)
+
+    def _too_slow(self) -> None:
+        self._timer = None
+        self.guard.timed_out += 1
+        self.close()
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.abort()  # connection_lost follows and releases the slot
+
+    def data_received(self, data: bytes) -> None:
+        if self._timer is not None:
+            seen = self._tail + data
+            if b"\n\r\n" in seen or b"\n\n" in seen:  # the blank line that ends a request head
+                self._timer.cancel()
+                self._timer = None
+                self.guard._head_seen(self)
+            else:
+                self._tail = seen[-3:]
+        if self.inner is not None:
+            self.inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self.inner.eof_received() if self.inner is not None else None
+
+    def pause_writing(self) -> None:
+        if self.inner is not None:
+            self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        if self.inner is not None:
+            self.inner.resume_writing()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self.inner is None:
+            return  # never admitted: nothing to release
+        self.guard._release(self)
+        inner, self.inner = self.inner, None
+        inner.connection_lost(exc)
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """The service's listening socket, bound now: a second service on the same port stops
+    here, before it has touched its database. OSError when the port cannot be had."""
+    family, _, _, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    dual = family == socket.AF_INET6 and host == "::" and socket.has_dualstack_ipv6()
+    sock = socket.create_server(address[:2], family=family, backlog=128, dualstack_ipv6=dual)
+    sock.setblocking(False)
+    return sock
+
+
+class GuardedSite(web.BaseSite):
+    """aiohttp's site on a socket bound beforehand (the port is taken before the match is
+    restored), with every connection going through the guard."""
+
+    def __init__(self, runner: web.BaseRunner, sock: socket.socket, guard: ConnectionGuard):
+        super().__init__(runner)
+        self._sock = sock
+        self.guard = guard
+
+    @property
+    def name(self) -> str:
+        host, port = self._sock.getsockname()[:2]
+        return f"http://{f'[{host}]' if ':' in host else host}:{port}"
+
+    async def start(self) -> None:
+        await super().start()
+        server = self._runner.server
+        assert server is not None
+        self._server = await asyncio.get_running_loop().create_server(self.guard.wrap(server), sock=self._sock)
+
+
+async def start_serving(app: web.Application, sock: socket.socket, guard: ConnectionGuard) -> web.AppRunner:
+    """Serve `app` on the bound `sock` through `guard`; the runner to clean up at the end.
+    aiohttp's keep-alive timeout closes a connection idle HEADER_SECONDS after an answer
+    (the guard does the same before the first request)."""
+    runner = web.AppRunner(app, access_log=None, handle_signals=False, keepalive_timeout=guard.header_seconds)
+    await runner.setup()
+    try:
+        await GuardedSite(runner, sock, guard).start()
+    except BaseException:
+        await runner.cleanup()
+        raise
+    return runner
+
+
+class QuietServerLog(logging.Filter):
+    """aiohttp logs a traceback for every malformed request ("Error handling request"): one
+    line per minute instead, through the guard's Quiet. Other records pass unchanged."""
+
+    def __init__(self, quiet: Quiet):
+        super().__init__()
+        self.quiet = quiet
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if not isinstance(exc, (HttpProcessingError, ConnectionError)):
+            return True
+        text = str(getattr(exc, "message", "") or exc).strip()
+        first = text.splitlines()[0][:160] if text else ""
+        self.quiet.warn("bad-request", f"{record.getMessage()}: {type(exc).__name__}{f' ({first})' if first else ''}")
+        return False
+
+
+def quiet_failures(loop: asyncio.AbstractEventLoop, quiet: Quiet) -> None:
+    """Route the failures an attacker can repeat at will through `quiet`: the loop's accept()
+    out of descriptors, and aiohttp's malformed-request tracebacks."""
+    default = loop.get_exception_handler()
+
+    def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        if out_of_fds(context.get("exception")):
+            quiet.warn("fds", "too many open files: new connections wait until some close "
+                              f"({context.get('message', 'accept')})")
+            return
+        if default is not None:
+            default(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    loop.set_exception_handler(handler)
+    server_log = logging.getLogger("aiohttp.server")
+    for f in list(server_log.filters):
+        if isinstance(f, QuietServerLog):
+            server_log.removeFilter(f)
+    server_log.addFilter(QuietServerLog(quiet))
