@@ -1,40 +1,44 @@
 #!/usr/bin/env python3
-"""Latency of one press through the path production runs, stage by stage, each beside a
-floor measured in the same run.
+"""Latency of a press through the path production runs, stage by stage, each beside a
+floor measured in the same run, with the store on a real file system and on tmpfs.
 
-The real `Cockpit` owns a match, with its SQLite store in a temporary folder (the
-service's own settings: WAL, synchronous=FULL, one fsync per input), the hardware map's
-devices and effects (the reference build: its Pi side on gpiozero MockPins, its pixels a
-FakeStrip, its Pico the real firmware loop on an emulated board behind a pty, read by the
-real SerialLink), and a board page connected over a real WebSocket to the real aiohttp
-app. Two ways in:
+The real `Cockpit` owns a match, with its SQLite store (the service's own settings: WAL,
+synchronous=FULL, the writer's group commit) in a folder on the file system under test,
+the hardware map's devices and effects (gpiozero MockPins, the pixels a FakeStrip) and a
+board page connected over a real WebSocket to the real aiohttp app. A crew plays: it
+presses START between turns, works the card's buttons and tokens during a turn, slips now
+and then (a mistake; two end the turn), as people do, each action after an idle gap (a
+real press arrives after the loop has slept). Two builds:
 
-  pi     a MockPin edge, driven from another thread as gpiozero calls back on a Pi
-         (one grid button's contact is moved from the matrix to a free GPIO)
-  board  a key of the emulated board's matrix: its 1 kHz scan, a DOWN frame on the pty,
-         the link's reader thread
+  small      every control the crew works is on a Pi GPIO: MockPin edges driven from
+             another thread, as gpiozero calls back on a Pi
+  reference  the buttons are keys of the emulated Pico's matrix (the real firmware loop
+             behind a pty, its 1 kHz scan, the link's reader thread); START, the switches,
+             clicks and lever on Pi GPIOs
 
-Each way in presses one grid button in a turn of its own, on which its first press is a
-mistake: the button is then stuck, and every later press is logged and judged in the
-running turn (no new mistake, the turn goes on) and the page gets the state.
-Stages, per press:
+Stages, per action (a press, a token moved, START):
 
   edge -> queue    the edge (pin driven / key closed) until the input is on the cockpit's queue
-  log write        Store.append: the entry written and committed (fsync) before judging
-  engine           the engine judging the logged entry (replay.apply -> Match.handle)
-  effects frame    the effects taking the result: pixels rendered (written when changed), buzzer
+  log write        Store.append: the entry queued for the store's writer (its commit follows,
+                   off the press path, within COMMIT_WITHIN or when someone waits for it)
+  engine           the engine judging the entry (replay.apply -> Match.handle)
+  edge -> LED      the edge until the effects have the result: pixels rendered (and written
+                   when they change), the buzzer moved on: the panel's answer
   socket message   the state message from the cockpit's fan-out to the page's WebSocket client
   whole            the edge until the page has the message
 
-Floors, measured in the same run (those of the Pi's path right after each press, so the
-machine's load is the same for both): a bare gpiozero input device handing its edge to
-the loop (pi) / the same key read raw from a second emulated board by a bare pyserial
-reader (board, after the presses); a bare SQLite insert + commit with the same pragmas in
-the same folder; a bare aiohttp WebSocket message of the same size on the same machine. The engine and the
-effects are pure Python with nothing beneath them: no floor. The whole path's floor is
-the sum of the others.
+A token moved to the position its contact opens at waits for the 12 ms release debounce
+(by design: chatter must not move it back and forth); those moves are shown apart.
 
-    .venv/bin/python benchmarks/latency.py [--presses 300]
+Floors, interleaved with the actions (each one after an idle gap of its own, so the machine
+and the caches are in the same state as for the action): a bare gpiozero input device
+handing its edge to a loop (for edge -> queue and edge -> LED), a bare SQLite insert +
+commit with the same pragmas in the same folder (what the press path paid before the
+writer), a bare aiohttp WebSocket message of the same size; for the board, the same key
+read raw from a second emulated board by a bare pyserial reader (after the actions). The
+engine and the effects are pure Python with nothing beneath them: no floor.
+
+    .venv/bin/python benchmarks/latency.py [--presses 300] [--dir PATH] [--tmpfs PATH]
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import random
 import sqlite3
 import sys
 import tempfile
@@ -56,10 +61,13 @@ from aiohttp import web  # noqa: E402
 
 import panel.service.app as app_module  # noqa: E402
 import panel.service.cockpit as cockpit_module  # noqa: E402
+from benchmarks.history import fs_type  # noqa: E402
 from benchmarks.stats import percentile  # noqa: E402
+from panel.bot import BotCrew  # noqa: E402
+from panel.engine import Phase  # noqa: E402
 from panel.events import InputEvent  # noqa: E402
 from panel.hardware.leds import FakeStrip  # noqa: E402
-from panel.hardware.map import MAPS_DIR, load_map  # noqa: E402
+from panel.hardware.map import MAPS_DIR, GpioSource, MatrixSource, PinPairSource, load_map  # noqa: E402
 from panel.hardware.pins import mock_factory  # noqa: E402
 from panel.layout import load_layout  # noqa: E402
 from panel.link.emulator import FirmwareEmulator  # noqa: E402
@@ -71,25 +79,29 @@ from panel.service.link_io import LinkIO  # noqa: E402
 from panel.service.security import Security  # noqa: E402
 from panel.service.store import Store  # noqa: E402
 
-STAGES = ("edge -> queue", "log write", "engine", "effects frame", "socket message", "whole")
-PI_KEY, PI_PIN = "grid.r1c1", 2    # moved from the matrix to a free GPIO for the benchmark
-BOARD_KEY = "grid.r3c4"
-FLOOR_PIN = 14                     # another free GPIO, for the bare device of the floor
+STAGES = ("edge -> queue", "log write", "engine", "edge -> LED", "socket message", "whole")
+KINDS = ("START between turns", "card button", "mistake", "token move")
+OPENING = "token move to its open position"
+FLOOR_PIN = 14                     # a GPIO no map uses, for the bare device of the floor
+GAP = (0.05, 0.25)                 # seconds of idle before each action and each floor sample
+SLIP = 0.1                         # chance the crew presses a button the card does not ask for
+TEAMS = [{"name": "A", "players": ["a", "b"]}, {"name": "B", "players": ["c", "d"]}]
 
 
 class Probe:
-    """Timestamps of the press in flight, taken by thin wrappers around the production
+    """Timestamps of the action in flight, taken by thin wrappers around the production
     calls (the queue's put, Store.append, replay.apply, the effects, the page's send)."""
 
     def __init__(self):
         self.control: str | None = None
+        self.value = None
         self.marks: dict[str, float] = {}
         self.sent: list[float] = []      # perf_counter of every message the page was sent
-        self.want: int | None = None     # index of the state message of the press in flight
+        self.want: int | None = None     # index of the state message of the action in flight
         self.ready = asyncio.Event()     # set once that message is sent
 
-    def start(self, control: str | None) -> None:
-        self.control, self.marks, self.want = control, {}, None
+    def start(self, control: str | None, value=None) -> None:
+        self.control, self.value, self.marks, self.want = control, value, {}, None
         self.ready.clear()
 
     def sending(self, message: dict) -> None:
@@ -99,7 +111,7 @@ class Probe:
             self.ready.set()
 
     def mine(self, control, value) -> bool:
-        return control == self.control and value is True
+        return control == self.control and value == self.value and self.control is not None
 
     def mark(self, name: str) -> None:
         self.marks.setdefault(name, time.perf_counter())
@@ -146,7 +158,7 @@ def instrument(cockpit: Cockpit, io: HardwareIO, probe: Probe) -> None:
     io.on_events = effects
     send = app_module.Peer.send
 
-    def sent(peer, message):  # the fan-out to the page (before the effects, on the same turn of the loop)
+    def sent(peer, message):  # the fan-out to the page (after the effects, on the same turn of the loop)
         probe.sending(message)
         send(peer, message)
 
@@ -156,8 +168,7 @@ def instrument(cockpit: Cockpit, io: HardwareIO, probe: Probe) -> None:
 class Page:
     """The board page's WebSocket client: the receive time of every message, in order."""
 
-    def __init__(self, probe: Probe):
-        self.probe = probe
+    def __init__(self):
         self.received: list[float] = []
         self.sizes: list[int] = []
         self.arrived = asyncio.Event()
@@ -175,16 +186,108 @@ class Page:
         return self.received[index]
 
 
-async def rig(tmp: Path, probe: Probe, emu: FirmwareEmulator):
-    hmap = load_map(_map(tmp))
+class Hands:
+    """How the crew works a control of the map: a MockPin driven from another thread (as
+    gpiozero's callbacks run on a Pi), or a key of the emulated board."""
+
+    def __init__(self, hmap, layout, pins, emu: FirmwareEmulator | None):
+        self.hmap, self.layout, self.pins, self.emu = hmap, layout, pins, emu
+
+    def _level(self, src, closed: bool):
+        pin = self.pins.pin(src.pin)
+        return pin.drive_low if closed != src.active_high else pin.drive_high
+
+    def moves(self, control: str, value) -> list | None:
+        """The raw moves that make `control` read `value` (a button: True pressed, False
+        released; a token: a position), each (path, callable); None if out of reach."""
+        src = self.hmap.controls.get(control)
+        token = control in self.layout.tokens
+        spec = self.layout.tokens[control] if token else None
+        if isinstance(src, GpioSource):
+            if not token:
+                return [("pi", self._level(src, bool(value)))]
+            open_pos, closed_pos = src.positions_of(spec)
+            if value not in (open_pos, closed_pos):
+                return None
+            return [("pi", self._level(src, value == closed_pos))]
+        if isinstance(src, MatrixSource) and self.emu is not None and not token:
+            row, col = src.row, src.col
+            return [("board", (lambda: self.emu.press(row, col)) if value else (lambda: self.emu.release(row, col)))]
+        if isinstance(src, PinPairSource) and token:
+            positions = spec.positions
+            a, b = (self.pins.pin(p) for p in src.pins)
+            close = (lambda p: p.drive_low) if not src.active_high else (lambda p: p.drive_high)
+            open_ = (lambda p: p.drive_high) if not src.active_high else (lambda p: p.drive_low)
+            if value == positions[0]:
+                return [("pi", open_(b)), ("pi", close(a))]
+            if value == positions[-1]:
+                return [("pi", open_(a)), ("pi", close(b))]
+            return [("pi", open_(a)), ("pi", open_(b))]
+        return None
+
+    def opens(self, control: str, value) -> bool:
+        """True when the token's move ends with a contact opening (the release debounce)."""
+        src = self.hmap.controls.get(control)
+        if control not in self.layout.tokens or not isinstance(src, (GpioSource, PinPairSource)):
+            return False
+        if isinstance(src, GpioSource):
+            return value == src.positions_of(self.layout.tokens[control])[0]
+        return value not in (self.layout.tokens[control].positions[0], self.layout.tokens[control].positions[-1])
+
+
+class Crew:
+    """Plays the match in the cockpit as people would, one action at a time: START between
+    turns, the card's buttons and token moves during a turn, a slip now and then."""
+
+    def __init__(self, cockpit: Cockpit, hands: Hands, start: str, seed: int = 1):
+        self.cockpit, self.hands, self.start_control = cockpit, hands, start
+        self.rng = random.Random(seed)
+        self.plan: list[tuple[str, object]] = []
+        self.card_key = None
+
+    def next(self) -> tuple[str, str, object]:
+        """(kind, control, value) of the next action."""
+        c = self.cockpit
+        if not c.active or c.match.finished or c.match.phase is not Phase.IN_TURN:
+            return "START between turns", self.start_control, True
+        snap = c.match.snapshot(c.now())
+        card = snap["card"]
+        key = (snap.get("completed"), snap.get("mistakes"), json.dumps(card, sort_keys=True))
+        if key != self.card_key:
+            self.card_key = key
+            bot = BotCrew(c.match, seed=self.rng.randrange(1 << 30), accuracy=1.0)
+            wanted = [(e.control, e.value) for e in bot.inputs_for_card(card, 0.0) if e.value is not False]
+            self.plan = wanted if all(self.hands.moves(ctl, v) for ctl, v in wanted) else []
+        positions = snap.get("positions") or {}
+        while self.plan and positions.get(self.plan[0][0], object()) == self.plan[0][1]:
+            self.plan.pop(0)  # a token already where the card wants it: nothing to move
+        if self.plan and self.rng.random() > SLIP:
+            control, value = self.plan.pop(0)
+            return ("token move" if control in c.match.layout.tokens else "card button"), control, value
+        # A slip: a button the card does not ask for (outside its section, for a sequence).
+        wrong = [b for b in sorted(c.match.layout.buttons) if b not in card.get("press", [])
+                 and c.match.layout.control(b).section != card.get("section") and self.hands.moves(b, True)]
+        if not wrong:  # (every reachable button is the card's: it is played, no slip)
+            control, value = self.plan.pop(0)
+            return ("token move" if control in c.match.layout.tokens else "card button"), control, value
+        return "mistake", self.rng.choice(wrong), True
+
+
+async def rig(tmp: Path, map_path: Path, emu: FirmwareEmulator | None):
+    hmap = load_map(map_path)
+    tmp = tmp / map_path.stem
+    tmp.mkdir()
     pins = mock_factory()
     store = Store(tmp / "panel.db")
     io = HardwareIO(hmap, pin_factory=pins, strip=FakeStrip(hmap.neopixel.count, keep=1))
-    # (the emulated board shares the machine: a busy moment must not pass for a silent board)
-    link = LinkIO(hmap, load_layout(expansion=True), link_options={"silence_timeout": 60.0},
-                  link_factory=lambda m, **kw: link_for_map(m, finder=lambda: [emu.port], **kw))
-    cockpit = Cockpit(store, sources=[io, link], effects=[io])
+    sources = [io]
+    if emu is not None:
+        # (the emulated board shares the machine: a busy moment must not pass for a silent board)
+        sources.append(LinkIO(hmap, load_layout(expansion=True), link_options={"silence_timeout": 60.0},
+                              link_factory=lambda m, **kw: link_for_map(m, finder=lambda: [emu.port], **kw)))
+    cockpit = Cockpit(store, sources=sources, effects=[io])
     await cockpit.start()
+    probe = Probe()
     instrument(cockpit, io, probe)
     runner = web.AppRunner(build_app(cockpit, Security(store)), access_log=None, handle_signals=False)
     await runner.setup()
@@ -193,9 +296,11 @@ async def rig(tmp: Path, probe: Probe, emu: FirmwareEmulator):
     port = site._server.sockets[0].getsockname()[1]
     session = aiohttp.ClientSession()
     ws = await session.ws_connect(f"http://127.0.0.1:{port}/ws?view=board")
-    page = Page(probe)
+    page = Page()
     reader = asyncio.create_task(page.read(ws))
-    await asyncio.wait_for(link.connected.wait(), 10)
+    if emu is not None:
+        await asyncio.wait_for(sources[1].connected.wait(), 10)
+    await cockpit.create_match({"teams": TEAMS, "seed": 5, "expansion": hmap.expansion})
 
     async def close():
         reader.cancel()
@@ -206,100 +311,70 @@ async def rig(tmp: Path, probe: Probe, emu: FirmwareEmulator):
         store.close()
         pins.reset()
 
-    return hmap, pins, cockpit, page, close
+    return hmap, pins, cockpit, probe, page, close
 
 
-def _map(tmp: Path) -> Path:
-    """The reference map with one grid button's contact on a free Pi GPIO."""
-    m = tmp / "bench.toml"
-    m.write_text((MAPS_DIR / "reference.toml").read_text().replace("r1c1 = { matrix = [0, 0] }",
-                                                                    f"r1c1 = {{ gpio = {PI_PIN} }}"))
-    return m
+async def act(probe: Probe, page: Page, moves: list, control: str, value) -> dict[str, float]:
+    """One action: its moves (the last one is the edge measured), its stages."""
+    probe.start(control, value)
+    for path, move in moves[:-1]:
+        await asyncio.to_thread(move) if path == "pi" else move()
+    path, move = moves[-1]
 
+    def timed():
+        t0 = time.perf_counter()
+        move()
+        return t0
 
-async def press(probe: Probe, page: Page, control: str, down, up, t0_from_thread: bool) -> dict[str, float]:
-    """One press and release of `control`: the stages of the press."""
-    probe.start(control)
-    t0 = await asyncio.to_thread(down) if t0_from_thread else down()
+    t0 = await asyncio.to_thread(timed) if path == "pi" else timed()  # the pin's callback runs on that thread
     await asyncio.wait_for(probe.ready.wait(), 10)
     received = await page.wait_for(probe.want)
     m = probe.marks
     sample = {"edge -> queue": m["queued"] - t0, "log write": m["log end"] - m["log start"],
-              "engine": m["engine end"] - m["log end"], "effects frame": m["effects end"] - m["engine end"],
+              "engine": m["engine end"] - m["log end"], "edge -> LED": m["effects end"] - t0,
               "socket message": received - probe.sent[probe.want], "whole": received - t0}
-    n = len(probe.sent)
     probe.start(None)
-    await asyncio.to_thread(up) if t0_from_thread else up()
-    # the release goes through the same path: wait for its message before the next press
-    await page.wait_for(n)
-    await asyncio.sleep(0.03)
     return sample
 
 
-async def measure(tmp: Path, presses: int, emu: FirmwareEmulator) -> dict[str, dict[str, list[float]]]:
-    probe = Probe()
-    hmap, pins, cockpit, page, close = await rig(tmp, probe, emu)
+async def measure(tmp: Path, map_path: Path, actions: int, emu: FirmwareEmulator | None) -> dict:
+    hmap, pins, cockpit, probe, page, close = await rig(tmp, map_path, emu)
     floors = Floors(tmp)
+    rng = random.Random(11)
+    hands = Hands(hmap, cockpit.any_layout(), pins, emu)
+    crew = Crew(cockpit, hands, "cockpit.start")
+    samples = {k: {s: [] for s in STAGES} for k in (*KINDS, OPENING)}
+    paths: dict[str, list[float]] = {"pi": [], "board": []}  # edge -> LED by the way the edge came in
     try:
         await floors.start(max(page.sizes))
-        cells = {c: rc for rc, c in hmap.matrix_cells().items()}
-        pin = pins.pin(PI_PIN)
-
-        def pi_down():
-            t0 = time.perf_counter()
-            pin.drive_low()
-            return t0
-
-        def board_down():
-            t0 = time.perf_counter()
-            emu.press(*cells[BOARD_KEY])
-            return t0
-
-        out = {}
-        for name, control, down, up, threaded in (
-                ("pi", PI_KEY, pi_down, pin.drive_high, True),
-                ("board", BOARD_KEY, board_down, lambda: emu.release(*cells[BOARD_KEY]), False)):
-            await turn_off_card(cockpit, control)
-            samples = {s: [] for s in STAGES}
-            for i in range(presses + 1):
-                sample = await press(probe, page, control, down, up, threaded)
-                if i == 0:  # the first press is the mistake that makes it stuck
-                    assert cockpit.match.snapshot(cockpit.now())["stuck"] == control, "not stuck"
-                    continue
-                for s in STAGES:
-                    samples[s].append(sample[s])
-                await floors.once()
-            snap = cockpit.match.snapshot(cockpit.now())
-            assert snap["phase"] == "in_turn" and snap["mistakes"] == 1, (snap["phase"], snap["mistakes"])
-            out[name] = samples
-        out["message bytes"] = max(page.sizes[-10:])
-        out["floors"] = floors.samples
-        return out
+        while sum(len(v["whole"]) for v in samples.values()) < actions:
+            kind, control, value = crew.next()
+            moves = hands.moves(control, value)
+            await asyncio.sleep(rng.uniform(*GAP))  # the panel idle, as before a real press
+            sample = await act(probe, page, moves, control, value)
+            key = OPENING if hands.opens(control, value) else kind
+            for s in STAGES:
+                samples[key][s].append(sample[s])
+            if key != OPENING:
+                paths[moves[-1][0]].append(sample["edge -> LED"])
+            if value is True:  # let go of the button: its release goes the same way, not measured
+                n = len(probe.sent)
+                for path, move in hands.moves(control, False):
+                    await asyncio.to_thread(move) if path == "pi" else move()
+                await page.wait_for(n)
+            await asyncio.sleep(rng.uniform(*GAP))
+            await floors.once()
+        return {"samples": samples, "paths": paths, "floors": floors.samples, "message bytes": max(page.sizes[-10:]),
+                "matches": cockpit.record.id}
     finally:
         await floors.close()
         await close()
 
 
-async def turn_off_card(cockpit: Cockpit, control: str) -> None:
-    """A new match whose first card leaves `control` (and its section) out, its turn started."""
-    section = cockpit.any_layout().control(control).section
-    for seed in range(1, 100):
-        if cockpit.active:
-            await cockpit.action("abandon", {})
-        await cockpit.create_match({"teams": [{"name": "A", "players": ["a", "b"]},
-                                              {"name": "B", "players": ["c", "d"]}],
-                                    "turn_seconds": 600, "seed": seed, "expansion": True})
-        await cockpit.action("start_turn", {})
-        card = cockpit.match.snapshot(cockpit.now())["card"]
-        if control not in card.get("press", []) and card.get("section") != section:
-            return
-    raise SystemExit(f"no deck of the first 100 seeds leaves {control} off its first card")
-
-
 # ---------------------------------------------------------------------------- floors
 
 def floor_board_edge(n: int, config: dict, row_col: tuple[int, int]) -> list[float]:
-    """The same key on a second emulated board, read raw by a bare pyserial reader."""
+    """A key on a second emulated board, read raw by a bare pyserial reader."""
     out = []
     with FirmwareEmulator(config) as emu:
         port = serial.Serial(emu.port, timeout=1)
@@ -326,10 +401,11 @@ def _read_until(port, kind: bytes) -> None:
 
 
 class Floors:
-    """The floors of the Pi's path, each measured once right after each press (so the
-    machine's load is the same for the stage and its floor): a bare gpiozero input device
-    handing its edge to the loop, a bare SQLite insert + commit with the store's pragmas
-    in the same folder, a bare aiohttp WebSocket message of the page's message size."""
+    """The floors of the Pi's path, each sampled once after each action (after an idle gap
+    of its own, so the machine's load and state are those of the action): a bare gpiozero
+    input device handing its edge to the loop, a bare SQLite insert + commit with the
+    store's pragmas in the same folder, a bare aiohttp WebSocket message of the page's
+    message size."""
 
     def __init__(self, tmp: Path):
         self.samples: dict[str, list[float]] = {"edge -> queue": [], "log write": [], "socket message": []}
@@ -343,14 +419,14 @@ class Floors:
         self.device = DigitalInputDevice(FLOOR_PIN, pull_up=True, bounce_time=None, pin_factory=self.factory)
         self.pin = self.factory.pin(FLOOR_PIN)
         self.edges: asyncio.Queue = asyncio.Queue()
-        # stamped when the loop runs the hand-over, as the press's "queued" mark is
+        # stamped when the loop runs the hand-over, as the action's "queued" mark is
         self.device.when_activated = lambda: loop.call_soon_threadsafe(
             lambda: self.edges.put_nowait(time.perf_counter()))
-        self.db = sqlite3.connect(str(self.tmp / "floor.db"), isolation_level=None)
+        self.db = sqlite3.connect(str(self.tmp / f"floor-{id(self)}.db"), isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.execute("CREATE TABLE t (seq INTEGER PRIMARY KEY, json TEXT)")
-        self.row = json.dumps({"control": PI_KEY, "value": True})
+        self.row = json.dumps({"control": "grid.r1c1", "value": True})
         self.outbox: asyncio.Queue = asyncio.Queue()
 
         async def handler(request):
@@ -396,45 +472,60 @@ def ms(x: float) -> str:
     return f"{x * 1e3:8.3f} ms"
 
 
-def report(name: str, samples: dict[str, list[float]], floors: dict[str, list[float] | None]) -> None:
-    print(f"\n{name}")
-    print(f"  {'stage':<16} {'p50':>11} {'p99':>11}   {'floor p50':>11} {'floor p99':>11}")
-    for s in STAGES:
-        xs = samples[s]
-        fl = floors.get(s)
-        line = f"  {s:<16} {ms(percentile(xs, 50))} {ms(percentile(xs, 99))}"
-        line += f"   {ms(percentile(fl, 50))} {ms(percentile(fl, 99))}" if fl else f"   {'-':>11} {'-':>11}"
-        print(line)
+def p50_p99(xs: list[float] | None) -> str:
+    return f"{ms(percentile(xs, 50))} {ms(percentile(xs, 99))}" if xs else f"{'-':>11} {'-':>11}"
+
+
+def report(build: str, got: dict, board_floor: list[float] | None) -> list[str]:
+    fl = got["floors"]
+    floors = {"edge -> queue": fl["edge -> queue"], "log write": fl["log write"], "edge -> LED": fl["edge -> queue"],
+              "socket message": fl["socket message"],
+              "whole": [a + b for a, b in zip(fl["edge -> queue"], fl["socket message"])]}
+    out = [f"  {build} build ({got['matches']} matches played; the page's state message {got['message bytes']} bytes)"]
+    for kind, stages in got["samples"].items():
+        if not stages["whole"]:
+            continue
+        out.append(f"    {kind} ({len(stages['whole'])})")
+        for s in STAGES:
+            out.append(f"      {s:<16} {p50_p99(stages[s])}   floor {p50_p99(floors.get(s))}")
+    for path, xs in got["paths"].items():
+        if xs:
+            floor = fl["edge -> queue"] if path == "pi" else board_floor
+            ratio = percentile(xs, 99) / percentile(floor, 99) if floor else float("nan")
+            out.append(f"    edge -> LED, every action that came in by the {path} path ({len(xs)}): "
+                       f"{p50_p99(xs)}   floor {p50_p99(floor)}   p99 {ratio:.1f}x the floor's")
+    return out
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--presses", type=int, default=300, help="presses per way in (default 300)")
-    ap.add_argument("--dir", help="make the temporary folder (the database) here: the SD card's "
-                                  "fsync is what the Pi pays (default: the system's temporary folder)")
+    ap.add_argument("--presses", type=int, default=300, help="actions per build and file system (default 300)")
+    ap.add_argument("--dir", default="/var/tmp", help="a folder on the disk under test (the Pi's SD card; "
+                                                      "default /var/tmp)")
+    ap.add_argument("--tmpfs", default="/dev/shm", help="a folder on tmpfs, for the side-by-side figure "
+                                                        "('' to leave it out)")
     args = ap.parse_args(argv)
     n = args.presses
-    with tempfile.TemporaryDirectory(dir=args.dir) as d:
-        tmp = Path(d)
-        hmap = load_map(_map(tmp))
-        config = hmap.board().firmware_config
-        with FirmwareEmulator(config) as emu:
-            got = asyncio.run(measure(tmp, n, emu))
-        size = got.pop("message bytes")
-        floors = got.pop("floors")
-        key_cell = {c: rc for rc, c in hmap.matrix_cells().items()}[BOARD_KEY]
-        fl_board = floor_board_edge(n, config, key_cell)
-    print(f"press latency through the real Cockpit, {n} presses each way (SQLite WAL, synchronous=FULL, "
-          f"in {Path(d).parent}; the board page's state message {size} bytes)")
-    fl_sql, fl_sock = floors["log write"], floors["socket message"]
-    for name, edge_floor, what in (("pi", floors["edge -> queue"], "MockPin edge from another thread (gpiozero's callback)"),
-                                   ("board", fl_board, "emulated board key (1 kHz scan, pty, SerialLink)")):
-        whole = [a + b + c for a, b, c in zip(edge_floor, fl_sql, fl_sock)]
-        report(f"{name}: {what}", got[name], {"edge -> queue": edge_floor, "log write": fl_sql,
-                                              "socket message": fl_sock, "whole": whole})
-    print("\nfloors: edge = bare gpiozero input handing its edge to a loop (pi), the key read raw from a second "
-          "emulated board (board); log = bare SQLite insert+commit, same pragmas and folder; socket = bare "
-          "aiohttp WebSocket message of the same size; whole = their sum. Engine and effects: pure Python, no floor.")
+    lines = []
+    for where in [args.dir] + ([args.tmpfs] if args.tmpfs else []):
+        with tempfile.TemporaryDirectory(dir=where) as d:
+            tmp = Path(d)
+            lines.append(f"\nthe store in {where} ({fs_type(tmp)})")
+            got = asyncio.run(measure(tmp, MAPS_DIR / "small.toml", n, None))
+            lines += report("small", got, None)
+            ref = load_map(MAPS_DIR / "reference.toml")
+            config = ref.board().firmware_config
+            with FirmwareEmulator(config) as emu:
+                got = asyncio.run(measure(tmp, MAPS_DIR / "reference.toml", n, emu))
+            cell = next(iter(ref.matrix_cells()))
+            lines += report("reference", got, floor_board_edge(min(n, 200), config, cell))
+    print(f"actions through the real Cockpit, {n} per build and file system (SQLite WAL, synchronous=FULL, "
+          "group commit), each after an idle gap")
+    print("\n".join(lines))
+    print("\nfloors, interleaved: edge = a bare gpiozero input handing its edge to a loop (the board path's: the "
+          "key read raw from a second emulated board); log = a bare SQLite insert+commit, same pragmas and "
+          "folder (what the press path paid before the writer); socket = a bare aiohttp WebSocket message of "
+          "the same size; whole = edge + socket. Engine: pure Python, no floor.")
     return 0
 
 

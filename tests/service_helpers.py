@@ -215,15 +215,24 @@ def _parse(data: bytes, ctype: str):
 
 def fill_the_disk(store: Store, match_id: int, t: float) -> None:
     """Make every write to `store` fail as on a full disk, with SQLite's own SQLITE_FULL: no
-    page more for the file (max_page_count), and the last pages filled with the smallest
-    entry the service writes (a clock advance at `t`, harmless before a deadline). Undo with
-    `PRAGMA max_page_count=1073741823`. Run it on the service's loop (svc.on_loop)."""
-    from panel.service.store import StoreWriteError
+    page more for the file (max_page_count on the store's writer's connection), and the last
+    pages filled with the smallest entry the service writes (a clock advance at `t`, harmless
+    before a deadline), until the writer's commit fails. Undo with `free_the_disk`. Run it on
+    the service's loop (svc.on_loop); it waits for the writer."""
+    from panel.service.store import StoreUnavailable
 
-    db = store._db
+    store.sync()  # the writer is started (the service has written) and idle
+    db = store._writer_db
     db.execute(f"PRAGMA max_page_count={db.execute('PRAGMA page_count').fetchone()[0]}")
     while True:
-        try:
+        for _ in range(20):
             store.append(match_id, t, "advance", {})
-        except StoreWriteError:
+        try:
+            store.sync()
+        except StoreUnavailable:
             return
+
+
+def free_the_disk(store: Store) -> None:
+    """Undo `fill_the_disk`: the writer's next try commits what waits."""
+    store._writer_db.execute(f"PRAGMA max_page_count={2**30 - 1}")

@@ -676,7 +676,7 @@ def test_debrief_needs_the_game_masters_session(svc, gm, path):
 def test_debrief_refuses_bad_ids_and_tables_with_a_line(svc, gm):
     assert "no match stored" in is_error(*gm.get("/api/admin/debrief"), 404)
     assert is_error(*gm.get("/api/admin/debrief.csv?table=turns"), 404)
-    assert gm.get("/api/admin/matches") == (200, {"matches": []})
+    assert gm.get("/api/admin/matches") == (200, {"matches": [], "more": False})
     gm.new_match()
     for bad in ("abc", "-1", "1.5", "1e3", "%D9%A3", "%201%202", "9" * 30, "%00"):
         assert "not a match id" in is_error(*gm.get(f"/api/admin/debrief?match={bad}"), 400), bad

@@ -762,6 +762,33 @@ def test_the_pages_follow_the_language_chosen_on_admin(browser, tmp_path):
         assert errors == [], errors
 
 
+def test_the_debrief_lists_the_matches_a_page_at_a_time(browser, tmp_path):
+    """A café's cockpit stores thousands of matches: the picker gets the newest page, and
+    "Older matches" the page before it, until there is none."""
+    from service_helpers import Client
+
+    with service(tmp_path) as base:
+        gm = Client(base)
+        gm.login(PIN)
+        for i in range(52):
+            gm.new_match(seed=i)
+            assert gm.act("abandon")[0] == 200
+        ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+        page = ctx.new_page()
+        page.goto(base + "/debrief")
+        page.fill("#pin", PIN)
+        page.click("#login button[type=submit]")
+        options = page.locator("#match option")
+        expect(options).to_have_count(50, timeout=WAIT)
+        expect(page.locator("#match")).to_have_value("52")  # the newest, shown
+        page.click("#older")
+        expect(options).to_have_count(52, timeout=WAIT)
+        expect(page.locator("#older")).to_be_hidden()
+        assert options.nth(51).get_attribute("value") == "1"
+        expect(page.locator("#match")).to_have_value("52")  # the one shown stays picked
+        ctx.close()
+
+
 def test_after_abandon_the_game_master_sets_up_a_new_match(pages, tmp_path):
     """Abandon mid-turn: the board shows the abandoned match with no timer running, the tower
     says so, and /admin offers "Set up a new match" at the top; the new match is in play."""
@@ -955,7 +982,7 @@ def test_phones_join_the_quickest_game_over_the_network(browser, tmp_path):
 
 def test_a_store_that_cannot_save_is_shown_on_the_board_and_the_admin_page(browser, tmp_path):
     """A full disk: the board tells the room and the game master's page says why."""
-    from service_helpers import PIN as THREAD_PIN, ServiceThread, fill_the_disk
+    from service_helpers import PIN as THREAD_PIN, ServiceThread, fill_the_disk, free_the_disk
 
     with ServiceThread(tmp_path / "panel.db") as svc:
         gm = svc.client()
@@ -976,7 +1003,7 @@ def test_a_store_that_cannot_save_is_shown_on_the_board_and_the_admin_page(brows
             admin.fill("#pin", THREAD_PIN)
             admin.click("#login button[type=submit]")
             expect(admin.locator("#warnings")).to_contain_text("cannot save: the disk is full", timeout=WAIT)
-            svc.on_loop(lambda: svc.store._db.execute("PRAGMA max_page_count=1073741823"))
+            svc.on_loop(lambda: free_the_disk(svc.store))
             assert gm.act("start_turn")[0] == 200  # space again: the next write clears it
             expect(board.locator("#saveerror")).to_be_hidden(timeout=WAIT)
         finally:

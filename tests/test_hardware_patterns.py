@@ -124,3 +124,24 @@ def test_every_sound_has_its_light():
     fx.close()
     fx.close()
     assert strip.closed
+
+
+def test_frames_keep_a_fixed_schedule_while_the_ring_moves_and_stop_when_it_rests():
+    """The next frame is the next slot of a fixed grid: an update between frames (a press)
+    does not move it, a late wake-up skips the slots it missed, and a paused or finished
+    turn with no cue asks for no frame at all."""
+    strip = FakeStrip(CFG.count)
+    fx = Effects(strip, CFG, None, frame_interval=0.05)
+    fx.apply([], snap(), 10.0)
+    assert fx.deadline == pytest.approx(10.05)
+    fx.apply([], snap(time_left=19.97), 10.03)  # a press between two frames
+    assert fx.deadline == pytest.approx(10.05)
+    fx.update(snap(time_left=19.95), 10.0501)  # woken a hair late
+    assert fx.deadline == pytest.approx(10.10)
+    fx.update(snap(time_left=19.80), 10.2207)  # woken very late: the missed slots are skipped
+    assert fx.deadline == pytest.approx(10.25)
+    for _ in range(1000):  # many frames: still on the grid, no drift
+        fx.update(snap(time_left=5.0), fx.deadline)
+    assert fx.deadline == pytest.approx(10.25 + 1000 * 0.05)
+    fx.update(snap(phase="paused"), fx.deadline)
+    assert fx.deadline is None  # nothing moves: no frame due

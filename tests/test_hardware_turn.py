@@ -52,6 +52,15 @@ class Page:
         return [m["event"] for m in self.messages if m["type"] == "event" and kind in (None, m["event"]["type"])]
 
 
+class VirtualTimeStore(Store):
+    """The real store, its commits awaited by blocking the loop: on the virtual clock the
+    loop must not wait for the writer's thread, since every turn of a waiting loop moves
+    virtual time on to its next timer (a frame, a tick) while the real fsync runs."""
+
+    async def flushed(self) -> None:
+        self.sync()
+
+
 class Cafe:
     """The small build on mock pins, the cockpit owning the match, and the crew's hands."""
 
@@ -61,7 +70,7 @@ class Cafe:
         loop = asyncio.get_running_loop()
         hmap = load_map("small")
         self.io = HardwareIO(hmap, pin_factory=self.pins, strip=FakeStrip(hmap.neopixel.count), clock=loop.time)
-        self.store = Store(tmp_path / "panel.db")
+        self.store = VirtualTimeStore(tmp_path / "panel.db")
         self.cockpit = Cockpit(self.store, sources=[self.io], effects=[self.io], clock=loop.time)
         self.page = Page()
 

@@ -55,6 +55,11 @@ async def play_turn(tmp_path, emu, hmap):
     # pulled cable is noticed at once anyway, by the port's read failing).
     async with board_cockpit(tmp_path / "panel.db", emu, hmap, layout, page=page,
                              link_options={"silence_timeout": 60.0, "handshake_timeout": 30.0}) as (cockpit, io, store):
+        # The board's sliders are reported once their first reading has settled: the crew
+        # walks up after that (as people do), or the settling would land in the turn and
+        # undo a slider the crew has just set on the screen.
+        sliders = [c for c in io.devices if c in layout.tokens and c.startswith("slider.")]
+        await page.until(lambda: all(io.devices[c].value is not None for c in sliders))
         await tap(emu, cells["cockpit.start"])         # walk-up: a match is set up, its turn starts
         await page.until(lambda: page.count("card_drawn") == 1)
         for n in range(5):

@@ -1,7 +1,7 @@
 """The service when its store fails: a full disk, and rows a start cannot read.
 
-The full disk is SQLite's own (see service_helpers.fill_the_disk): every write gets
-SQLITE_FULL ("database or disk is full"), as on a full card.
+The full disk is SQLite's own (see service_helpers.fill_the_disk): every commit of the
+store's writer gets SQLITE_FULL ("database or disk is full"), as on a full card.
 """
 
 import asyncio
@@ -14,10 +14,7 @@ import pytest
 
 from panel.service.cockpit import RETRY_FIRST
 from panel.service.store import Store
-from service_helpers import PIN, Client, ServiceThread, fill_the_disk, start_play
-
-UNLIMITED = 1073741823
-
+from service_helpers import PIN, Client, ServiceThread, fill_the_disk, free_the_disk, start_play
 
 def test_a_full_disk_is_503_with_the_reason_and_the_timer_backs_off(tmp_path):
     with ServiceThread(tmp_path / "panel.db") as svc:
@@ -63,7 +60,7 @@ def test_a_full_disk_is_503_with_the_reason_and_the_timer_backs_off(tmp_path):
                     waits = svc.on_loop(lambda: svc.cockpit._retry_wait)
                     advances = attempts.count("advance")
                     # Freed: the next try logs the advance, the turn ends, the error clears.
-                    svc.on_loop(lambda: svc.store._db.execute(f"PRAGMA max_page_count={UNLIMITED}"))
+                    svc.on_loop(lambda: free_the_disk(svc.store))
                     async for msg in ws:
                         data = json.loads(msg.data)
                         if data["type"] == "state" and data["state"]["phase"] != "in_turn":

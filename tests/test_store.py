@@ -1,16 +1,17 @@
 """The service's SQLite store: a real file, WAL, the log kept in order across reopenings."""
 
+import asyncio
 import sqlite3
 
 import pytest
 
-from panel.service.store import Store, StoreError
+from panel.service.store import Store, StoreError, StoreUnavailable, StoreWriteError
 
 
 def test_match_log_and_settings_survive_reopening(tmp_path):
     db = tmp_path / "panel.db"
     with Store(db) as store:
-        mid = store.create_match({"mode": "competitive"}, {"knob.main": "1"}, "ABC234")
+        mid = store.create_match({"mode": "competitive"}, {"knob.main": "1"}, "ABC234").id
         assert store.append(mid, 0.5, "action", {"name": "start_turn", "params": {}}) == 1
         assert store.append(mid, 1.25, "input", {"control": "grid.r1c1", "value": True}) == 2
         store.set_setting("pin_hash", "x")
@@ -32,23 +33,131 @@ def test_database_is_wal_with_full_sync(tmp_path):
     with Store(tmp_path / "p.db") as store:
         assert store._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert store._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+        assert store._db.execute("PRAGMA page_size").fetchone()[0] == 1024  # one block per commit, mostly
 
 
-def test_entries_are_committed_at_once(tmp_path):
-    """Another connection (a replay after a crash) sees an entry as soon as append returns."""
-    db = tmp_path / "p.db"
+def test_a_schema_1_database_is_brought_up_to_date_and_keeps_its_matches(tmp_path):
+    """A database made before summaries and retention (schema 1, 4 KiB pages) opens: the
+    new table and column are added in one transaction, nothing else changes."""
+    db = tmp_path / "old.db"
+    con = sqlite3.connect(db)
+    con.executescript("""
+        PRAGMA journal_mode=WAL;
+        CREATE TABLE matches (id INTEGER PRIMARY KEY AUTOINCREMENT, created TEXT NOT NULL,
+            settings_json TEXT NOT NULL, positions_json TEXT NOT NULL, status TEXT NOT NULL, code TEXT NOT NULL);
+        CREATE TABLE inputs (match_id INTEGER NOT NULL REFERENCES matches(id), seq INTEGER NOT NULL,
+            t REAL NOT NULL, kind TEXT NOT NULL, json TEXT NOT NULL, PRIMARY KEY (match_id, seq)) WITHOUT ROWID;
+        CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        INSERT INTO matches VALUES (1, '2026-01-02T10:00:00+0000', '{}', '{}', 'finished', 'ABCDEF');
+        INSERT INTO matches VALUES (2, '2026-01-02T11:00:00+0000', '{}', '{}', 'abandoned', 'GHJKLM');
+        DELETE FROM matches WHERE id = 2;
+        INSERT INTO inputs VALUES (1, 1, 0.5, 'input', '{"control": "a", "value": true}');
+        PRAGMA user_version=1;
+    """)
+    con.close()
     with Store(db) as store:
-        mid = store.create_match({}, {}, "C")
-        store.append(mid, 1.0, "input", {"control": "a", "value": True})
-        other = sqlite3.connect(db)
-        assert other.execute("SELECT COUNT(*) FROM inputs").fetchone()[0] == 1
+        assert store._db.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert store._db.execute("PRAGMA page_size").fetchone()[0] == 4096  # kept
+        (record,) = store.matches()
+        assert (record.id, record.status, record.pruned) == (1, "finished", None)
+        assert [e.data for e in store.entries(1)] == [{"control": "a", "value": True}]
+        assert store.summary(1) is None
+        assert store.create_match({}, {}, "NPQRST").id == 3  # id 2 was given once: never again
+
+
+def _count(db, table="inputs"):
+    other = sqlite3.connect(db)
+    try:
+        return other.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+    finally:
         other.close()
+
+
+def test_queued_entries_are_read_back_and_committed_together(tmp_path):
+    """An append returns before its commit (the press is judged at once); the store's own
+    reads see it at once; another connection (a replay after a crash) once it is committed,
+    and a burst of entries is one transaction (one fsync for all of them)."""
+    db = tmp_path / "p.db"
+    with Store(db, commit_within=3600) as store:  # nothing commits unless asked
+        mid = store.create_match({}, {}, "C").id
+        for i in range(50):
+            store.append(mid, i * 0.1, "input", {"control": "a", "value": i % 2 == 0})
+        assert [e.seq for e in store.entries(mid)] == list(range(1, 51))
+        assert store.match(mid).status == "active" and store.latest_match().id == mid
+        assert store.last_seq(mid) == 50
+        assert _count(db) == 0 and store.pending == 51
+        store.sync()
+        assert _count(db) == 50 and store.pending == 0 and store.commits == 1
+        store.append(mid, 9.0, "advance", {})
+        assert [e.seq for e in store.entries(mid)][-2:] == [50, 51]  # committed and queued, in order
+    assert _count(db) == 51  # closing commits what is queued
+
+
+def test_an_awaited_flush_commits_at_once_and_an_unawaited_entry_within_the_window(tmp_path):
+    db = tmp_path / "p.db"
+
+    async def scenario():
+        with Store(db, commit_within=3600) as store:
+            mid = store.create_match({}, {}, "C").id
+            store.append(mid, 1.0, "input", {"control": "a", "value": True})
+            await store.flushed()  # what answers a person waits for this
+            assert _count(db) == 1
+            await store.flushed()  # nothing queued: returns at once
+        with Store(db, commit_within=0.0) as store:  # commits as soon as it can
+            store.append(mid, 2.0, "input", {"control": "a", "value": False})
+            for _ in range(1000):  # bounded by steps, not by the clock
+                if store.pending == 0:
+                    break
+                await asyncio.sleep(0.01)
+            assert _count(db) == 2
+
+    asyncio.run(scenario())
+
+
+def test_a_store_that_cannot_write_says_so_keeps_the_writes_and_catches_up(tmp_path):
+    """A full card: whoever waits gets StoreUnavailable with the reason (an HTTP 503), the
+    entries stay queued in order, a new write is refused (StoreWriteError, nothing of it
+    kept), and once there is room again the queued entries are committed."""
+    db = tmp_path / "p.db"
+
+    async def scenario():
+        with Store(db) as store:
+            mid = store.create_match({}, {}, "C").id
+            await store.flushed()
+            other = sqlite3.connect(db, isolation_level=None)
+            other.execute("CREATE TABLE ballast(x)")
+            other.execute("INSERT INTO ballast VALUES (zeroblob(200000))")
+            # The file may not grow past its size now: SQLite's own "database or disk is full".
+            pages = other.execute("PRAGMA page_count").fetchone()[0]
+            store._queue_write("job", lambda con: con.execute(f"PRAGMA max_page_count={pages}"))
+            await store.flushed()
+            for i in range(400):
+                store.append(mid, i, "input", {"control": "grid.r1c1", "value": "x" * 100})
+            with pytest.raises(StoreUnavailable, match="full"):
+                await store.flushed()
+            assert store.failure and "full" in store.failure
+            with pytest.raises(StoreUnavailable):  # asked again: tried again, still full
+                await store.flushed()
+            assert _count(db) == 0 and store.last_seq(mid) == 400  # kept, in memory, in order
+            with pytest.raises(StoreWriteError, match="the disk is full"):  # a new write: refused, not kept
+                store.append(mid, 400, "input", {"control": "grid.r1c1", "value": "late"})
+            with pytest.raises(StoreWriteError, match="the disk is full"):  # a request's try: still full
+                await store.writable()
+            other.execute("DELETE FROM ballast")  # room inside the file again
+            other.close()
+            await store.writable()  # the writer's try now commits what waits
+            assert store.failure is None and _count(db) == 400 and store.last_seq(mid) == 400
+            store.append(mid, 400, "input", {"control": "grid.r1c1", "value": "late"})
+            await store.flushed()
+            assert [e.seq for e in store.entries(mid)] == list(range(1, 402))
+
+    asyncio.run(scenario())
 
 
 def test_status_and_latest_match(tmp_path):
     with Store(tmp_path / "p.db") as store:
-        a = store.create_match({}, {}, "A")
-        b = store.create_match({}, {}, "B")
+        a = store.create_match({}, {}, "A").id
+        b = store.create_match({}, {}, "B").id
         store.set_status(a, "abandoned")
         assert store.latest_match().id == b
         assert [m.status for m in store.matches()] == ["abandoned", "active"]
@@ -93,12 +202,17 @@ def _crash_copy(db, dest):
     return dest / db.name
 
 
-def _logged(tmp_path, n=120):
+def _logged(tmp_path, n=120, *, commit_each=True):
+    """A store with one match of n entries, each committed on its own (as when somebody
+    waits for each: n transactions in the WAL), or all at once."""
     db = tmp_path / "panel.db"
     store = Store(db)
-    mid = store.create_match({"mode": "competitive"}, {}, "ABC234")
+    mid = store.create_match({"mode": "competitive"}, {}, "ABC234").id
     for i in range(n):
         store.append(mid, float(i), "input", {"control": "grid.r1c1", "value": i % 2 == 0})
+        if commit_each:
+            store.sync()
+    store.sync()
     return store, mid
 
 
@@ -128,7 +242,7 @@ def test_a_garbled_wal_that_drops_saved_entries_is_told(tmp_path):
 
 
 def test_quick_check_finds_a_damaged_page(tmp_path):
-    store, mid = _logged(tmp_path, 400)
+    store, mid = _logged(tmp_path, 400, commit_each=False)
     store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # everything into the main file
     page_size = store._db.execute("PRAGMA page_size").fetchone()[0]
     assert store.quick_check() is None

@@ -1,7 +1,10 @@
-"""`penguin-panel matches`: the matches the service stored, and their logs as scenarios.
+"""`penguin-panel matches`: the matches the service stored, their logs as scenarios, and the
+retention of the logs.
 
 An exported log is an ordinary scenario file: `penguin-panel replay` plays it back and
-`penguin-panel debrief` turns it into the workshop's tables.
+`penguin-panel debrief` turns it into the workshop's tables. `prune` removes the logs the
+retention setting no longer keeps (each match's debrief summary is kept); the service runs
+it once a day by itself.
 """
 
 from __future__ import annotations
@@ -15,17 +18,26 @@ from ..service.replay import entry_event
 
 
 def register(sub) -> None:
-    p = sub.add_parser("matches", help="list stored matches, export a match's log")
+    p = sub.add_parser("matches", help="list stored matches, export a match's log, prune old logs")
     msub = p.add_subparsers(dest="matches_command", metavar="ACTION")
     msub.required = True
-    ls = msub.add_parser("list", help="one line per stored match")
+    ls = msub.add_parser("list", help="one line per stored match, newest first")
     ls.add_argument("--db", metavar="PATH", help="SQLite database (default: the service's)")
+    ls.add_argument("--limit", type=int, metavar="N", help="only the newest N matches")
     ls.set_defaults(func=list_matches)
     ex = msub.add_parser("export", help="a match's input log as a scenario TOML")
     ex.add_argument("match", type=int, metavar="ID", help="the match id (see `matches list`)")
     ex.add_argument("--db", metavar="PATH", help="SQLite database (default: the service's)")
     ex.add_argument("--out", metavar="FILE", help="write here instead of standard output")
     ex.set_defaults(func=export_match)
+    pr = msub.add_parser("prune", help="remove the logs the retention setting no longer keeps (debriefs stay)")
+    pr.add_argument("--db", metavar="PATH", help="SQLite database (default: the settings file's, else the service's)")
+    pr.add_argument("--settings", metavar="FILE", help="the service's settings file (its keep_logs_days and "
+                                                       "keep_logs_matches)")
+    pr.add_argument("--keep-days", type=int, metavar="N", help="keep the logs of the last N days (0: no age limit)")
+    pr.add_argument("--keep-matches", type=int, metavar="N", help="keep the logs of the newest N matches "
+                                                                  "(0: no count limit)")
+    pr.set_defaults(func=prune_logs)
 
 
 def _open(db: str | None):
@@ -39,14 +51,18 @@ def _open(db: str | None):
 
 
 def list_matches(args) -> int:
+    from itertools import islice
+
     with _open(args.db) as store:
-        records = store.matches()
-        if not records:
-            print("no matches stored yet")
-        for r in records:
+        shown = 0
+        for r in islice(store.iter_matches(), args.limit):
             teams = ", ".join([t["name"] for t in r.settings.get("teams", [])]
                               or [p.get("name") or p["colour"] for p in r.settings.get("players", [])])
-            print(f"{r.id:>4}  {r.created}  {r.status:<9} {r.settings.get('mode', '?'):<11} {teams}")
+            removed = "  (log removed, debrief kept)" if r.pruned else ""
+            print(f"{r.id:>4}  {r.created}  {r.status:<9} {r.settings.get('mode', '?'):<11} {teams}{removed}")
+            shown += 1
+        if not shown:
+            print("no matches stored yet")
     return 0
 
 
@@ -57,6 +73,9 @@ def export_match(args) -> int:
         record = store.match(args.match)
         if record is None:
             raise ConfigError(Problem(None, "match", f"no match {args.match} in the database"))
+        if record.pruned:
+            raise ConfigError(Problem(None, "match", f"match {args.match}'s log was removed on {record.pruned[:10]} "
+                                                     "by the retention setting (its debrief is kept)"))
         entries = store.entries(record.id)
     settings = {k: v for k, v in record.settings.items() if v is not None}
     doc = {"match": settings}
@@ -77,4 +96,28 @@ def export_match(args) -> int:
         print(f"match {record.id}: {len(inputs)} inputs written to {args.out}", file=sys.stderr)
     else:
         sys.stdout.write(text)
+    return 0
+
+
+def prune_logs(args) -> int:
+    from dataclasses import replace
+
+    from ..service.history import Retention, prune
+    from ..service.run import read_settings
+
+    service = read_settings(args.settings).get("service", {})
+    retention = Retention.from_settings(service, file=args.settings)
+    for flag, field, value in (("--keep-days", "days", args.keep_days), ("--keep-matches", "matches", args.keep_matches)):
+        if value is None:
+            continue
+        if value < 0:
+            raise ConfigError(Problem(None, flag, f"must be 0 (no limit) or more, not {value}"))
+        retention = replace(retention, **{field: value or None})
+    with _open(args.db or service.get("db")) as store:
+        report = prune(store, retention)
+    for line in report.kept:
+        print(f"penguin-panel: {line}", file=sys.stderr)
+    n = len(report.removed)
+    print(f"removed the logs of {n} match{'es' if n != 1 else ''} (their debriefs are kept); "
+          f"keeping {retention.describe()}")
     return 0

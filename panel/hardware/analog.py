@@ -83,10 +83,17 @@ class SliderQuantiser:
 
 class AnalogInput(Closeable):
     """One MCP3008 channel (an `AdcSource` of the map), sampled from the loop every
-    `interval` seconds and quantised as the source says."""
+    `interval` seconds and quantised as the source says.
+
+    An MCP3008 cannot say when a slider moves, so it is sampled on a timer: SAMPLE_EVERY
+    while a match is played, SAMPLE_EVERY_IDLE (`pace(False)`) while none is, so an idle
+    cockpit wakes four times a second for it instead of fifty."""
+
+    SAMPLE_EVERY = 0.02
+    SAMPLE_EVERY_IDLE = 0.25
 
     def __init__(self, control: str, source, *, hub: InputHub, positions: Sequence[str],
-                 interval: float = 0.02, select_pin: int = 8, device=None, pin_factory=None):
+                 interval: float = SAMPLE_EVERY, select_pin: int = 8, device=None, pin_factory=None):
         self.control = control
         self.source = source
         self.interval = interval
@@ -118,6 +125,10 @@ class AnalogInput(Closeable):
     @property
     def deadline(self) -> float:
         return self._next
+
+    def pace(self, playing: bool) -> None:
+        """Sample at the match's pace or the idle one (from the next sample on)."""
+        self.interval = self.SAMPLE_EVERY if playing else self.SAMPLE_EVERY_IDLE
 
     def poll(self, now: float) -> None:
         self._next = now + self.interval

@@ -45,6 +45,7 @@ class Effects(Closeable):
         self._time_left: float | None = None
         self._phase: str | None = None
         self._next_frame: float | None = None
+        self._grid: float | None = None  # the next slot of the frames' fixed grid while something moves
         self._played: dict[str, float] = {}  # tune -> when it last started
 
     def apply(self, events: Iterable[GameEvent], snapshot: dict[str, Any], now: float) -> None:
@@ -92,9 +93,20 @@ class Effects(Closeable):
             if frame != self._last_frame:
                 self.strip.write(frame)
                 self._last_frame = frame
+        # Frames on a fixed grid while something moves (the ring drains, a cue plays), none
+        # otherwise: the next frame is the next grid slot after now, never "now + interval",
+        # so an update between frames (a press) does not push the grid and the rate does
+        # not drift; a late wake-up skips the slots it missed instead of bunching them.
         animating = show.animating(snapshot) or bool(self.cues)
-        self._next_frame = now + self.frame_interval if animating else None
-        if call is not None:
+        if not animating:
+            self._grid = None
+        elif self._grid is None:
+            self._grid = now + self.frame_interval
+        elif self._grid <= now:
+            missed = math.floor((now - self._grid) / self.frame_interval) + 1
+            self._grid += missed * self.frame_interval
+        self._next_frame = self._grid
+        if call is not None:  # a call repeated (off the grid: its own moment)
             again = self._played[call[0]] + call[1]
             self._next_frame = again if self._next_frame is None else min(self._next_frame, again)
 

@@ -8,8 +8,10 @@ need no locks.
 
 Adapters that wait for time to pass (a release held for the debounce window, a slider
 held for its settle time, the next ADC sample) expose ``deadline`` and ``poll(now)``;
-the loop calls `InputHub.poll(now)` when `InputHub.deadline` comes, like the engine's
-`advance`. Time is the injected clock's, so tests drive it.
+while `run()` runs, the hub keeps one timer on the loop for the earliest deadline,
+moved whenever something it hands to the loop may have brought an earlier one, and calls
+`poll(now)` when it comes, like the engine's `advance`. No deadline, no timer: an idle
+panel wakes nothing. Time is the injected clock's, so tests drive it.
 """
 
 from __future__ import annotations
@@ -37,6 +39,9 @@ class InputHub:
         self.queue = queue
         self.clock = clock
         self._timed: list[Timed] = []
+        self._running = False
+        self._timer: asyncio.TimerHandle | None = None
+        self._armed: float | None = None  # the deadline the timer is set for
 
     def _on_loop_thread(self) -> bool:
         try:
@@ -46,11 +51,18 @@ class InputHub:
 
     def call(self, fn: Callable, *args) -> None:
         """Run fn(*args) on the loop's thread: at once when already there (a MockPin
-        driven from a coroutine), else at the loop's next turn."""
+        driven from a coroutine), else at the loop's next turn. Then the timer is moved if
+        fn brought an earlier deadline (an edge starts a debounce window)."""
         if self._on_loop_thread():
-            fn(*args)
+            self._call(fn, args)
         else:
-            self.loop.call_soon_threadsafe(fn, *args)
+            self.loop.call_soon_threadsafe(self._call, fn, args)
+
+    def _call(self, fn: Callable, args: tuple) -> None:
+        try:
+            fn(*args)
+        finally:
+            self._arm()
 
     def emit(self, event: InputEvent | Action) -> None:
         """Queue a normalised event (loop thread only; other threads use `post`)."""
@@ -79,11 +91,34 @@ class InputHub:
             if d is not None and d <= now:
                 t.poll(now)
 
-    async def run(self, *, every: float = 0.02) -> None:
-        """Poll the adapters when their deadlines come, until cancelled. Debounce windows
-        and settle times end without an edge, so the loop wakes for them; and at least
-        every `every` seconds, since a new edge may bring an earlier deadline."""
-        while True:
-            due = self.deadline
-            await asyncio.sleep(every if due is None else max(0.0, min(due - self.clock(), every)))
+    async def run(self) -> None:
+        """Poll the adapters exactly when their deadlines come, until cancelled: debounce
+        windows and settle times end without an edge, so a timer wakes the loop for the
+        earliest of them, and for nothing else."""
+        self._running = True
+        self._arm()
+        try:
+            await self.loop.create_future()  # until cancelled: the timer does the work
+        finally:
+            self._running = False
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer = self._armed = None
+
+    def _arm(self) -> None:
+        if not self._running:
+            return
+        due = self.deadline
+        if due == self._armed:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+        self._armed = due
+        self._timer = None if due is None else self.loop.call_later(max(0.0, due - self.clock()), self._fire)
+
+    def _fire(self) -> None:
+        self._timer = self._armed = None
+        try:
             self.poll(self.clock())
+        finally:
+            self._arm()

@@ -220,6 +220,12 @@ class SerialLink:
             return
         self._closed = True
         self._stop.set()
+        ser = self._ser
+        if ser is not None:
+            try:
+                ser.cancel_read()  # a read waiting for the board's next frame returns now
+            except Exception:
+                pass
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=5)
         self._drop_port()
@@ -332,7 +338,11 @@ class SerialLink:
             self.message = f"port finder failed: {e}"
         for path in candidates:
             try:
-                ser = serial.Serial(path, 115200, timeout=0.05, write_timeout=0.5, exclusive=True)
+                # A read returns with a frame or at the latest after half the shortest
+                # deadline it watches (the handshake's, the silence's): an idle board's
+                # heartbeats wake this thread, a poll every few milliseconds would too.
+                ser = serial.Serial(path, 115200, timeout=min(self.handshake_timeout, self.silence_timeout) / 2,
+                                    write_timeout=0.5, exclusive=True)
             except (serial.SerialException, OSError, ValueError) as e:
                 self.message = f"{path}: {e}"
                 continue

@@ -146,7 +146,8 @@ class Bridge:
         store = self.cockpit.store
         if store.get_setting(RESULT_KEY) is None:
             # First time on a broker: the matches played before do not flood the venue.
-            done = [r.id for r in store.matches() if r.status != "active"]
+            # (the newest few are enough: only the latest match can be in play)
+            done = [r.id for r in store.matches_page(limit=10) if r.status != "active"]
             store.set_setting(RESULT_KEY, str(max(done, default=0)))
         self._sent_id = int(store.get_setting(RESULT_KEY) or 0)
         self.cockpit.subscribe(self._listener)  # sends the state now
@@ -313,13 +314,18 @@ class Bridge:
         """Every finished match after the last one the broker has, in order, from the log."""
         store = self.cockpit.store
         sent = int(store.get_setting(RESULT_KEY) or 0)
-        due = [r for r in store.matches() if r.id > sent and r.status in RESULT_STATUSES][-RESULTS_BACKLOG:]
-        for record in due:
+        due = []  # the newest RESULTS_BACKLOG after the last one sent, read a page at a time (newest first)
+        for r in store.iter_matches(page=RESULTS_BACKLOG + 1):
+            if r.id <= sent or len(due) == RESULTS_BACKLOG:
+                break
+            if r.status in RESULT_STATUSES:
+                due.append(r)
+        for record in reversed(due):
             if record.settings.get("mode") == "kaboom":  # a Kaboom mission scores nothing at the venue
                 store.set_setting(RESULT_KEY, str(record.id))
                 self._sent_id = record.id
                 continue
-            entries = store.entries(record.id)
+            entries = await store.run(store.entries, record.id)  # on the store's reader thread
             cockpit = self.cockpit
             if cockpit.record is not None and cockpit.record.id == record.id and cockpit.match.finished:
                 match = cockpit.match  # the match just played, as the engine left it

@@ -19,21 +19,20 @@ from typing import Any
 from aiohttp import WSCloseCode, web
 
 from .. import __version__
-from ..debrief import COLUMNS, csv_text, debrief
-from ..engine import CARDS_PER_TURN, MISTAKES_PER_TURN, SETTINGS, MatchSettings, names
+from ..debrief import COLUMNS, csv_text
+from ..engine import SETTINGS, MatchSettings, names
 from ..engine.kaboom import KaboomMatch
 from ..errors import ConfigError
 from ..events import ACTIONS, KABOOM_ACTIONS
 from ..i18n import catalog, language_name, languages
 from ..kaboom import debrief as kaboom_debrief
 from ..kaboom.build import declaration as kaboom_declaration
-from ..scenario import contract_events
-from .cockpit import Cockpit, Refused
+from .cockpit import Cockpit, Message, Refused
 from .drawing import qr_svg
 from .guard import Quiet, out_of_fds
-from .replay import replay_events
+from .history import CannotRebuild, NotStored, debrief_json
 from .security import LoginRefused, PinError, Security, split_host
-from .store import MatchRecord, StoreError, StoreWriteError
+from .store import StoreUnavailable, StoreWriteError
 
 log = logging.getLogger("penguin-panel")
 
@@ -53,14 +52,15 @@ SIM = web.AppKey("sim", bool)
 SIM_FROM_NETWORK = web.AppKey("sim_from_network", bool)
 STATIC = web.AppKey("static", Path)
 LAN_HOST = web.AppKey("lan_host", str)
-DEBRIEFS = web.AppKey("debriefs", OrderedDict)
+QR_CODES = web.AppKey("qr_codes", OrderedDict)
+QR_KEPT = 4  # join addresses whose QR code is kept drawn (this match's and the next one's)
+MATCHES_PAGE = 50  # matches per page of the debrief's list
 QUIET = web.AppKey("quiet", Quiet)
 # A cockpit serving the network counts a browser on the Pi itself (the kiosk's, on the
 # room's TV) as a room screen: it connects from 127.0.0.1. Listening on 127.0.0.1 only
 # (--sim on a laptop), every browser is on this machine, so none is special.
 OWN_SCREEN = web.AppKey("own_screen", bool)
 OWN_SCREEN_ADDRESSES = ("127.0.0.1", "::1")
-DEBRIEF_CACHE = 8  # rebuilt debriefs kept: a class flicking between the last few matches
 
 
 def default_static_dir() -> Path:
@@ -82,6 +82,9 @@ async def errors_as_json(request: web.Request, handler):
             raise
         reason = e.text if e.text and not e.text.startswith(f"{e.status}:") else e.reason
         return error(e.status, reason or "error")
+    except StoreUnavailable as e:  # done, and its entry waits in memory: it cannot be promised kept
+        return error(503, f"the cockpit cannot save right now ({e}): this was done but is not saved yet; "
+                          "the cockpit keeps trying")
     except asyncio.CancelledError:
         raise
     except StoreWriteError as e:  # a setting or a PIN the full or failing disk did not take
@@ -260,14 +263,13 @@ async def get_tower(request: web.Request) -> web.Response:
     cockpit = request.app[COCKPIT]
     if not cockpit.code_ok(request.query.get("code")):
         return error(403, "wrong or missing join code: scan the code on the join page")
-    return web.json_response(cockpit.tower_view())
+    return web.json_response(await cockpit.tower_view())
 
 
 async def get_completed(request: web.Request) -> web.Response:
     """The cards completed in the turn in progress, or between turns in the last turn, drawn:
     the rulebook lays them face up for the other teams to check. Never the card in play."""
-    cockpit = request.app[COCKPIT]
-    return web.json_response(await cockpit.call(cockpit.completed_view))
+    return web.json_response(await request.app[COCKPIT].completed_view())
 
 
 async def get_sounds(request: web.Request) -> web.Response:
@@ -297,9 +299,15 @@ async def get_join(request: web.Request) -> web.Response:
                           "pair this screen with the game master's PIN")
     code = request.app[COCKPIT].join_code()
     url = join_url(request, code)
+    codes = request.app[QR_CODES]
+    svg = codes.get(url)
+    if svg is None:  # drawn off the loop, once per address
+        svg = codes[url] = await asyncio.get_running_loop().run_in_executor(None, qr_svg, url)
+        while len(codes) > QR_KEPT:
+            codes.popitem(last=False)
     # loopback: the QR code leads to this machine only (the page says so); sim_from_network:
     # with the simulator, whether other devices may press its buttons (None without it).
-    return web.json_response({"code": code, "url": url, "qr_svg": qr_svg(url),
+    return web.json_response({"code": code, "url": url, "qr_svg": svg,
                               "loopback": is_loopback(split_host(url.split("/")[2])),
                               "sim_from_network": request.app[SIM_FROM_NETWORK] if request.app[SIM] else None})
 
@@ -368,7 +376,10 @@ async def admin_screen(request: web.Request) -> web.Response:
     screen in the room is not a game master's page."""
     require_admin(request)
     security = request.app[SECURITY]
+    store = request.app[COCKPIT].store
+    await store.writable()
     token = security.pair_screen()
+    await store.flushed()  # the screen keeps its pairing across a power cut
     security.end_session(request.cookies.get(COOKIE))
     resp = web.json_response({"ok": True})
     resp.set_cookie(SCREEN, token, httponly=True, samesite="Strict", path="/", max_age=SCREEN_COOKIE_SECONDS)
@@ -414,6 +425,7 @@ async def admin_settings(request: web.Request) -> web.Response:
         MatchSettings.check_defaults({**cockpit.defaults, **defaults}, "defaults", key="", also=("pin", "language"))
     except ConfigError as e:
         return error(400, "; ".join(str(p) for p in e.problems))
+    await cockpit.store.writable()  # while the card cannot be written: a new try, or 503 with nothing changed
     if "pin" in body:
         try:
             await security.change_pin(body["pin"])
@@ -425,6 +437,7 @@ async def admin_settings(request: web.Request) -> web.Response:
         cockpit.defaults.update(defaults)
     if "language" in body:
         await cockpit.call(lambda: cockpit.set_language(body["language"]))
+    await cockpit.store.flushed()  # the answer says "saved": it is, power cut or not
     resp = web.json_response({"ok": True, "defaults": cockpit.defaults, "language": cockpit.language})
     if "pin" in body:  # a new PIN logs everybody out, this browser too: log in again
         resp.del_cookie(COOKIE, path="/")
@@ -449,85 +462,52 @@ async def admin_status(request: web.Request) -> web.Response:
 
 
 async def admin_matches(request: web.Request) -> web.Response:
-    """The stored matches, newest first, for the debrief page's picker."""
+    """The stored matches, newest first, a page at a time (?before=ID for the next page),
+    for the debrief page's picker. Read on the store's reader thread."""
     require_admin(request, changes_state=False)
-    records = request.app[COCKPIT].store.matches()
-    return web.json_response({"matches": [
+    before = optional_id(request, "before")
+    store = request.app[COCKPIT].store
+    records = await store.run(lambda: store.matches_page(before=before, limit=MATCHES_PAGE + 1))
+    return web.json_response({"more": len(records) > MATCHES_PAGE, "matches": [
         {"id": r.id, "created": r.created, "status": r.status, "mode": r.settings.get("mode"),
          "teams": [t.get("name") for t in r.settings.get("teams", []) if isinstance(t, dict)]
-         or [p.get("name") or p.get("colour") for p in r.settings.get("players", []) if isinstance(p, dict)]}
-        for r in reversed(records)]})
+         or [p.get("name") or p.get("colour") for p in r.settings.get("players", []) if isinstance(p, dict)],
+         "log_removed": r.pruned is not None}
+        for r in records[:MATCHES_PAGE]]})
 
 
-def debrief_record(request: web.Request) -> MatchRecord:
-    """The match named by ?match=ID, or the latest one; 400/404 with a line otherwise."""
-    store = request.app[COCKPIT].store
-    raw = request.query.get("match", "").strip()
+def optional_id(request: web.Request, name: str) -> int | None:
+    raw = request.query.get(name, "").strip()
     if not raw:
-        record = store.latest_match()
-        if record is None:
-            raise web.HTTPNotFound(text="no match stored yet: play one first (set it up on /admin)")
-        return record
+        return None
     if not (raw.isascii() and raw.isdigit()) or len(raw) > 12:
-        raise web.HTTPBadRequest(text=f"match: {raw[:40]!r} is not a match id (a whole number, see /api/admin/matches)")
-    record = store.match(int(raw))
-    if record is None:
-        raise web.HTTPNotFound(text=f"match: no match {int(raw)} is stored (see /api/admin/matches)")
-    return record
+        raise web.HTTPBadRequest(text=f"{name}: {raw[:40]!r} is not a match id (a whole number, see /api/admin/matches)")
+    return int(raw)
 
 
-async def match_debrief(request: web.Request) -> dict[str, Any]:
-    """The debrief of the requested match, rebuilt from its log (cached while the log is unchanged)."""
-    record = debrief_record(request)
-    if record.problem:
-        raise web.HTTPUnprocessableEntity(text=f"match {record.id} cannot be read from the store ({record.problem})")
+async def match_debrief(request: web.Request) -> str:
+    """The debrief of the requested match (?match=ID, else the latest) as JSON text: its
+    stored summary, made again from the log on the store's reader thread only when the log
+    has changed since (panel.service.history)."""
+    match_id = optional_id(request, "match")
+    store = request.app[COCKPIT].store
     try:
-        entries = request.app[COCKPIT].store.entries(record.id)
-    except StoreError as e:
-        raise web.HTTPUnprocessableEntity(text=f"match {record.id} cannot be read from the store ({e})") from None
-    key = (record.id, record.status, len(entries), entries[-1].seq if entries else 0)
-    cache = request.app[DEBRIEFS]
-    if key in cache:
-        cache.move_to_end(key)
-        return cache[key]
-
-    def rebuild() -> dict[str, Any]:
-        # Off the event loop: replaying a long match must not hold up the presses of the
-        # one being played. The engine is pure and this Match is private to the thread.
-        match, events = replay_events(record, entries)
-        if isinstance(match, KaboomMatch):
-            return {"game": "kaboom", "match_id": record.id, "created": record.created, "status": record.status,
-                    "settings": record.settings, "finished": match.finished, "outcome": match.outcome,
-                    "reason": match.reason, "failed_colour": match.failed_colour,
-                    "time_left": {c: match.time_left(c) for c in match.colours},
-                    "tables": kaboom_debrief.debrief([e.as_dict() for e in events])}
-        return {"game": "airlines", "match_id": record.id, "created": record.created, "status": record.status,
-                "settings": record.settings, "scores": dict(match.scores), "round": match.round,
-                "finished": match.finished, "winner": match.winner, "tier": match.tier,
-                "outcome": match.outcome, "ended_by": match.ended_by, "unscored": match.unscored,
-                "turns_played": match.turns_played(), "cards_per_turn": CARDS_PER_TURN, "mistakes_per_turn": MISTAKES_PER_TURN,
-                "tables": debrief(contract_events(events))}
-
-    try:
-        result = await asyncio.get_running_loop().run_in_executor(None, rebuild)
-    except (ConfigError, ValueError, KeyError, TypeError) as e:
-        message = "; ".join(str(p) for p in e.problems) if isinstance(e, ConfigError) else f"{type(e).__name__}: {e}"
-        raise web.HTTPUnprocessableEntity(text=f"match {record.id} cannot be rebuilt from its log ({message})") from None
-    cache[key] = result
-    while len(cache) > DEBRIEF_CACHE:
-        cache.popitem(last=False)
-    return result
+        return await store.run(debrief_json, store, match_id)
+    except NotStored as e:
+        raise web.HTTPNotFound(text=str(e)) from None
+    except CannotRebuild as e:
+        raise web.HTTPUnprocessableEntity(text=str(e)) from None
 
 
 async def admin_debrief(request: web.Request) -> web.Response:
     require_admin(request, changes_state=False)
-    return web.json_response(await match_debrief(request))
+    return web.Response(text=await match_debrief(request), content_type="application/json")
 
 
 async def admin_debrief_csv(request: web.Request) -> web.Response:
     require_admin(request, changes_state=False)
     table = request.query.get("table", "")
-    result = await match_debrief(request)
+    result = json.loads(await match_debrief(request))
     columns = kaboom_debrief.COLUMNS if result["game"] == "kaboom" else COLUMNS
     if table not in columns:
         return error(400, f"table: {table[:40]!r} is not a table of this match ({' or '.join(columns)})")
@@ -553,6 +533,7 @@ class Peer:
         self.closing: int | None = None
 
     def send(self, message: dict[str, Any]) -> None:
+        """Queue one message for the page: a `Message` is serialised once for every page."""
         if self.closing is not None:
             return
         try:
@@ -581,7 +562,7 @@ class Peer:
                 if message is None:
                     await self.ws.close(code=self.closing or WSCloseCode.OK)
                     return
-                await self.ws.send_str(json.dumps(message))
+                await self.ws.send_str(message.text if isinstance(message, Message) else json.dumps(message))
         except ConnectionError:
             # The page went away between two messages: nothing left to tell it. (Raised,
             # the task could end before `follow` looks at it, and its exception would be
@@ -644,7 +625,7 @@ def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static
     app[SIM_FROM_NETWORK] = sim_from_network
     app[STATIC] = static_dir or default_static_dir()
     app[LAN_HOST] = lan_host
-    app[DEBRIEFS] = OrderedDict()
+    app[QR_CODES] = OrderedDict()
     app[QUIET] = quiet or Quiet()
     app[OWN_SCREEN] = own_screen
     r = app.router

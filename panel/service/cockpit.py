@@ -17,11 +17,11 @@ with a pause entry logged so that a replay of the log agrees with the service.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import json
 import logging
 import secrets
 import time
+from dataclasses import replace
 from typing import Any, Callable, Iterable
 
 from ..engine import Match, MatchSettings, Refusal, allowed_actions, names, refusal
@@ -34,7 +34,7 @@ from ..i18n import SOURCE, languages
 from ..layout import Layout
 from .effects import sim_leds
 from .replay import apply, layout_for, replay
-from .store import Entry, MatchRecord, Store, StoreError, StoreWriteError
+from .store import Entry, MatchRecord, Store, StoreError, StoreUnavailable, StoreWriteError
 
 log = logging.getLogger("penguin-panel")
 
@@ -66,6 +66,57 @@ class Refused(Exception):
         return cls(400 if why.param else 409, str(why))
 
 
+class Message(dict):
+    """One message for every subscriber: a dict for those in this process (the MQTT bridge)
+    and its JSON text for the pages' sockets, made once, by whoever asks first, however many
+    pages are connected. Never changed once sent."""
+
+    __slots__ = ("_text",)
+
+    def __init__(self, *args: Any, **kw: Any):
+        super().__init__(*args, **kw)
+        self._text: str | None = None
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = json.dumps(self)
+        return self._text
+
+
+class Inbox(asyncio.Queue):
+    """The owner task's queue. `wait(timeout)` returns once an item is in or the timeout has
+    passed, on a plain timer: no task to cancel and no exception for a timeout, since while
+    a turn runs the owner wakes twenty times a second for the LED frames; and an input that
+    arrives wakes the owner at the loop's next turn."""
+
+    _waiter: asyncio.Future | None = None
+
+    def put_nowait(self, item: Any) -> None:
+        super().put_nowait(item)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def wait(self, timeout: float | None) -> None:
+        if not self.empty():
+            return
+        loop = asyncio.get_running_loop()
+        waiter = self._waiter = loop.create_future()
+        timer = None if timeout is None else loop.call_later(timeout, _wake, waiter)
+        try:
+            await waiter
+        finally:
+            self._waiter = None
+            if timer is not None:
+                timer.cancel()
+
+
+def _wake(waiter: asyncio.Future) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
+
+
 def public_event(event: GameEvent) -> dict[str, Any]:
     """A game event as every page may see it: card_drawn without the card (only the tower
     with the join code gets the card, in its own message)."""
@@ -73,6 +124,13 @@ def public_event(event: GameEvent) -> dict[str, Any]:
     if event.type == "card_drawn":
         d.pop("card", None)
     return d
+
+
+def _draw_card(card: dict[str, Any], layout: Layout, language: str) -> dict[str, Any]:
+    """The tower's card drawn (a worker thread's job): its SVG and its lines in plain words."""
+    from .drawing import card_lines, card_svg  # the pages' drawing code, loaded only when a tower looks
+
+    return {"svg": card_svg(card, layout, language), "lines": card_lines(card, layout)}
 
 
 def make_code() -> str:
@@ -101,7 +159,7 @@ class Cockpit:
         self.language = language  # of every page, chosen on /admin (panel.i18n)
         self.clock = clock
         self.tick = tick
-        self.queue: asyncio.Queue = asyncio.Queue()
+        self.queue: Inbox = Inbox()
         self.subscribers: set[Any] = set()
         self.record: MatchRecord | None = None
         self.match: Match | None = None
@@ -111,7 +169,9 @@ class Cockpit:
         # from them. Seeded from the layout's start positions (a built panel's sources
         # report the real ones when they start).
         self.positions: dict[str, str] = dict(self.any_layout().start_positions())
-        self._last_card: str | None = None
+        self._last_card: str | None = None  # the key of the card the towers were last sent
+        self._art: tuple[str, str | None] | None = None  # (card key, its SVG): the last card drawn
+        self._tasks: set[asyncio.Task] = set()
         self.warnings: list[str] = list(warnings)  # for the game master: what the start found wrong
         self.store_error: str | None = None  # why the last write failed, until one succeeds
         self._retry_at: float | None = None  # clock time of the next try to log a due deadline
@@ -127,7 +187,17 @@ class Cockpit:
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
+        loop = asyncio.get_running_loop()
+
+        def store_changed() -> None:  # on the store's writer thread: handled on the owner task
+            loop.call_soon_threadsafe(lambda: self.queue.put_nowait((self._store_changed, loop.create_future())))
+
+        self.store.listener = store_changed
         self.restore()
+        try:
+            await self.store.flushed()  # what the restore wrote (a restart's pause) is kept before anyone is served
+        except StoreUnavailable as e:  # the card cannot be written: the cockpit starts, and says so
+            self._unsaved(e)
         self._task = asyncio.create_task(self._run(), name="cockpit")
         for source in self.sources:
             await source.start(self.queue)
@@ -139,6 +209,9 @@ class Cockpit:
                 for tid, pos in positions().items():
                     if known.get(tid) != pos:
                         self.queue.put_nowait(InputEvent(tid, pos, self.clock()))
+        # The effects show what is (START lit for a walk-up match, a paused ring) from the
+        # start, not from the first press; in turn with every input, on the owner task.
+        self.queue.put_nowait((lambda: self._publish([]), asyncio.get_running_loop().create_future()))
         self.started = True
 
     async def close(self) -> None:
@@ -148,8 +221,10 @@ class Cockpit:
             except Exception:  # one source failing to close must not keep the others open
                 log.exception("closing an input source failed")
         task, self._task = self._task, None
+        for t in [task, *self._tasks]:
+            if t is not None:
+                t.cancel()
         if task is not None:
-            task.cancel()
             try:
                 await task
             except asyncio.CancelledError:
@@ -291,11 +366,22 @@ class Cockpit:
             card["colours"] = [buttons[b].colour for b in card.get("press", []) if b in buttons]
         return card
 
-    def completed_view(self) -> dict[str, Any]:
+    async def completed_view(self) -> dict[str, Any]:
         """The completed cards of the turn in progress, or of the last turn between turns, each
-        numbered as the game master's challenge menu numbers them, drawn for the pages."""
+        numbered as the game master's challenge menu numbers them, drawn for the pages: read
+        on the owner task, drawn on a worker thread."""
         from .drawing import card_svg
 
+        view = await self.call(self._completed, durable=False)
+        layout, language = (self.match.layout, self.language) if self.match is not None else (None, None)
+
+        def draw() -> list[dict[str, Any]]:
+            return [{"index": i, "number": n, "svg": card_svg(c, layout, language) if c is not None else None}
+                    for i, n, c in view["cards"]]
+
+        return {"turn": view["turn"], "cards": await asyncio.get_running_loop().run_in_executor(None, draw)}
+
+    def _completed(self) -> dict[str, Any]:
         full = self.full_snapshot()
         if full is None:
             return {"turn": None, "cards": []}
@@ -311,8 +397,7 @@ class Cockpit:
         cards = []
         for i, number in enumerate(numbers):
             card = self.match.card(number)
-            svg = card_svg(card.as_dict(), self.match.layout, self.language) if card is not None else None
-            cards.append({"index": i + 1, "number": number, "svg": svg})
+            cards.append((i + 1, number, card.as_dict() if card is not None else None))
         return {"turn": turn, "cards": cards}
 
     def join_code(self) -> str:
@@ -332,16 +417,28 @@ class Cockpit:
 
     # ------------------------------------------------------------------ requests from the web
     async def input(self, control: str, value: bool | str) -> bool:
-        """A browser's input, stamped now; returns once it is in the log (True) or, with no
-        match being played, once the panel's positions are updated (False)."""
+        """A browser's input, stamped now; returns once it is in the log and the log is on
+        the card (True) or, with no match being played, once the panel's positions are
+        updated (False)."""
         event = InputEvent(control, value, self.clock())
         return await self.call(lambda: self._input(event))
 
-    async def call(self, fn: Callable[[], Any]) -> Any:
-        """Run `fn` on the owner task, in order with every input; its result or exception."""
+    async def call(self, fn: Callable[[], Any], *, durable: bool = True) -> Any:
+        """Run `fn` on the owner task, in order with every input; its result or exception,
+        once what it wrote is durable (an answer to a person or a script is a promise that
+        a power cut will not take back; StoreUnavailable when the store cannot write), or
+        at once with durable=False (a read)."""
+        if durable:  # while the store cannot write, a request is a new try, or refused having changed nothing
+            try:
+                await self.store.writable()
+            except StoreWriteError as e:
+                raise self._unsaved(e) from None
         future = asyncio.get_running_loop().create_future()
         self.queue.put_nowait((fn, future))
-        return await future
+        result = await future
+        if durable:
+            await self.store.flushed()
+        return result
 
     async def create_match(self, body: dict[str, Any]) -> dict[str, Any]:
         return await self.call(lambda: self._create_match(body))
@@ -352,15 +449,12 @@ class Cockpit:
     # ------------------------------------------------------------------ the owner task
     async def _run(self) -> None:
         while True:
-            timeout = self._timeout()
-            try:
-                if timeout is None:
-                    item = await self.queue.get()
-                else:
-                    item = await asyncio.wait_for(self.queue.get(), timeout)
-            except TimeoutError:
-                self._guard(self._on_timer)
-                continue
+            if self.queue.empty():
+                await self.queue.wait(self._timeout())
+                if self.queue.empty():
+                    self._guard(self._on_timer)
+                    continue
+            item = self.queue.get_nowait()
             self._guard(lambda: self._process(item))
 
     def _guard(self, fn: Callable[[], None]) -> None:
@@ -564,7 +658,7 @@ class Cockpit:
             raise self._unsaved(e) from None
         self._saved()
 
-    def _unsaved(self, e: StoreWriteError) -> Refused:
+    def _unsaved(self, e: StoreError) -> Refused:
         """A write failed: shown on the pages, logged once; the Refused to give whoever asked."""
         if self.store_error is None:  # one line when it starts, one when it ends: no flood
             log.warning("the store cannot write (%s): presses and actions are refused until it can", e)
@@ -579,6 +673,16 @@ class Cockpit:
             log.warning("the store writes again")
             self.store_error = None
 
+    def _store_changed(self) -> None:
+        """The store's writer failed to commit, or commits again after failing (it keeps what
+        waits and tries again on its own): the pages say so, and a deadline that waited for
+        the store is taken at once."""
+        if self.store.failure is not None:
+            self._unsaved(StoreUnavailable(self.store.failure))
+        elif self.store_error is not None:
+            self._saved()
+            self._publish([])
+
     def _set_status(self, status: str) -> None:
         """The match's status in the store. Every status follows from the log (a start sets
         it from the log when the row says otherwise), so one the store cannot write is kept
@@ -587,10 +691,9 @@ class Cockpit:
             self.store.set_status(self.record.id, status)
         except StoreWriteError as e:
             self._unsaved(e)
-            self.record = dataclasses.replace(self.record, status=status)
-            return
-        self._saved()
-        self.record = self.store.match(self.record.id)
+        else:
+            self._saved()
+        self.record = replace(self.record, status=status)
 
     # ------------------------------------------------------------------ game master
     def _create_match(self, body: Any) -> dict[str, Any]:
@@ -617,12 +720,12 @@ class Cockpit:
         settings = match.settings
         code = self.next_code
         try:
-            match_id = self.store.create_match(settings.as_dict(), dict(self.positions), code)
+            self.record = self.store.create_match(settings.as_dict(), dict(self.positions), code)
         except StoreWriteError as e:
             raise self._unsaved(e) from None
         self._saved()
+        match_id = self.record.id
         self._new_next_code()
-        self.record = self.store.match(match_id)
         self.match = match
         self._offset = self.clock()
         self._t = 0.0
@@ -675,66 +778,90 @@ class Cockpit:
                                f"({', '.join(languages())})")
         self.language = language
         self.store.set_setting("language", language)
-        full = self.full_snapshot()
-        card_msg = None
+        message = Message(type="language", language=language)
         for sub in list(self.subscribers):
-            sub.send({"type": "language", "language": language})
-            if getattr(sub, "view", None) == "tower":
-                card_msg = card_msg or self._card_message(full)
-                sub.send(card_msg)
+            sub.send(message)
+        self._card_changed(self.full_snapshot())
 
     def subscribe(self, sub: Any) -> None:
         """Add a page's socket; it gets the language and the state now (and the LEDs or the card)."""
         self.subscribers.add(sub)
-        sub.send({"type": "language", "language": self.language})
+        sub.send(Message(type="language", language=self.language))
         full = self.full_snapshot()
-        sub.send({"type": "state", "state": self.public_state(full)})
+        sub.send(Message(type="state", state=self.public_state(full)))
         if sub.view == "sim":
-            sub.send(sim_leds(full or {"phase": "idle"}, now=self.now()))
+            sub.send(Message(sim_leds(full or {"phase": "idle"}, now=self.now())))
         if sub.view == "tower":
-            sub.send(self._card_message(full))
+            self._spawn(self._send_card([sub]))
 
     def unsubscribe(self, sub: Any) -> None:
         self.subscribers.discard(sub)
 
-    def _card_message(self, full: dict[str, Any] | None) -> dict[str, Any]:
-        return {"type": "card", **self.tower_view(full)}
+    # ------------------------------------------------------------------ the tower's card
+    def _card_key(self, card: dict[str, Any] | None) -> str:
+        return json.dumps([card, self.language], sort_keys=True)
 
-    def tower_view(self, full: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The card in play for the tower: the card, its drawing and its lines in plain words."""
-        from .drawing import card_lines, card_svg  # the pages' drawing code, loaded only when a tower looks
-
-        card = self.tower_card(full)
+    async def tower_view(self) -> dict[str, Any]:
+        """The card in play for the tower: the card, its drawing (SVG, in the cockpit's
+        language) and its lines in plain words. Drawn on a worker thread, once per card:
+        drawing takes milliseconds the presses cannot spare."""
+        card = self.tower_card()
         if card is None or self.match is None:
             return {"card": None, "svg": None, "lines": []}
-        layout = self.match.layout
-        return {"card": card, "svg": card_svg(card, layout, self.language), "lines": card_lines(card, layout)}
+        key = self._card_key(card)
+        if self._art is None or self._art[0] != key:
+            drawn = await asyncio.get_running_loop().run_in_executor(None, _draw_card, card, self.match.layout,
+                                                                     self.language)
+            self._art = (key, drawn)
+        return {"card": card, **self._art[1]}
+
+    def _card_changed(self, full: dict[str, Any] | None) -> None:
+        key = self._card_key(self.tower_card(full))
+        if key != self._last_card:
+            self._last_card = key
+            towers = [s for s in self.subscribers if getattr(s, "view", None) == "tower"]
+            if towers:
+                self._spawn(self._send_card(towers))
+
+    async def _send_card(self, towers: list[Any]) -> None:
+        key = self._last_card
+        view = await self.tower_view()
+        if key != self._last_card:
+            return  # another card came meanwhile: its own message is on its way
+        message = Message(type="card", **view)
+        for sub in towers:
+            if sub in self.subscribers:
+                sub.send(message)
+
+    def _spawn(self, coro) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("sending the card failed: %s", task.exception())
 
     def _publish(self, events: list[GameEvent]) -> None:
         self._next_tick = self.clock() + self.tick
         full = self.full_snapshot()
-        state = {"type": "state", "state": self.public_state(full)}
-        leds = None
-        card_msg = None
-        card = self.tower_card(full)
-        card_key = json.dumps(card, sort_keys=True)
-        if card_key != self._last_card:
-            self._last_card = card_key
-            if any(getattr(s, "view", None) == "tower" for s in self.subscribers):
-                card_msg = self._card_message(full)
-        event_msgs = [{"type": "event", "event": public_event(e)} for e in events]
-        for sub in list(self.subscribers):
-            for m in event_msgs:
-                sub.send(m)
-            sub.send(state)
-            if sub.view == "sim":
-                leds = leds or sim_leds(full or {"phase": "idle"}, now=self.now())
-                sub.send(leds)
-            elif sub.view == "tower" and card_msg is not None:
-                sub.send(card_msg)
         now = self.now()
+        # The panel's lights and sounds first: they are the answer to the press.
         for effect in self.effects:
             try:
                 effect.on_events(events, full or {"phase": "idle"}, now)
             except Exception:  # an LED or buzzer fault must not stop the game
                 log.exception("an effect failed")
+        if self.subscribers:
+            # Each message made (and serialised) once, however many pages are connected.
+            messages = [Message(type="event", event=public_event(e)) for e in events]
+            messages.append(Message(type="state", state=self.public_state(full)))
+            leds = None
+            for sub in list(self.subscribers):
+                for message in messages:
+                    sub.send(message)
+                if sub.view == "sim":
+                    leds = leds or Message(sim_leds(full or {"phase": "idle"}, now=self.now()))
+                    sub.send(leds)
+        self._card_changed(full)

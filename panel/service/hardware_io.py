@@ -41,6 +41,7 @@ class HardwareIO:
         self.clock = clock
         self.hub = None
         self.inputs: dict[str, Any] = {}
+        self._playing = True  # (the inputs start at the match's pace until the first snapshot says)
         self.effects = None
         self._task: asyncio.Task | None = None
 
@@ -68,6 +69,13 @@ class HardwareIO:
     def on_events(self, events: list[GameEvent], snapshot: dict[str, Any], now: float) -> None:
         if self.effects is not None:
             self.effects.apply(events, snapshot, now)
+        playing = snapshot.get("phase") not in (None, "idle", "finished")
+        if playing != self._playing:  # sliders sampled at the match's pace only while one is played
+            self._playing = playing
+            for inp in self.inputs.values():
+                pace = getattr(inp, "pace", None)
+                if pace is not None:
+                    pace(playing)
 
     def update(self, snapshot: dict[str, Any], now: float) -> None:
         if self.effects is not None:

@@ -69,11 +69,11 @@ class LinkIO:
         self._task = asyncio.create_task(self.hub.run(), name="link-settle")
 
     def _from_thread(self, fn: Callable[[Any], None]) -> Callable[[Any], None]:
-        loop = self._loop
+        hub = self.hub
 
         def hand_over(item: Any) -> None:
             try:
-                loop.call_soon_threadsafe(fn, item)
+                hub.call(fn, item)  # (then the hub's timer follows a slider's settle time)
             except RuntimeError:  # the loop closed while the link was still reading
                 pass
 

@@ -26,6 +26,7 @@ import aiomqtt
 from ..mqtt.bridge import Backoff, cancel, client_for, quiet_closed_sockets, why
 from ..mqtt.protocol import BACKOFF, COMMANDS, VERSION, PayloadError, decode, encode, parse_topic, topic
 from ..mqtt.settings import BrokerSettings
+from ..service.cockpit import Message
 from .store import PERIODS, VenueStore
 
 log = logging.getLogger("penguin-panel")
@@ -113,6 +114,7 @@ class Venue:
         self.peers.discard(peer)
 
     def _send_all(self, message: dict[str, Any]) -> None:
+        message = Message(message)  # serialised once, however many boards listen
         for peer in list(self.peers):
             peer.send(message)
 

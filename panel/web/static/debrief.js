@@ -315,15 +315,47 @@ function needLogin(e) {
   return false;
 }
 
+// The picker lists the newest matches; "Older matches" fetches the page before the last one shown.
+let older = null; // the id the next page of older matches comes before, or null when there is none
+
+const matchOption = (m) => el("option", { value: String(m.id),
+  text: `#${m.id} · ${m.created.replace("T", " ").slice(0, 16)} · ${m.mode} · ${m.teams.join(" vs ")} · ${m.status}` });
+
+function addMatches(matches, more) {
+  const sel = $("#match");
+  const shown = new Set([...sel.options].map((o) => o.value));
+  for (const m of matches) {
+    if (shown.has(String(m.id))) sel.querySelector(`option[value="${m.id}"]`).replaceWith(matchOption(m));
+    else sel.append(matchOption(m));
+  }
+  older = more && matches.length ? matches[matches.length - 1].id : null;
+  $("#older").classList.toggle("hidden", older === null);
+}
+
 async function loadMatches() {
-  const { matches } = await api("/api/admin/matches");
+  const { matches, more } = await api("/api/admin/matches");
   $("#login").classList.add("hidden");
   const sel = $("#match");
   const keep = new URLSearchParams(location.search).get("match") || sel.value;
-  sel.replaceChildren(...matches.map((m) => el("option", { value: String(m.id),
-    text: `#${m.id} · ${m.created.replace("T", " ").slice(0, 16)} · ${m.mode} · ${m.teams.join(" vs ")} · ${m.status}` })));
-  if (matches.some((m) => String(m.id) === keep)) sel.value = keep;
+  sel.replaceChildren();
+  addMatches(matches, more);
+  if (keep && /^\d+$/.test(keep) && !matches.some((m) => String(m.id) === keep)) {
+    sel.append(el("option", { value: keep, text: `#${keep}` })); // an older match, asked for by its id
+  }
+  if (keep && sel.querySelector(`option[value="${keep}"]`)) sel.value = keep;
   return matches.length;
+}
+
+async function loadOlder() {
+  error("");
+  try {
+    const { matches, more } = await api(`/api/admin/matches?before=${older}`);
+    const keep = $("#match").value;
+    addMatches(matches, more);
+    $("#match").value = keep;
+  } catch (e) {
+    if (!needLogin(e)) error(e.message);
+  }
 }
 
 async function load() {
@@ -347,6 +379,7 @@ $("#match").addEventListener("change", () => {
   load();
 });
 $("#refresh").addEventListener("click", load);
+$("#older").addEventListener("click", loadOlder);
 $("#print").addEventListener("click", () => window.print());
 $("#login").addEventListener("submit", async (ev) => {
   ev.preventDefault();

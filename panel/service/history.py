@@ -1,0 +1,191 @@
+"""The stored matches as history: their debrief summaries, and the retention of their logs.
+
+A match's debrief is kept as a summary (the JSON the debrief page is served), made from the
+log once and made again only when the log or the status has changed since: opening the
+debrief of a finished match reads one row, never the log. The retention setting removes the
+logs of old matches (`penguin-panel matches prune`, and the service once a day); each
+match's summary is made first and kept, so its debrief, result and tables stay.
+
+Everything here reads and writes through a `Store` and is meant for a thread other than the
+event loop's (the store's reader thread, or the prune command's own process).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from ..debrief import debrief
+from ..engine import CARDS_PER_TURN, MISTAKES_PER_TURN
+from ..engine.kaboom import KaboomMatch
+from ..kaboom import debrief as kaboom_debrief
+from ..errors import ConfigError, Problem
+from ..scenario import contract_events
+from .replay import replay_events
+from .store import BadRow, Entry, MatchRecord, Store, StoreWriteError, Summary
+
+DEFAULT_KEEP_DAYS = 90  # the logs of the last 90 days are kept; every match's summary for ever
+PRUNE_BATCH = 20  # matches whose logs go in one transaction: short, so the service's writer never waits long
+
+
+class NotStored(LookupError):
+    """No such match (or none at all)."""
+
+
+class CannotRebuild(ValueError):
+    """The match's log does not replay (a log from a different engine, a damaged row)."""
+
+
+@dataclass(frozen=True)
+class Retention:
+    """How long match logs are kept: `days` (None: no age limit) and `matches` (None: no
+    count limit). A log goes when it is older than `days` or not among the newest
+    `matches`; the match being played never goes."""
+
+    days: int | None = DEFAULT_KEEP_DAYS
+    matches: int | None = None
+
+    # The settings file's [service] keys (and `matches prune`'s options) that set it.
+    KEYS = {"keep_logs_days": "days", "keep_logs_matches": "matches"}
+
+    @classmethod
+    def from_settings(cls, service: dict[str, Any], *, file: str | None = None) -> "Retention":
+        """From the settings file's [service] table: a whole number each, 0 for no limit."""
+        problems = []
+        values: dict[str, int | None] = {}
+        for key, field in cls.KEYS.items():
+            if key not in service:
+                continue
+            v = service[key]
+            if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 100_000:
+                problems.append(Problem(file, f"service.{key}", f"must be a whole number of "
+                                        f"{field} from 0 (no limit) to 100000, not {v!r}"))
+                continue
+            values[field] = v or None
+        if problems:
+            raise ConfigError(problems)
+        return cls(**values)
+
+    def describe(self) -> str:
+        parts = ([f"the last {self.days} days"] if self.days is not None else []) + (
+            [f"the newest {self.matches} matches"] if self.matches is not None else [])
+        return "logs of " + " and ".join(parts) if parts else "every log"
+
+
+def summarise(record: MatchRecord, entries: list[Entry]) -> dict[str, Any]:
+    """A match's debrief: its result and the three tables, from its log."""
+    try:
+        match, events = replay_events(record, entries)
+    except ConfigError as e:
+        raise CannotRebuild(f"match {record.id} cannot be rebuilt from its log "
+                            f"({'; '.join(str(p) for p in e.problems)})") from None
+    except (ValueError, KeyError, TypeError) as e:
+        raise CannotRebuild(f"match {record.id} cannot be rebuilt from its log ({type(e).__name__}: {e})") from None
+    if isinstance(match, KaboomMatch):
+        return {"game": "kaboom", "match_id": record.id, "created": record.created, "status": record.status,
+                "settings": record.settings, "finished": match.finished, "outcome": match.outcome,
+                "reason": match.reason, "failed_colour": match.failed_colour,
+                "time_left": {c: match.time_left(c) for c in match.colours},
+                "tables": kaboom_debrief.debrief([e.as_dict() for e in events])}
+    return {"game": "airlines", "match_id": record.id, "created": record.created, "status": record.status,
+            "settings": record.settings, "scores": dict(match.scores), "round": match.round,
+            "finished": match.finished, "winner": match.winner, "tier": match.tier,
+            "outcome": match.outcome, "ended_by": match.ended_by, "unscored": match.unscored,
+            "turns_played": match.turns_played(), "cards_per_turn": CARDS_PER_TURN,
+            "mistakes_per_turn": MISTAKES_PER_TURN, "tables": debrief(contract_events(events))}
+
+
+def record_or_latest(store: Store, match_id: int | None) -> MatchRecord:
+    record = store.latest_match() if match_id is None else store.match(match_id)
+    if record is None:
+        raise NotStored("no match stored yet: play one first (set it up on /admin)" if match_id is None else
+                        f"match: no match {match_id} is stored (see /api/admin/matches)")
+    return record
+
+
+def debrief_json(store: Store, match_id: int | None) -> str:
+    """The debrief of a match (the latest when None) as JSON text: its stored summary when
+    the log has not changed since it was made, else made from the log and stored."""
+    record = record_or_latest(store, match_id)
+    summary = store.summary(record.id)
+    if summary is not None and (record.pruned or (summary.status == record.status
+                                                  and summary.seq == store.last_seq(record.id))):
+        return summary.json
+    if record.pruned:
+        raise CannotRebuild(f"match {record.id}: its log was removed on {record.pruned[:10]} "
+                            "and no summary was kept")
+    return _summary(store, record).json
+
+
+def _summary(store: Store, record: MatchRecord) -> Summary:
+    """The match's summary made from its log, and stored (when the store can write: else
+    made again next time)."""
+    if record.problem:
+        raise CannotRebuild(f"match {record.id} cannot be read from the store ({record.problem})")
+    try:
+        entries = store.entries(record.id)
+    except BadRow as e:
+        raise CannotRebuild(f"match {record.id} cannot be read from the store ({e})") from None
+    text = json.dumps(summarise(record, entries))
+    summary = Summary(record.id, entries[-1].seq if entries else 0, record.status, text)
+    try:
+        store.put_summary(summary)
+    except StoreWriteError:
+        pass  # served all the same; the store's failure is on the pages already
+    return summary
+
+
+@dataclass
+class Pruned:
+    removed: list[int]  # the matches whose log went
+    kept: list[str]  # why a log that should have gone was kept (one line each)
+
+
+def prune(store: Store, retention: Retention, *, now: datetime | None = None) -> Pruned:
+    """Remove the logs the retention setting no longer keeps, each match's summary made (or
+    brought up to date) and kept first."""
+    now = now or datetime.now().astimezone()
+    cutoff = now - timedelta(days=retention.days) if retention.days is not None else None
+    newest_kept = None
+    if retention.matches is not None:
+        page = store.matches_page(limit=retention.matches)
+        newest_kept = page[-1].id if len(page) == retention.matches else 0
+    report = Pruned([], [])
+    batch = 0
+    after = 0
+    while True:
+        records = store.matches_after(after, with_log=True)
+        if not records:
+            break
+        after = records[-1].id
+        for record in records:
+            if record.status == "active":
+                continue
+            old = cutoff is not None and _created(record) < cutoff
+            beyond = newest_kept is not None and record.id < newest_kept
+            if not (old or beyond):
+                continue
+            summary = store.summary(record.id)
+            if summary is None or summary.status != record.status or summary.seq != store.last_seq(record.id):
+                try:
+                    summary = _summary(store, record)
+                except CannotRebuild as e:  # kept: a log that does not replay is worth a look, not a deletion
+                    report.kept.append(f"{e}; its log is kept")
+                    continue
+            store.remove_log(record.id, summary)
+            report.removed.append(record.id)
+            batch += 1
+            if batch >= PRUNE_BATCH:
+                store.sync()  # one short transaction per batch
+                batch = 0
+    store.sync()
+    return report
+
+
+def _created(record: MatchRecord) -> datetime:
+    try:
+        return datetime.strptime(record.created, "%Y-%m-%dT%H:%M:%S%z")
+    except ValueError:
+        return datetime.max.replace(tzinfo=datetime.now().astimezone().tzinfo)  # an odd date: never "old"
