@@ -20,6 +20,7 @@ from babel.messages.pofile import read_po
 from panel import i18n
 from panel.cli import main
 from panel.service.store import Store
+from service_helpers import two_mistakes
 
 ROOT = Path(__file__).resolve().parents[1]
 POT = i18n.LOCALE_DIR / f"{i18n.DOMAIN}.pot"
@@ -198,3 +199,51 @@ def test_the_cockpit_starts_in_the_chosen_language_else_the_system_locale(tmp_pa
     with Store(tmp_path / "p.db") as store:
         store.set_setting("language", "en")  # as /admin Settings keeps it
     assert start_service(tmp_path, {"LANG": "es_ES.UTF-8"}) == "en"
+
+
+# ---------------------------------------------------------------------------- the API in the cockpit's language
+
+def is_error(status_body, code) -> str:
+    status, body = status_body
+    assert status == code, (status, body)
+    return body["error"]
+
+
+def test_the_api_answers_in_the_cockpits_language(svc, gm):
+    """With Spanish chosen on /admin, what the service words itself comes in Spanish: the
+    engine's refusals (409, and 400 for a parameter at fault), the service's own errors,
+    the controls' plain names (state, layout, tower, debrief) and the settings' words."""
+    es = i18n.translations("es")
+    public = svc.client()
+    assert is_error(gm.act("start_turn"), 409) == "no match: set one up first"  # English until chosen
+    assert gm.post("/api/admin/settings", {"language": "es"})[0] == 200
+    assert is_error(gm.act("start_turn"), 409) == "no hay partida: prepara una primero"
+    assert is_error(gm.post("/api/admin/action", []), 400) == "el cuerpo debe ser un objeto JSON"
+    assert is_error(public.post("/api/admin/login", {"pin": "0000"}), 403) == "PIN incorrecto"
+    code = gm.new_match()["code"]
+    assert is_error(gm.act("rule", upheld=True), 409) == "no hay ningún turno en curso: empieza uno primero"
+    assert is_error(public.post("/api/sim/input", {"control": "grid.r9c9", "value": True}), 400) == \
+        "control: 'grid.r9c9' no es un control del panel por la cara azul"
+    layout = svc.cockpit.match.layout
+    plain = {c["id"]: c["plain"] for c in public.get("/api/layout")[1]["controls"]}  # as the pages draw it
+    assert plain["beacon.white"] == "el botón de baliza blanco" and plain["cross.ok"] == "OK en la cruz de dirección"
+    assert plain["round_lever.red"] == "la palanca redonda de color rojo"
+    assert plain == {cid: layout.plain_name(cid, es) for cid in plain}
+    # Two mistakes end the turn: the stuck finger and the debrief's controls in Spanish.
+    _card, wrong = two_mistakes(svc, gm, code)
+    last = public.state()["last_turn"]
+    assert last["reason"] == "mistakes" and last["stuck_name"] == layout.plain_name(last["stuck"], es)
+    assert last["stuck_name"] != layout.plain_name(last["stuck"])
+    controls = gm.get("/api/admin/debrief")[1]["tables"]["controls"]
+    assert {r["control"] for r in controls} == {layout.plain_name(w, es) for w in wrong}
+    # The next team's turn: the tower's card in plain words, a challenge of one's own turn.
+    assert gm.act("start_turn")[0] == 200
+    lines = public.get(f"/api/tower?code={code}")[1]["lines"]
+    assert lines and all(line.startswith(("Pulsa ", "Pon ", "En ")) for line in lines), lines
+    assert is_error(gm.act("challenge", team="Puffins"), 400) == "team: Puffins no puede desafiar su propio turno"
+    assert is_error(gm.act("challenge"), 400) == "team: indica el equipo que pide el desafío (Gulls o Puffins)"
+    # The settings as the game master's page builds its forms from them.
+    settings = {st["name"]: st for st in gm.get("/api/admin/status")[1]["settings"]}
+    assert settings["mode"]["label"] == "Modo" and settings["mode"]["choice_names"] == ["Competitivo", "Cooperativo"]
+    assert settings["side"]["choice_names"] == ["Azul", "Gris"]
+    assert settings["turn_seconds"]["help"] == "el temporizador de un turno (35 o 40 para una primera partida)"

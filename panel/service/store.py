@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..i18n import N_
+
 SCHEMA_VERSION = 1
 
 _SCHEMA = """
@@ -93,9 +95,9 @@ class StoreWriteError(StoreError):
 
 def _plain(e: sqlite3.Error) -> str:
     text = str(e)
-    for cause, words in (("disk is full", "the disk is full"), ("readonly", "the database is read-only"),
-                         ("disk I/O error", "the disk could not be written (I/O error)"),
-                         ("locked", "the database is locked by another program")):
+    for cause, words in (("disk is full", N_("the disk is full")), ("readonly", N_("the database is read-only")),
+                         ("disk I/O error", N_("the disk could not be written (I/O error)")),
+                         ("locked", N_("the database is locked by another program"))):
         if cause in text:
             return words
     return text.splitlines()[0][:160] if text else type(e).__name__
