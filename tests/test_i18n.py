@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gettext
 import io
+import json
 import os
 import re
 import string
@@ -21,6 +22,7 @@ from panel import i18n
 from panel.cli import main
 from panel.service.store import Store
 from service_helpers import two_mistakes
+from test_scenario import SCENARIO
 
 ROOT = Path(__file__).resolve().parents[1]
 POT = i18n.LOCALE_DIR / f"{i18n.DOMAIN}.pot"
@@ -170,6 +172,37 @@ def test_a_cooperative_landing_in_both_languages(tmp_path, capsys, locale_env):
     assert es.gettext(tier) != tier and es.gettext(outcome) != outcome
 
 
+def test_the_replay_log_in_the_system_locales_language(tmp_path, capsys, locale_env):
+    """`replay`'s text log says the engine's refusal, the mistaken control and the summary
+    in Spanish under LANGUAGE=es; its JSON, for scripts, stays in English."""
+    path = tmp_path / "s.toml"
+    path.write_text(SCENARIO + '[[input]]\nt = 6\naction = "challenge"\nteam = "Ice"\n')
+    locale_env.setenv("LANGUAGE", "es")
+    assert main(["replay", str(path)]) == 0
+    text = capsys.readouterr().out.splitlines()
+    assert "    6.00s  rechazado        challenge (team=Ice): team: Ice no puede desafiar su propio turno" in text
+    assert any(" mistake " in line and "name=el botón de alarma rojo," in line for line in text), text
+    assert text[-2:] == ["puntuaciones: Ice 1, Snow 0", "partida sin terminar (ronda 1)"]
+    assert main(["replay", str(path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["refused"][0]["reason"] == "team: Ice cannot challenge its own turn"
+    assert [e["name"] for e in out["events"] if e["type"] == "mistake"] == ["the red alarm"]
+
+
+def test_the_self_test_in_the_system_locales_language(capsys, locale_env):
+    """`check --sim` (the scripted maker on the shipped map) prompts and sums up in Spanish."""
+    locale_env.setenv("LANGUAGE", "es")
+    assert main(["check", "--sim"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert any(line.endswith("  pulsa el botón de alarma rojo una vez") for line in out), out
+    assert any("  gira la rueda giratoria hasta " in line for line in out)
+    header = next(line for line in out if line.startswith("control "))
+    assert header.split() == ["control", "clave", "del", "mapa", "resultado", "detalle"]
+    assert any(line.startswith("el botón de alarma rojo ") and line.split()[-1] == "bien" for line in out)
+    assert any(re.fullmatch(r"\d+ bien", line) for line in out) and out[-1] == "todo bien", out[-5:]
+    assert any(line.startswith("coprocesador: ") for line in out)
+
+
 # ---------------------------------------------------------------------------- the service
 
 def start_service(tmp_path: Path, env: dict[str, str]) -> str:
@@ -183,7 +216,7 @@ def start_service(tmp_path: Path, env: dict[str, str]) -> str:
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env={**clean, **env})
     try:
         for line in p.stdout:
-            m = re.search(r"serving on (http://\S+?)/ ", line)
+            m = re.search(r"(http://\S+?)/  \(", line)  # "serving on", in the locale's language
             if m:
                 with urllib.request.urlopen(m.group(1) + "/api/i18n", timeout=20) as r:
                     return json.load(r)["language"]

@@ -28,8 +28,8 @@ from ..events import ACTIONS, KABOOM_ACTIONS
 from ..i18n import MODULE_NAME, N_, SOURCE, Either, Text, Word, catalog, language_name, languages, render, translations
 from ..kaboom import debrief as kaboom_debrief
 from ..kaboom.build import declaration as kaboom_declaration
-from ..scenario import contract_events
-from .cockpit import NOT_A_LANGUAGE, UNSAVED, Cockpit, Refused, named
+from ..scenario import contract_events, named
+from .cockpit import NOT_A_LANGUAGE, UNSAVED, Cockpit, Refused
 from .drawing import qr_svg
 from .guard import Quiet, out_of_fds
 from .replay import replay_events

@@ -32,6 +32,7 @@ from ..errors import ConfigError
 from ..events import Action, GameEvent, InputEvent
 from ..i18n import N_, SOURCE, Text, Word, languages, translations
 from ..layout import Layout
+from ..scenario import named
 from .effects import sim_leds
 from .replay import apply, layout_for, replay
 from .store import Entry, MatchRecord, Store, StoreError, StoreWriteError
@@ -83,14 +84,6 @@ def public_event(event: GameEvent, layout: Layout | None = None, tr: Any = None)
     if event.type == "card_drawn":
         d.pop("card", None)
     return named(d, layout, tr)
-
-
-def named(event: dict[str, Any], layout: Layout | None, tr: Any) -> dict[str, Any]:
-    """An event dict whose control's plain name (`name`, a mistake's) is said in the language
-    of `tr` (the engine says it in English); unchanged without a layout or a language."""
-    if tr is None or layout is None or "name" not in event or event.get("control") not in layout:
-        return event
-    return {**event, "name": layout.plain_name(event["control"], tr)}
 
 
 def make_code() -> str:

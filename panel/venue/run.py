@@ -27,6 +27,7 @@ from pathlib import Path
 from aiohttp import web
 
 from ..errors import ConfigError, Problem, read_toml
+from ..i18n import N_
 from ..mqtt.settings import BrokerSettings, Table
 from ..service.run import first_pin, listen, say, stop_on_signals, until_stopped
 from ..service.sdnotify import Notifier
@@ -110,8 +111,8 @@ async def serve(opts: Options, *, stop: asyncio.Event | None = None) -> None:
     with store, Notifier() as notifier:
         security = Security(store, allow_hosts=list(venue_settings.allow_hosts)
                             + ([host] if host not in ("0.0.0.0", "::") else []))
-        first_pin(security, venue_settings.pin, "venue admin PIN",
-                  "a new one: pin = '...' in the settings file's [venue] table")
+        first_pin(security, venue_settings.pin, N_("venue admin PIN"),
+                  N_("a new one: pin = '...' in the settings file's [venue] table"))
         venue = Venue(store, broker)
         await venue.start()
         runner = web.AppRunner(build_app(venue, security, name=venue_settings.name), access_log=None,
