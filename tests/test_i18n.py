@@ -253,6 +253,11 @@ def test_the_api_answers_in_the_cockpits_language(svc, gm):
     assert is_error(gm.act("start_turn"), 409) == "no hay partida: prepara una primero"
     assert is_error(gm.post("/api/admin/action", []), 400) == "el cuerpo debe ser un objeto JSON"
     assert is_error(public.post("/api/admin/login", {"pin": "0000"}), 403) == "PIN incorrecto"
+    assert is_error(gm.post("/api/admin/settings", {"turn_seconds": 2}), 400) == \
+        "turn_seconds: debe ser un número de 5 a 600, no 2"
+    assert is_error(gm.post("/api/admin/match", {"teams": [{"name": "Gulls", "players": ["Ana"]}]}), 400) == \
+        "teams[0].players: el equipo 'Gulls' necesita al menos 2 jugadores (una torre y una tripulación), " \
+        "o ninguno con nombre"
     code = gm.new_match()["code"]
     assert is_error(gm.act("rule", upheld=True), 409) == "no hay ningún turno en curso: empieza uno primero"
     assert is_error(public.post("/api/sim/input", {"control": "grid.r9c9", "value": True}), 400) == \
@@ -280,3 +285,9 @@ def test_the_api_answers_in_the_cockpits_language(svc, gm):
     assert settings["mode"]["label"] == "Modo" and settings["mode"]["choice_names"] == ["Competitivo", "Cooperativo"]
     assert settings["side"]["choice_names"] == ["Azul", "Gris"]
     assert settings["turn_seconds"]["help"] == "el temporizador de un turno (35 o 40 para una primera partida)"
+    # Penguin Kaboom: its settings' problems and its engine's refusals, colours in words.
+    assert gm.act("abandon")[0] == 200
+    assert is_error(gm.post("/api/admin/match", {"mode": "kaboom", "players": ["red", "red"]}), 400) == \
+        "players[1].colour: dos jugadores tienen el pingüino rojo"
+    assert gm.post("/api/admin/match", {"mode": "kaboom", "players": ["red"]})[0] == 200
+    assert is_error(gm.act("join", colour="red"), 409) == "el pingüino rojo ya se ha unido"

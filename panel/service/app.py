@@ -438,7 +438,7 @@ async def admin_settings(request: web.Request) -> web.Response:
     try:  # the defaults as a whole, with the same checks and messages as the settings file's
         MatchSettings.check_defaults({**cockpit.defaults, **defaults}, "defaults", key="", also=("pin", "language"))
     except ConfigError as e:
-        return error(400, "; ".join(str(p) for p in e.problems))
+        return error(400, "; ".join(p.text(said(request)) for p in e.problems))
     if "pin" in body:
         try:
             await security.change_pin(body["pin"])

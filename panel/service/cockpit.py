@@ -637,7 +637,8 @@ class Cockpit:
                 layout = layout_for(settings.layout, settings.side, settings.expansion)
                 match = Match(settings, layout, positions=dict(self.positions))
         except ConfigError as e:
-            raise Refused(400, "; ".join(str(p) for p in e.problems)) from None
+            # Said now, in the pages' language: the message is the problems' own words.
+            raise Refused(400, "; ".join(p.text(translations(self.language)) for p in e.problems)) from None
         except ValueError as e:
             raise Refused(400, str(e)) from None
         settings = match.settings
