@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from ..errors import ConfigError, Problem
+from ..i18n import _
 from ..scenario import input_entry
 from ..service.replay import entry_event
 
@@ -42,7 +43,7 @@ def list_matches(args) -> int:
     with _open(args.db) as store:
         records = store.matches()
         if not records:
-            print("no matches stored yet")
+            print(_("no matches stored yet"))
         for r in records:
             teams = ", ".join([t["name"] for t in r.settings.get("teams", [])]
                               or [p.get("name") or p["colour"] for p in r.settings.get("players", [])])
@@ -74,7 +75,8 @@ def export_match(args) -> int:
     text = tomli_w.dumps(doc)
     if args.out:
         Path(args.out).write_text(text)
-        print(f"match {record.id}: {len(inputs)} inputs written to {args.out}", file=sys.stderr)
+        print(_("match {id}: {n} inputs written to {file}").format(id=record.id, n=len(inputs), file=args.out),
+              file=sys.stderr)
     else:
         sys.stdout.write(text)
     return 0
