@@ -30,8 +30,9 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    # The controls' plain names in the system locale's language (the JSON too: they are words).
-    result = run_scenario(load_scenario(args.file), system())
+    # The controls' plain names in the system locale's language (for a spreadsheet too); the
+    # JSON, for scripts, in English.
+    result = run_scenario(load_scenario(args.file), None if args.json else system())
     kaboom = result.get("game") == "kaboom"
     tables = kaboom_debrief.debrief(result["events"]) if kaboom else debrief(result["events"])
     if args.csv:

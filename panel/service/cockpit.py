@@ -696,15 +696,18 @@ class Cockpit:
     # ------------------------------------------------------------------ fan-out
     def set_language(self, language: str) -> None:
         """The game master chose the pages' language: kept in the store, and every page told
-        (each loads that catalog and shows itself again); towers get the card redrawn."""
+        (each loads that catalog and shows itself again), with the state in it (the words the
+        service says: plain names, problems); towers get the card redrawn."""
         if language not in languages():
             raise Refused(400, NOT_A_LANGUAGE, param="language", value=language, languages=", ".join(languages()))
         self.language = language
         self.store.set_setting("language", language)
         full = self.full_snapshot()
+        state = {"type": "state", "state": self.public_state(full)}
         card_msg = None
         for sub in list(self.subscribers):
             sub.send({"type": "language", "language": language})
+            sub.send(state)
             if getattr(sub, "view", None) == "tower":
                 card_msg = card_msg or self._card_message(full)
                 sub.send(card_msg)
