@@ -261,7 +261,7 @@ def test_the_api_answers_in_the_cockpits_language(svc, gm):
     code = gm.new_match()["code"]
     assert is_error(gm.act("rule", upheld=True), 409) == "no hay ningún turno en curso: empieza uno primero"
     assert is_error(public.post("/api/sim/input", {"control": "grid.r9c9", "value": True}), 400) == \
-        "control: 'grid.r9c9' no es un control del panel por la cara azul"
+        "control: 'grid.r9c9' no es un control del panel por el lado azul"
     layout = svc.cockpit.match.layout
     plain = {c["id"]: c["plain"] for c in public.get("/api/layout")[1]["controls"]}  # as the pages draw it
     assert plain["beacon.white"] == "el botón de baliza blanco" and plain["cross.ok"] == "OK en la cruz de dirección"
