@@ -52,7 +52,8 @@ class Word(str):
 
 
 class Either(tuple):
-    """Values put into a message as alternatives ("Ice or Fire"), joined in the message's language."""
+    """Values put into a message as alternatives ("Ice or Fire", "pause, restart or link"),
+    joined in the message's language."""
 
 
 def render(tr: gettext.NullTranslations | None, message: str, values: dict[str, Any] | None = None) -> str:
@@ -66,8 +67,9 @@ def render(tr: gettext.NullTranslations | None, message: str, values: dict[str, 
         elif isinstance(v, Text):
             v = v.text(tr)
         elif isinstance(v, Either):
-            # Translators: joins alternatives, as in "Ice or Fire"; keep the spaces.
-            v = tr.gettext(" or ").join(str(x) for x in v)
+            items = [str(x) for x in v]
+            # Translators: joins the last two alternatives, as in "pause, restart or link"; keep the spaces.
+            v = ", ".join(items[:-1]) + tr.gettext(" or ") + items[-1] if len(items) > 1 else "".join(items)
         out[k] = v
     return tr.gettext(message).format(**out) if out else tr.gettext(message)
 

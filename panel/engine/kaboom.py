@@ -49,16 +49,17 @@ _PLAY_PHASES = {Phase.PLAYING, Phase.PAUSED, Phase.CLOSING}
 def malformed(action: Action) -> Refusal | None:
     """What is wrong with a Kaboom action whatever the moment: its name, its parameters'
     names and values. The scenario reader asks this up front; `refusal` asks it first."""
-    why = unknown(action, ACTIONS, N_("{name!r} is not a Kaboom action (expected one of: {actions})"))
+    why = unknown(action, ACTIONS, N_("{name} is not a Kaboom action (expected one of: {actions})"))
     if why is not None:
         return why
     name, params = action.name, action.params
     takes = ACTIONS[name]
     if "colour" in takes and params.get("colour") not in COLOURS:
-        return Refusal(N_("{colour!r} is not a penguin colour ({colours})"), "colour", colour=params.get("colour"),
+        return Refusal(N_("{colour} is not a penguin colour ({colours})"), "colour",
+                       colour=repr(params.get("colour")),
                        colours=", ".join(COLOURS))
     if "reason" in params and params["reason"] not in PAUSES:
-        return Refusal(N_("{reason!r} is not a reason to pause ({reasons})"), "reason", reason=params["reason"],
+        return Refusal(N_("{reason} is not a reason to pause ({reasons})"), "reason", reason=repr(params["reason"]),
                        reasons=", ".join(PAUSES))
     return None
 

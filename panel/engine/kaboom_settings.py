@@ -100,8 +100,8 @@ class MissionRules:
             else:
                 low, high = LIMITS[k]
                 if not _whole(v) or not low <= v <= high:
-                    bad(k, Text(N_("must be a whole number from {low} to {high} ({what}), not {value!r}"), low=low,
-                                high=high, what=Word(RULE_WORDS[k]), value=v))
+                    bad(k, Text(N_("must be a whole number from {low} to {high} ({what}), not {value}"), low=low,
+                                high=high, what=Word(RULE_WORDS[k]), value=repr(v)))
                     continue
             kw[k] = v
         if "alerts" in kw and "alerts_face_up" in kw and kw["alerts_face_up"] >= kw["alerts"]:
@@ -194,7 +194,7 @@ class KaboomSettings:
                     bad(f"{k}.{extra}", Text(N_("unknown key (expected colour, name)")))
             colour = rp.get("colour")
             if colour not in COLOURS:
-                bad(f"{k}.colour", Text(N_("{colour!r} is not a penguin colour ({colours})"), colour=colour,
+                bad(f"{k}.colour", Text(N_("{colour} is not a penguin colour ({colours})"), colour=repr(colour),
                                         colours=", ".join(COLOURS)))
                 continue
             if any(p.colour == colour for p in players):
@@ -208,7 +208,7 @@ class KaboomSettings:
 
         difficulty = raw.get("difficulty", "medium")
         if difficulty not in DIFFICULTIES:
-            bad("difficulty", Text(N_("{value!r} is not a difficulty ({choices})"), value=difficulty,
+            bad("difficulty", Text(N_("{value} is not a difficulty ({choices})"), value=repr(difficulty),
                                    choices=", ".join(DIFFICULTIES)))
             difficulty = "medium"
         mission = raw.get("mission", 1)
@@ -222,14 +222,14 @@ class KaboomSettings:
                 bad("custom", Text(N_("custom parameters need mission = \"custom\"")))
             rules = presets.rules(difficulty, mission)
         else:
-            bad("mission", Text(N_("{value!r} is not a mission (1 to {last}, or \"custom\")"), value=mission,
+            bad("mission", Text(N_("{value} is not a mission (1 to {last}, or \"custom\")"), value=repr(mission),
                                 last=len(presets.missions)))
         if raw.get("rules") is not None:  # the numbers it was set up with win
             rules = MissionRules.from_dict(raw["rules"], file=file, key=where("rules"), problems=problems)
         seed = raw.get("seed", 0)
         if not _whole(seed) or not 0 <= seed < 2**63:
-            bad("seed", Text(N_("must be a whole number from {low} to {high}, not {value!r}"), low=0, high=2**63 - 1,
-                             value=seed))
+            bad("seed", Text(N_("must be a whole number from {low} to {high}, not {value}"), low=0, high=2**63 - 1,
+                             value=repr(seed)))
             seed = 0
         paths = {}
         for k in ("layout", "missions"):

@@ -50,7 +50,8 @@ def malformed(action: Action, layout: Layout | None = None) -> Refusal | None:
         if reason == "challenge":
             return Refusal(N_("a challenge stops the timer when it is called and the ruling starts it again"), "reason")
         if reason not in PAUSES:
-            return Refusal(N_("{reason!r} is not a reason to pause (pause, restart or link)"), "reason", reason=reason)
+            return Refusal(N_("{reason} is not a reason to pause ({reasons})"), "reason", reason=repr(reason),
+                           reasons=Either(p for p in PAUSES if p != "challenge"))
     if name == "challenge":
         team, card = params.get("team"), params.get("card", "current")
         if team is not None and not isinstance(team, str):
@@ -61,12 +62,12 @@ def malformed(action: Action, layout: Layout | None = None) -> Refusal | None:
     elif name == "rule" and not isinstance(params.get("upheld"), bool):
         return Refusal(N_("must be true (upheld) or false (rejected)"), "upheld")
     elif name == "end" and params.get("when", "now") not in END_WHEN:
-        return Refusal(N_("must be \"now\" (the turn in progress is not scored) or \"round\" (the round is played "
-                       "to its end first)"), "when")
+        return Refusal(N_("must be {now} (the turn in progress is not scored) or {round} (the round is played "
+                          "to its end first)"), "when", now='"now"', round='"round"')
     elif name == "touch":
         control = params.get("control")
         if not isinstance(control, str) or (layout is not None and control not in layout.tokens):
-            return Refusal(N_("{control!r} is not a token of this panel"), "control", control=control)
+            return Refusal(N_("{control} is not a token of this panel"), "control", control=repr(control))
     return None
 
 
@@ -345,7 +346,7 @@ class Match:
             if team is None and not self.cooperative:
                 return Refusal(N_("name the team calling the challenge ({teams})"), "team", teams=Either(names))
             if team is not None and team not in names:
-                return Refusal(N_("{team!r} is not a team of this match ({teams})"), "team", team=team,
+                return Refusal(N_("{team} is not a team of this match ({teams})"), "team", team=repr(team),
                                teams=", ".join(names))
             if not self.cooperative and team == self.current_team:
                 return Refusal(N_("{team} cannot challenge its own turn"), "team", team=team)

@@ -38,13 +38,13 @@ class Refusal(Text):
 
 
 def unknown(action: Any, actions: dict[str, tuple[str, ...]],
-            not_one: str = N_("{name!r} is not an action (expected one of: {actions})")) -> Refusal | None:
+            not_one: str = N_("{name} is not an action (expected one of: {actions})")) -> Refusal | None:
     """An action a game does not know, or a parameter it does not take: the first part of
     every engine's `malformed`. `actions` is the game's list (panel.events); `not_one` says
     a name is not one of them."""
     name, params = action.name, action.params
     if not isinstance(name, str) or name not in actions:
-        return Refusal(not_one, "action", name=name, actions=", ".join(actions))
+        return Refusal(not_one, "action", name=repr(name), actions=", ".join(actions))
     takes = actions[name]
     for k in params:
         if k not in takes:

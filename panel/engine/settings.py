@@ -148,7 +148,7 @@ class MatchSettings:
             v = raw.get(s.name, s.default)
             if s.kind == "choice":
                 if v not in s.choices:
-                    bad(s.name, Text(N_("{value!r} is not a {setting} ({choices})"), value=v, setting=s.name,
+                    bad(s.name, Text(N_("{value} is not a {setting} ({choices})"), value=repr(v), setting=s.name,
                                      choices=Either(s.choices)))
                     v = s.default
             elif s.kind == "flag":
@@ -158,9 +158,9 @@ class MatchSettings:
             elif s.kind == "number":
                 ok = isinstance(v, int) if s.whole else isinstance(v, (int, float))
                 if not ok or isinstance(v, bool) or not (s.low <= v <= s.high):
-                    bad(s.name, Text(N_("must be a whole number from {low} to {high}, not {value!r}") if s.whole
-                                     else N_("must be a number from {low} to {high}, not {value!r}"),
-                                     low=s.low, high=s.high, value=v))
+                    bad(s.name, Text(N_("must be a whole number from {low} to {high}, not {value}") if s.whole
+                                     else N_("must be a number from {low} to {high}, not {value}"),
+                                     low=s.low, high=s.high, value=repr(v)))
                     v = s.default
                 v = type(s.default)(v)
             elif s.kind == "path":
@@ -228,7 +228,7 @@ def _teams(raw_teams: Any, mode: str, bad) -> tuple[Team, ...]:
             bad(f"teams[{i}].name", why)
             continue
         if name.casefold() in seen:
-            bad(f"teams[{i}].name", Text(N_("two teams are called {name!r}"), name=name))
+            bad(f"teams[{i}].name", Text(N_("two teams are called {name}"), name=repr(name)))
         seen.add(name.casefold())
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             bad(f"teams[{i}].players", Text(N_("must be an array of player names")))
@@ -252,8 +252,8 @@ def _teams(raw_teams: Any, mode: str, bad) -> tuple[Team, ...]:
     if mode == "competitive":
         for i, t in enumerate(teams):
             if len(t.players) == 1:  # none named is a team that picks its tower itself (rule 23)
-                bad(f"teams[{i}].players", Text(N_("team {name!r} needs at least 2 players (a tower and a crew), "
-                                                   "or none named"), name=t.name))
+                bad(f"teams[{i}].players", Text(N_("team {name} needs at least 2 players (a tower and a crew), "
+                                                   "or none named"), name=repr(t.name)))
     elif teams:
         everyone = [p for t in teams for p in t.players]
         twice = sorted({p for p in everyone if everyone.count(p) > 1})

@@ -116,9 +116,9 @@ async def host_allow_list(request: web.Request, handler):
     if not host:
         return error(400, N_("the request has no Host header"), request)
     if not request.app[SECURITY].host_allowed(host):
-        return error(421, N_("host {host!r} is not one of this machine's names "
+        return error(421, N_("host {host} is not one of this machine's names "
                              "(start with --allow-host NAME to add it)"),
-                     request, host=split_host(host))
+                     request, host=repr(split_host(host)))
     return await handler(request)
 
 
@@ -135,7 +135,7 @@ async def json_body(request: web.Request) -> dict[str, Any]:
     except web.HTTPRequestEntityTooLarge:
         raise Refused(413, N_("the body is larger than {size} bytes"), size=MAX_BODY) from None
     except TimeoutError:
-        raise Refused(408, N_("the body did not arrive within {seconds:g} s"), seconds=BODY_SECONDS) from None
+        raise Refused(408, N_("the body did not arrive within {seconds} s"), seconds=f"{BODY_SECONDS:g}") from None
     try:
         return parse_body(raw)
     except BodyError as e:
@@ -328,7 +328,8 @@ async def get_i18n(request: web.Request) -> web.Response:
     """The compiled catalog the pages translate with: the cockpit's language, or ?lang=."""
     lang = request.query.get("lang") or request.app[COCKPIT].language
     if lang not in languages():
-        return error(400, NOT_A_LANGUAGE, request, param="lang", value=lang[:20], languages=", ".join(languages()))
+        return error(400, NOT_A_LANGUAGE, request, param="lang", value=repr(lang[:20]),
+                     languages=", ".join(languages()))
     resp = web.json_response(catalog(lang))
     resp.headers["Cache-Control"] = "no-cache"
     return resp
@@ -351,16 +352,16 @@ async def sim_input(request: web.Request) -> web.Response:
         return error(400, N_("control: must be a control id such as \"grid.r1c1\""), request)
     layout = cockpit.any_layout()
     if control not in layout:
-        return error(400, N_("control: {control!r} is not a control of the {side} side panel"), request,
-                     control=control, side=Word(layout.side))
+        return error(400, N_("control: {control} is not a control of the {side} side panel"), request,
+                     control=repr(control), side=Word(layout.side))
     if control in layout.tokens:
         positions = layout.tokens[control].positions
         if not isinstance(value, str) or value not in positions:
-            return error(400, N_("value: {control} has positions {positions}, not {value!r}"), request,
-                         control=control, positions=", ".join(positions), value=value)
+            return error(400, N_("value: {control} has positions {positions}, not {value}"), request,
+                         control=control, positions=", ".join(positions), value=repr(value))
     elif not isinstance(value, bool):
-        return error(400, N_("value: {control} is a button: true (pressed) or false (released), not {value!r}"),
-                     request, control=control, value=value)
+        return error(400, N_("value: {control} is a button: true (pressed) or false (released), not {value}"),
+                     request, control=control, value=repr(value))
     try:
         logged = await cockpit.input(control, value)
     except Refused as e:
@@ -432,7 +433,7 @@ async def admin_settings(request: web.Request) -> web.Response:
     cockpit = request.app[COCKPIT]
     security = request.app[SECURITY]
     if "language" in body and body["language"] not in languages():  # checked before anything changes
-        return error(400, NOT_A_LANGUAGE, request, param="language", value=str(body["language"])[:20],
+        return error(400, NOT_A_LANGUAGE, request, param="language", value=repr(str(body["language"])[:20]),
                      languages=", ".join(languages()))
     defaults = {k: v for k, v in body.items() if k not in ("pin", "language")}
     try:  # the defaults as a whole, with the same checks and messages as the settings file's
@@ -506,8 +507,8 @@ def debrief_record(request: web.Request) -> MatchRecord:
             raise web.HTTPNotFound(text=N_("no match stored yet: play one first (set it up on /admin)"))
         return record
     if not (raw.isascii() and raw.isdigit()) or len(raw) > 12:
-        raise Refused(400, N_("match: {raw!r} is not a match id (a whole number, see /api/admin/matches)"),
-                      raw=raw[:40])
+        raise Refused(400, N_("match: {raw} is not a match id (a whole number, see /api/admin/matches)"),
+                      raw=repr(raw[:40]))
     record = store.match(int(raw))
     if record is None:
         raise Refused(404, N_("match: no match {id} is stored (see /api/admin/matches)"), id=int(raw))
@@ -570,7 +571,7 @@ async def admin_debrief_csv(request: web.Request) -> web.Response:
     result = await match_debrief(request)
     columns = kaboom_debrief.COLUMNS if result["game"] == "kaboom" else COLUMNS
     if table not in columns:
-        return error(400, N_("table: {table!r} is not a table of this match ({tables})"), request, table=table[:40],
+        return error(400, N_("table: {table} is not a table of this match ({tables})"), request, table=repr(table[:40]),
                      tables=Either(columns))
     text = csv_text(result["tables"][table], columns[table])
     return web.Response(text=text, content_type="text/csv", charset="utf-8", headers={
@@ -627,7 +628,7 @@ class Peer:
 async def websocket(request: web.Request) -> web.StreamResponse:
     view = request.query.get("view", "board")
     if view not in VIEWS:
-        return error(400, N_("view: {view!r} is not a view (board, sim or tower)"), request, view=view)
+        return error(400, N_("view: {view} is not a view ({views})"), request, view=repr(view), views=Either(VIEWS))
     if view == "sim" and not request.app[SIM]:
         return error(404, SIM_ONLY, request)
     cockpit = request.app[COCKPIT]

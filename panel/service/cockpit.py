@@ -51,7 +51,7 @@ CODE_LENGTH = 6
 SERVICE_FIELDS = ("match_id", "status", "link", "walk_up_problem", "store_error")
 # What a request is told when the store cannot write (the store's reason in plain words).
 UNSAVED = N_("the cockpit cannot save ({reason}): nothing was changed, try again when it can")
-NOT_A_LANGUAGE = N_("{param}: {value!r} is not one of this cockpit's languages ({languages})")
+NOT_A_LANGUAGE = N_("{param}: {value} is not one of this cockpit's languages ({languages})")
 # The stored status of a match the engine has ended, by how it ended.
 STATUS_WHEN_OVER = {"complete": "finished", "ended": "ended", "abandoned": "abandoned"}
 
@@ -699,7 +699,7 @@ class Cockpit:
         (each loads that catalog and shows itself again), with the state in it (the words the
         service says: plain names, problems); towers get the card redrawn."""
         if language not in languages():
-            raise Refused(400, NOT_A_LANGUAGE, param="language", value=language, languages=", ".join(languages()))
+            raise Refused(400, NOT_A_LANGUAGE, param="language", value=repr(language), languages=", ".join(languages()))
         self.language = language
         self.store.set_setting("language", language)
         full = self.full_snapshot()

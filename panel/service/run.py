@@ -316,9 +316,9 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
             shown = "127.0.0.1" if r.host in ("0.0.0.0", "::") else r.host
             shown = f"[{shown}]" if ":" in shown else shown
             owner.note(url=f"http://{shown}:{port}/")
-            serving = (_("serving on {url}  (simulator, database {db}, ready in {seconds:.2f} s)") if r.sim else
-                       _("serving on {url}  (hardware, database {db}, ready in {seconds:.2f} s)"))
-            say(serving.format(url=f"http://{shown}:{port}/", db=r.db, seconds=time.monotonic() - started))
+            serving = (_("serving on {url}  (simulator, database {db}, ready in {seconds} s)") if r.sim else
+                       _("serving on {url}  (hardware, database {db}, ready in {seconds} s)"))
+            say(serving.format(url=f"http://{shown}:{port}/", db=r.db, seconds=f"{time.monotonic() - started:.2f}"))
             lan = lan_address() if r.host in ("0.0.0.0", "::") else ""
             if lan:
                 say(_("on the local network: {url}").format(url=f"http://{lan}:{port}/"))
