@@ -13,18 +13,25 @@ from typing import Any
 
 
 class Problem:
-    """One thing wrong with one file: where (file, key) and why."""
+    """One thing wrong with one file: where (file, key) and why. A reason given as a Text
+    (panel.i18n) can be said in the language of whoever reads it (`text(tr)`); `reason`
+    and `str()` are English."""
 
-    __slots__ = ("file", "key", "reason")
+    __slots__ = ("file", "key", "reason", "said")
 
-    def __init__(self, file: str | Path | None, key: str | None, reason: str):
+    def __init__(self, file: str | Path | None, key: str | None, reason: Any):
         self.file = str(file) if file is not None else None
         self.key = key
-        self.reason = reason
+        self.said = reason if hasattr(reason, "text") else None
+        self.reason = str(reason)
+
+    def text(self, tr: Any = None) -> str:
+        reason = self.said.text(tr) if self.said is not None and tr is not None else self.reason
+        where = ": ".join(p for p in (self.file, self.key) if p)
+        return f"{where}: {reason}" if where else reason
 
     def __str__(self) -> str:
-        where = ": ".join(p for p in (self.file, self.key) if p)
-        return f"{where}: {self.reason}" if where else self.reason
+        return self.text()
 
     def __repr__(self) -> str:
         return f"Problem({str(self)!r})"

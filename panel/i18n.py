@@ -4,7 +4,13 @@ Texts are written in English where they are used and marked there:
 - Python: `_("...")` for the command line, which follows the system locale (LANGUAGE,
   LC_ALL, LC_MESSAGES, LANG); `translations(lang).gettext("...")` where the language is
   the cockpit's (what the pages show, chosen on /admin); `N_("...")` marks a text kept in a
-  table and translated where it is shown.
+  table and translated where it is shown (`NC_(context, "...")` with a context).
+- a layer that knows no language (the engine, the store, a request's checks) hands on a
+  `Text` (an engine's `Refusal` is one): the message marked N_() and its named values,
+  said in a language by whoever shows it (`text(tr)`); `Word` marks a value that is itself
+  a word to translate (a colour), `Either` alternatives ("Ice or Fire").
+- the layout files' words (module names, section nouns, controls' own names, shapes) are
+  read by `extract_layout` (babel.cfg), each in its context: `Layout.plain_name(id, tr)`.
 - pages: `t("...")`, `tn(...)` and `tp(...)` in common.js, and the `data-t` attribute on an
   element whose text is a message (`data-t-attrs="title aria-label"` for attributes).
 Placeholders are named, `{team}`, in both.
@@ -33,6 +39,63 @@ _PLURAL = re.compile(r"plural\s*=\s*([n0-9\s()!=<>&|?:%+*/-]+?)\s*;?\s*$")
 def N_(message: str) -> str:
     """Marks a text for the catalog where it is defined; it is translated where shown."""
     return message
+
+
+def NC_(context: str, message: str) -> str:
+    """N_() for a text with a context (babel.cfg); translated where shown with pgettext."""
+    return message
+
+
+class Word(str):
+    """A value put into a message that is itself a word to translate (a colour, a direction),
+    not a name: `render` translates it with the message."""
+
+
+class Either(tuple):
+    """Values put into a message as alternatives ("Ice or Fire", "pause, restart or link"),
+    joined in the message's language."""
+
+
+def render(tr: gettext.NullTranslations | None, message: str, values: dict[str, Any] | None = None) -> str:
+    """A message marked N_() with its named values, in the language of `tr` (None: as written).
+    The one way a text kept untranslated (an engine's refusal, a service's error) is shown."""
+    tr = tr or translations(SOURCE)
+    out = {}
+    for k, v in (values or {}).items():
+        if isinstance(v, Word):
+            v = tr.gettext(v)
+        elif isinstance(v, Text):
+            v = v.text(tr)
+        elif isinstance(v, Either):
+            items = [str(x) for x in v]
+            # Translators: joins the last two alternatives, as in "pause, restart or link"; keep the spaces.
+            v = ", ".join(items[:-1]) + tr.gettext(" or ") + items[-1] if len(items) > 1 else "".join(items)
+        out[k] = v
+    return tr.gettext(message).format(**out) if out else tr.gettext(message)
+
+
+class Text:
+    """A message marked N_() with its named values, said in a language only when shown
+    (`text(tr)`; `str()` is English): what a layer that knows no language hands on."""
+
+    __slots__ = ("message", "values")
+
+    def __init__(self, message: str, **values: Any):
+        self.message, self.values = message, values
+
+    def text(self, tr: gettext.NullTranslations | None = None) -> str:
+        return render(tr, self.message, self.values)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.text()!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and (self.message, self.values) == (other.message, other.values)
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 def languages() -> list[str]:
@@ -142,3 +205,34 @@ def extract_html(fileobj, keywords, comment_tags, options) -> Iterator[tuple[int
     parser.feed(fileobj.read().decode(options.get("encoding", "utf-8")))
     parser.close()
     return iter(found)
+
+
+# The layout file's words (Layout.plain_name, the simulator's headings), each in its context:
+# a module's name with its article ("the direction cross"), a buttons section's noun
+# ("beacon"), a control's own name ("left"), a button shape's first word ("big").
+MODULE, SECTION, CONTROL_NAME, SHAPE = ("a panel module, with its article", "a panel section", "a control's name",
+                                        "a button's shape")
+MODULE_NAME = "a panel module"  # its name as a heading (the simulator's)
+
+
+def extract_layout(fileobj, keywords, comment_tags, options) -> Iterator[tuple[int, str, tuple[str, str], list[str]]]:
+    """Babel extractor for the layout files (babel.cfg): the words Layout.plain_name says."""
+    import tomllib
+
+    raw = tomllib.loads(fileobj.read().decode(options.get("encoding", "utf-8")))
+    colours = set()
+    found: list[tuple[str, str]] = []
+    for module in raw.get("modules", []):
+        found += [(MODULE, module["name"]), (MODULE_NAME, module["name"])]
+        for section in module.get("sections", []):
+            if section.get("kind") == "buttons":
+                found.append((SECTION, section["id"].replace("_", " ")))
+            for b in section.get("buttons", []):
+                found.append((SHAPE, str(b.get("shape", "")).split("-")[0]))
+            for t in section.get("tokens", []):
+                c = t.get("colour")
+                colours.update(c.values() if isinstance(c, dict) else [c])
+                found.append((CONTROL_NAME, t["name"]))
+    for ctx, word in dict.fromkeys(found):
+        if word and not word.isdigit() and not (ctx == CONTROL_NAME and word in colours):
+            yield 1, "pgettext", (ctx, word), []

@@ -7,6 +7,7 @@ giving the `Layout` that everything else uses. A layout knows nothing of pins.
 
 from __future__ import annotations
 
+import gettext
 import re
 from dataclasses import dataclass, field
 from importlib import resources
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from .errors import ConfigError, Problem, read_toml
+from .i18n import CONTROL_NAME, MODULE, N_, NC_, SECTION, SHAPE, SOURCE, Word, render, translations
 
 SIDES = ("blue", "gray")
 DIRECTIONS = ("up", "down", "left", "right")
@@ -25,8 +27,18 @@ _COORDINATE = re.compile(r"^[A-Z][1-9][0-9]?$")
 _LETTER = re.compile(r"^[A-Z]$")
 
 DEFAULT_LAYOUT = "penguin-airlines.toml"
-# How a person calls each kind of token (plain names, see Layout.plain_name).
-_TOKEN_WORDS = {"knob": "rotating knob", "lever": "big lever", "round_lever": "round lever"}
+# How a person calls each kind of token (plain names, see Layout.plain_name): the only one
+# of its kind on the panel, the one of its colour, the one of its name.
+_TOKEN_WORDS = {
+    "knob": (N_("the rotating knob"), N_("the {colour} rotating knob"), N_("the {name} rotating knob")),
+    "switch": (N_("the switch"), N_("the {colour} switch"), N_("the {name} switch")),
+    "click": (N_("the click"), N_("the {colour} click"), N_("the {name} click")),
+    "lever": (N_("the big lever"), N_("the {colour} big lever"), N_("the {name} big lever")),
+    "slider": (N_("the slider"), N_("the {colour} slider"), N_("the {name} slider")),
+    "round_lever": (N_("the round lever"), N_("the {colour} round lever"), N_("the {name} round lever")),
+}
+_DIRECTION_WORDS = {"up": NC_("direction", "up"), "down": NC_("direction", "down"),
+                    "left": NC_("direction", "left"), "right": NC_("direction", "right")}
 
 
 def default_layout_path() -> Path:
@@ -144,44 +156,52 @@ class Layout:
     def start_positions(self) -> dict[str, str]:
         return {tid: t.start for tid, t in self.tokens.items()}
 
-    def plain_name(self, control_id: str) -> str:
+    def plain_name(self, control_id: str, tr: gettext.NullTranslations | None = None) -> str:
         """What a person calls the control, derived from the layout: "the white beacon",
         "OK on the direction cross", "the red round lever", "the START button". Colours
-        are this side's. Ids stay for scripts; this is for text people read."""
+        are this side's. Ids stay for scripts; this is for text people read, in the
+        language of `tr` (English without it): the layout file's words are in the catalog
+        (babel.cfg), each in its context (panel.i18n)."""
+        tr = tr or translations(SOURCE)
         c = self.control(control_id)
+        colour = Word(c.colour)
         if control_id in self.cockpit:
-            return f"the {c.label or c.name.upper()} button"
+            return render(tr, N_("the {label} button"), {"label": c.label or c.name.upper()})
         if isinstance(c, Token):
             kin = [t for t in self.tokens.values() if t.token_kind == c.token_kind]
-            word = _TOKEN_WORDS.get(c.token_kind, c.token_kind.replace("_", " "))
+            alone, by_colour, by_name = _TOKEN_WORDS[c.token_kind]
             if len(kin) == 1:
-                return f"the {word}"
+                return tr.gettext(alone)
             if sum(t.colour == c.colour for t in kin) == 1:
-                return f"the {c.colour} {word}"
-            return f"the {c.name} {word}"
+                return render(tr, by_colour, {"colour": colour})
+            return render(tr, by_name, {"name": tr.pgettext(CONTROL_NAME, c.name)})
         section = self.sections[c.section]
-        module = self.modules[c.module].name if c.module in self.modules else section.label
-        module = module[:1].lower() + module[1:]
+        name = self.modules[c.module].name if c.module in self.modules else section.label
+        said = tr.pgettext(MODULE, name)
+        module = said if said != name else "the " + name[:1].lower() + name[1:]
         alike = [self.buttons[b] for b in section.buttons]
         unique_colour = sum(b.colour == c.colour for b in alike) == 1
         col, row = c.at
+        where = {"row": row + 1, "column": col + 1, "module": module, "colour": colour}
         if section.kind == "buttons":
-            noun = section.id.replace("_", " ")
+            noun = tr.pgettext(SECTION, section.id.replace("_", " "))
             if c.label:
-                return f"the {noun} button {c.label}"
+                return render(tr, N_("the {noun} button {label}"), {"noun": noun, "label": c.label})
             if len({b.colour for b in alike}) == len(alike):  # a row of coloured buttons: the colour names it
-                return f"the {c.colour} {noun}"
+                return render(tr, N_("the {colour} {noun}"), {"noun": noun, "colour": colour})
             if unique_colour:
-                return f"the {c.colour} {noun} button"
-            return f"the {noun} button at row {row + 1}, column {col + 1}"
-        word = c.role if c.role in DIRECTIONS else c.label
+                return render(tr, N_("the {colour} {noun} button"), {"noun": noun, "colour": colour})
+            return render(tr, N_("the {noun} button at row {row}, column {column}"),
+                          {"noun": noun, "row": row + 1, "column": col + 1})
+        word = tr.pgettext("direction", _DIRECTION_WORDS[c.role]) if c.role in DIRECTIONS else c.label
         if word:
-            return f"{word} on the {module}"
+            return render(tr, N_("{word} on {module}"), {"word": word, "module": module})
         if sum(b.shape == c.shape for b in alike) == 1:
-            return f"the {c.shape.split('-')[0]} {c.colour} button on the {module}"
+            return render(tr, N_("the {shape} {colour} button on {module}"),
+                          {**where, "shape": tr.pgettext(SHAPE, c.shape.split("-")[0])})
         if unique_colour:
-            return f"the {c.colour} button on the {module}"
-        return f"the button at row {row + 1}, column {col + 1} on the {module}"
+            return render(tr, N_("the {colour} button on {module}"), where)
+        return render(tr, N_("the button at row {row}, column {column} on {module}"), where)
 
     def as_dicts(self) -> list[dict[str, Any]]:
         out = []

@@ -159,9 +159,10 @@ def input_entry(event: InputEvent | Action) -> dict[str, Any]:
 
 
 def play(match: Match, inputs: list[InputEvent | Action], end: float | None = None,
-         refused: list[dict[str, Any]] | None = None) -> list[GameEvent]:
+         refused: list[dict[str, Any]] | None = None, tr: Any = None) -> list[GameEvent]:
     """Feed the inputs in order; the game events. An action the engine refuses at its
-    moment does nothing; when `refused` is given, each refusal is appended to it."""
+    moment does nothing; when `refused` is given, each refusal is appended to it, its
+    reason in the language of `tr` (English without it: the JSON output)."""
     events: list[GameEvent] = []
     for i, event in enumerate(inputs):
         if isinstance(event, Action):
@@ -169,7 +170,7 @@ def play(match: Match, inputs: list[InputEvent | Action], end: float | None = No
             why = match.refusal(event)
             if why is not None:
                 if refused is not None:
-                    refused.append({"t": event.t, "action": event.name, **event.params, "reason": str(why)})
+                    refused.append({"t": event.t, "action": event.name, **event.params, "reason": why.text(tr)})
                 continue
         events += match.handle(event)
     if end is not None:
@@ -208,9 +209,18 @@ def contract_events(events: list[GameEvent]) -> list[dict[str, Any]]:
     return out
 
 
-def result(match: Match, events: list[GameEvent], refused: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def named(event: dict[str, Any], layout: Layout | None, tr: Any) -> dict[str, Any]:
+    """An event dict whose control's plain name (`name`, a mistake's) is said in the language
+    of `tr` (the engine says it in English); unchanged without a layout or a language."""
+    if tr is None or layout is None or "name" not in event or event.get("control") not in layout:
+        return event
+    return {**event, "name": layout.plain_name(event["control"], tr)}
+
+
+def result(match: Match, events: list[GameEvent], refused: list[dict[str, Any]] | None = None,
+           tr: Any = None) -> dict[str, Any]:
     return {
-        "events": contract_events(events),
+        "events": [named(e, match.layout, tr) for e in contract_events(events)],
         "refused": list(refused or []),
         "scores": dict(match.scores),
         "round": match.round,
@@ -221,10 +231,12 @@ def result(match: Match, events: list[GameEvent], refused: list[dict[str, Any]] 
     }
 
 
-def run_scenario(scenario: Scenario) -> dict[str, Any]:
+def run_scenario(scenario: Scenario, tr: Any = None) -> dict[str, Any]:
+    """The scenario's result; its words (refusals' reasons, controls' plain names) in the
+    language of `tr`, English without it (the JSON output)."""
     if getattr(scenario, "mode", None) == "kaboom":
-        return scenario.run()
+        return scenario.run(tr)
     match = scenario.new_match()
     refused: list[dict[str, Any]] = []
-    events = play(match, scenario.inputs, scenario.end, refused)
-    return result(match, events, refused)
+    events = play(match, scenario.inputs, scenario.end, refused, tr)
+    return result(match, events, refused, tr)

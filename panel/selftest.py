@@ -21,18 +21,27 @@ Events are `InputEvent`s (control, value, t), exactly what the service would see
 
 from __future__ import annotations
 
+import gettext
 from dataclasses import dataclass, field
 from typing import Iterable
 
 from .events import InputEvent
+from .i18n import N_, NC_, SOURCE, Text, render, translations
 from .layout import Layout
 
+# The verdicts: ids in the JSON report, words in the table (translated there, in this context).
+VERDICT = "a self-test verdict"
 OK, NEVER, SWAPPED, SEEN_AS, STUCK, CHATTER, NOT_TESTED, NOT_WIRED = (
-    "ok", "never seen", "swapped", "seen as", "stuck", "chattering", "not tested", "not wired")
+    NC_("a self-test verdict", "ok"), NC_("a self-test verdict", "never seen"), NC_("a self-test verdict", "swapped"),
+    NC_("a self-test verdict", "seen as"), NC_("a self-test verdict", "stuck"),
+    NC_("a self-test verdict", "chattering"), NC_("a self-test verdict", "not tested"),
+    NC_("a self-test verdict", "not wired"))
 BAD = (NEVER, SWAPPED, SEEN_AS, STUCK, CHATTER)
 # What a swap or a crossed wire says, naming the other control (its id in the JSON report,
 # its plain name in the table a person reads).
-DETAILS = {SWAPPED: "its wire and {other}'s are swapped", SEEN_AS: "arrived as {other}: its wire lands on {other}'s input"}
+DETAILS = {SWAPPED: N_("its wire and {other}'s are swapped"),
+           SEEN_AS: N_("arrived as {other}: its wire lands on {other}'s input")}
+NOT_TESTED_WITHOUT_BOARD = Text(N_("on the co-processor: not tested without the board"))
 
 
 @dataclass(frozen=True)
@@ -49,15 +58,20 @@ class Step:
 class Verdict:
     control: str
     verdict: str
-    detail: str = ""
+    detail: str | Text = ""    # given as a Text, kept in English (the JSON report) and said in a language
     other: str | None = None   # the control a swap or a crossed wire involves
     events: int = 0            # debounced events seen from this control when it was asked
 
-    def describe(self, name=str) -> str:
-        """The detail with the other control named by `name` (e.g. the layout's plain name)."""
+    def __post_init__(self) -> None:
+        self._said = self.detail if isinstance(self.detail, Text) else Text(self.detail) if self.detail else None
+        self.detail = str(self.detail)
+
+    def describe(self, name=str, tr: gettext.NullTranslations | None = None) -> str:
+        """The detail with the other control named by `name` (e.g. the layout's plain name),
+        in the language of `tr`."""
         if self.verdict in DETAILS and self.other is not None:
-            return DETAILS[self.verdict].format(other=name(self.other))
-        return self.detail
+            return render(tr, DETAILS[self.verdict], {"other": name(self.other)})
+        return self._said.text(tr) if self._said is not None else ""
 
     def as_dict(self) -> dict:
         d = {"control": self.control, "verdict": self.verdict, "detail": self.detail, "events": self.events}
@@ -66,9 +80,12 @@ class Verdict:
         return d
 
 
-def plan(layout: Layout, controls: Iterable[str], positions: dict[str, str] | None = None) -> list[Step]:
+def plan(layout: Layout, controls: Iterable[str], positions: dict[str, str] | None = None,
+         tr: gettext.NullTranslations | None = None) -> list[Step]:
     """The guided order: the layout's own order (module by module, section by section),
-    cockpit controls first, for the controls given (those the hardware map wires)."""
+    cockpit controls first, for the controls given (those the hardware map wires); the
+    prompts in the language of `tr`."""
+    tr = tr or translations(SOURCE)
     wanted = set(controls)
     positions = dict(positions or {})
     order = [c.id for c in layout.controls()]
@@ -79,14 +96,16 @@ def plan(layout: Layout, controls: Iterable[str], positions: dict[str, str] | No
         c = layout.control(cid)
         kind = getattr(c, "token_kind", None)
         if kind is None:
-            steps.append(Step(cid, "button", f"press {layout.plain_name(cid)} once"))
+            steps.append(Step(cid, "button", render(tr, N_("press {control} once"),
+                                                    {"control": layout.plain_name(cid, tr)})))
             continue
         now = positions.get(cid, c.start)
         ps = list(c.positions)
         # Ask for the far end from where it stands: every contact of the token changes.
         target = ps[-1] if ps.index(now) < len(ps) / 2 else ps[0]
-        verb = "turn" if kind == "knob" else "move"
-        steps.append(Step(cid, kind, f"{verb} {layout.plain_name(cid)} to {target}", target))
+        prompt = N_("turn {control} to {position}") if kind == "knob" else N_("move {control} to {position}")
+        said = render(tr, prompt, {"control": layout.plain_name(cid, tr), "position": tr.gettext(target)})
+        steps.append(Step(cid, kind, said, target))
     return steps
 
 
@@ -117,7 +136,7 @@ def _chatters(step: Step, evs: list[InputEvent]) -> bool:
 
 
 def verdicts(observed: list[Observed], *, stuck: Iterable[str] = (), untested: Iterable[str] = (),
-             untested_reason: str = "on the co-processor: not tested without the board",
+             untested_reason: str | Text = NOT_TESTED_WITHOUT_BOARD,
              unwired: Iterable[str] = ()) -> list[Verdict]:
     """One verdict per control, in the order of the steps (then the untested ones)."""
     stuck = set(stuck)
@@ -136,27 +155,28 @@ def verdicts(observed: list[Observed], *, stuck: Iterable[str] = (), untested: I
         saw = asked_saw[cid]
         mine = saw.get(cid, [])
         if cid in stuck:
-            out.append(Verdict(cid, STUCK, "active from the start: a shorted contact, a missing pull-up, "
-                                           "or a normally-closed part", events=len(mine)))
+            out.append(Verdict(cid, STUCK, Text(N_("active from the start: a shorted contact, a missing pull-up, "
+                                                   "or a normally-closed part")), events=len(mine)))
             continue
         if mine:
             if _chatters(ob.step, mine):
                 vals = ", ".join(str(e.value) if e.value is not True else "press" for e in mine)
-                out.append(Verdict(cid, CHATTER, f"{len(mine)} events for one request ({vals})", events=len(mine)))
+                out.append(Verdict(cid, CHATTER, Text(N_("{n} events for one request ({values})"), n=len(mine),
+                                                      values=vals), events=len(mine)))
             else:
                 out.append(Verdict(cid, OK, events=len(mine)))
             continue
         other = main_other(cid)
         if other is None:
-            out.append(Verdict(cid, NEVER, "nothing arrived: check its wire, its ground and the map"))
+            out.append(Verdict(cid, NEVER, Text(N_("nothing arrived: check its wire, its ground and the map"))))
         elif main_other(other) == cid and other not in asked_saw.get(other, {}):
-            out.append(Verdict(cid, SWAPPED, DETAILS[SWAPPED].format(other=other), other=other))
+            out.append(Verdict(cid, SWAPPED, Text(DETAILS[SWAPPED], other=other), other=other))
         else:
-            out.append(Verdict(cid, SEEN_AS, DETAILS[SEEN_AS].format(other=other), other=other))
+            out.append(Verdict(cid, SEEN_AS, Text(DETAILS[SEEN_AS], other=other), other=other))
     for cid in untested:
         out.append(Verdict(cid, NOT_TESTED, untested_reason))
     for cid in unwired:
-        out.append(Verdict(cid, NOT_WIRED, "not in the hardware map: click it on the screen"))
+        out.append(Verdict(cid, NOT_WIRED, Text(N_("not in the hardware map: click it on the screen"))))
     return out
 
 
@@ -167,26 +187,33 @@ def summary(vs: list[Verdict]) -> dict[str, int]:
     return counts
 
 
-def table(vs: list[Verdict], layout: Layout | None = None) -> str:
+def table(vs: list[Verdict], layout: Layout | None = None, tr: gettext.NullTranslations | None = None) -> str:
     """The summary table a person reads at a glance: problems first, then the rest. With the
-    layout, each control by its plain name ("the red alarm"), its hardware map key beside it."""
+    layout, each control by its plain name ("the red alarm"), its hardware map key beside it.
+    In the language of `tr`."""
+    tr = tr or translations(SOURCE)
     rank = {STUCK: 0, SWAPPED: 1, SEEN_AS: 2, NEVER: 3, CHATTER: 4, NOT_TESTED: 5, NOT_WIRED: 6, OK: 7}
     rows = sorted(vs, key=lambda v: (rank.get(v.verdict, 9), v.control))
 
     def name(cid: str) -> str:
-        return layout.plain_name(cid) if layout is not None and cid in layout else cid
+        return layout.plain_name(cid, tr) if layout is not None and cid in layout else cid
 
-    cols = [("control", [name(v.control) for v in rows])]
+    def word(verdict: str) -> str:
+        return tr.pgettext(VERDICT, verdict)
+
+    cols = [(tr.gettext("control"), [name(v.control) for v in rows])]
     if layout is not None:
-        cols.append(("map key", [v.control for v in rows]))
-    cols.append(("verdict", [v.verdict for v in rows]))
+        cols.append((tr.gettext("map key"), [v.control for v in rows]))
+    cols.append((tr.gettext("verdict"), [word(v.verdict) for v in rows]))
     widths = [max([len(x) for x in values] + [len(head)]) for head, values in cols]
-    lines = ["  ".join(f"{head:<{w}}" for (head, _), w in zip(cols, widths)) + "  detail",
-             "  ".join("-" * w for w in widths) + "  ------"]
+    detail = tr.gettext("detail")
+    lines = ["  ".join(f"{head:<{w}}" for (head, _), w in zip(cols, widths)) + f"  {detail}",
+             "  ".join("-" * w for w in widths) + "  " + "-" * len(detail)]
     for i, v in enumerate(rows):
         lines.append(("  ".join(f"{values[i]:<{w}}" for (_, values), w in zip(cols, widths))
-                      + f"  {v.describe(name)}").rstrip())
+                      + f"  {v.describe(name, tr)}").rstrip())
     counts = summary(vs)
     lines.append("")
-    lines.append(", ".join(f"{n} {k}" for k, n in sorted(counts.items(), key=lambda kv: rank.get(kv[0], 9))))
+    lines.append(", ".join(render(tr, N_("{n} {verdict}"), {"n": n, "verdict": word(k)})
+                           for k, n in sorted(counts.items(), key=lambda kv: rank.get(kv[0], 9))))
     return "\n".join(lines)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .events import InputEvent
+from .i18n import N_, NC_
 from .hardware.map import AdcSource, EncoderSource, GpioSource, HardwareMap, MatrixSource, PinPairSource
 from .layout import Layout
 from .selftest import Observed, Step, Verdict, plan, verdicts
@@ -221,11 +222,16 @@ class SimPanel:
 
 # ---------------------------------------------------------------------------- the runner
 
+# What became of each output (the JSON report's ids; words in the table, in this context).
+OUTPUT_RESULTS = (NC_("an output's result", "driven"), NC_("an output's result", "confirmed"),
+                  NC_("an output's result", "not seen"), NC_("an output's result", "not driven"))
+
+
 @dataclass
 class OutputResult:
     output: str
-    result: str   # driven | confirmed | not seen | not driven
-    detail: str = ""
+    result: str   # one of OUTPUT_RESULTS
+    detail: str = ""  # marked N_() when it is a sentence (said in the maker's language)
 
     def as_dict(self) -> dict:
         return {"output": self.output, "result": self.result, "detail": self.detail}
@@ -313,7 +319,7 @@ class SelfTestRunner:
             return []
         if self.strip is None:
             return [OutputResult(f"pixels 0-{np.count - 1}", "not driven",
-                                 "no NeoPixel driver here (install the 'pi' extra on the Pi)")]
+                                 N_("no NeoPixel driver here (install the 'pi' extra on the Pi)"))]
         roles = {i: role for role in np.segments for i in np.pixels(role)}
         roles.update({i: cid for cid, i in np.buttons.items()})
         out = []
@@ -422,7 +428,7 @@ def coprocessor_status(hmap: HardwareMap, layout: Layout) -> tuple[dict | None, 
 
 
 async def run_sim(hmap: HardwareMap, layout: Layout, *, faults: Faults | None = None,
-                  progress: Callable[[int, int, Step], None] | None = None) -> Report:
+                  progress: Callable[[int, int, Step], None] | None = None, tr=None) -> Report:
     """The scripted run on a simulated panel: every control asked for, in order. The Pi's
     controls are gpiozero mock pins on a simulated clock; the co-processor's are the real
     firmware loop on an emulated board behind a pseudo-terminal, read by the real link."""
@@ -464,8 +470,8 @@ async def run_sim(hmap: HardwareMap, layout: Layout, *, faults: Faults | None = 
         if strip is not None:
             lit = [[i for i, p in enumerate(f) if p != (0, 0, 0)] for f in strip.frames]
             if lit != [[i] for i in range(strip.count)] + [[]]:
-                outputs.append(OutputResult("pixel chain", "not seen", "the frames did not light one pixel each"))
-        steps = plan(layout, [c for c in hmap.controls if c not in untested], run.positions())
+                outputs.append(OutputResult("pixel chain", "not seen", N_("the frames did not light one pixel each")))
+        steps = plan(layout, [c for c in hmap.controls if c not in untested], run.positions(), tr)
         observed = []
         for k, step in enumerate(steps):
             if progress:

@@ -207,6 +207,20 @@ class Client:
         return body
 
 
+def two_mistakes(svc, gm, code):
+    """Start a turn and press two buttons outside the card: the turn ends on mistakes.
+    (the card, the two buttons pressed)."""
+    public = svc.client()
+    gm.act("start_turn")
+    card = public.get(f"/api/tower?code={code}")[1]["card"]
+    wrong = [b for b in ("alarm.red", "alarm.yellow", "grid.r1c1", "grid.r1c2", "beacon.red", "radio.1")
+             if b.split(".")[0] != card.get("section") and b not in card.get("press", [])][:2]
+    for b in wrong:
+        assert public.post("/api/sim/input", {"control": b, "value": True})[0] == 200
+        assert public.post("/api/sim/input", {"control": b, "value": False})[0] == 200
+    return card, wrong
+
+
 def _parse(data: bytes, ctype: str):
     if "json" in ctype:
         return json.loads(data)

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from panel.debrief import COLUMNS
 from panel.service.run import lan_address
-from service_helpers import MATCH, PIN, ServiceThread
+from service_helpers import MATCH, PIN, ServiceThread, two_mistakes
 
 EVIL = {"Origin": "http://evil.example"}
 ADMIN_POSTS = [
@@ -653,19 +653,6 @@ def _get_raw(client, path):
         return e.code, e.headers.get("Content-Type"), None, e.read().decode()
 
 
-def _two_mistakes(svc, gm, code):
-    """Start a turn and press two buttons outside the card: the turn ends on mistakes."""
-    public = svc.client()
-    gm.act("start_turn")
-    card = public.get(f"/api/tower?code={code}")[1]["card"]
-    wrong = [b for b in ("alarm.red", "alarm.yellow", "grid.r1c1", "grid.r1c2", "beacon.red", "radio.1")
-             if b.split(".")[0] != card.get("section") and b not in card.get("press", [])][:2]
-    for b in wrong:
-        assert public.post("/api/sim/input", {"control": b, "value": True})[0] == 200
-        assert public.post("/api/sim/input", {"control": b, "value": False})[0] == 200
-    return card, wrong
-
-
 @pytest.mark.parametrize("path", DEBRIEF_PATHS)
 def test_debrief_needs_the_game_masters_session(svc, gm, path):
     gm.new_match()
@@ -692,7 +679,7 @@ def test_debrief_of_a_played_turn_and_its_csv(svc, gm):
     first = gm.new_match(seed=3)["match_id"]
     gm.act("abandon")
     created = gm.new_match()
-    card, wrong = _two_mistakes(svc, gm, created["code"])
+    card, wrong = two_mistakes(svc, gm, created["code"])
     status, body = gm.get("/api/admin/debrief")  # the latest match by default
     assert status == 200 and body["match_id"] == created["match_id"] and body["status"] == "active"
     assert body["settings"]["teams"][0]["name"] == "Gulls" and body["scores"] == {"Gulls": 0, "Puffins": 0}
@@ -731,7 +718,7 @@ def test_debrief_follows_the_log_and_guards_the_csv(svc, gm):
     teams = [{"name": "=HYPERLINK(1)", "players": ["Ana", "Bo"]}, {"name": "Puffins", "players": ["Cy", "Di"]}]
     code = gm.new_match(teams=teams)["code"]
     assert gm.get("/api/admin/debrief")[1]["tables"]["turns"] == []
-    _two_mistakes(svc, gm, code)
+    two_mistakes(svc, gm, code)
     body = gm.get("/api/admin/debrief")[1]
     assert [t["team"] for t in body["tables"]["turns"]] == ["=HYPERLINK(1)"]
     text = _get_raw(gm, "/api/admin/debrief.csv?table=turns")[3]

@@ -124,7 +124,7 @@ def test_the_prune_command_the_listing_and_the_export_say_what_happened(tmp_path
     settings.write_text(f'[service]\ndb = "{db}"\nkeep_logs_days = 7\n')
     assert main(["matches", "prune", "--settings", str(settings)]) == 0
     out = capsys.readouterr().out
-    assert "removed the logs of 1 match (their debriefs are kept); keeping logs of the last 7 days" in out
+    assert "removed the log of 1 match (its debrief is kept); keeping logs of the last 7 days" in out
     assert main(["matches", "list", "--db", str(db)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split()[0] == str(second) and "log removed" not in lines[0]  # newest first
@@ -148,4 +148,4 @@ def test_the_services_daily_run_prunes_in_a_process_of_its_own(tmp_path, caplog)
     caplog.set_level("INFO", logger="penguin-panel")
     assert asyncio.run(prune_logs(db, Retention(days=30))) == 0
     assert log_rows(db, first) == 0 and log_rows(db, second) > 0
-    assert "matches prune: removed the logs of 1 match" in caplog.text
+    assert "matches prune: removed the log of 1 match" in caplog.text

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gettext
 import io
+import json
 import os
 import re
 import string
@@ -20,6 +21,8 @@ from babel.messages.pofile import read_po
 from panel import i18n
 from panel.cli import main
 from panel.service.store import Store
+from service_helpers import two_mistakes
+from test_scenario import SCENARIO
 
 ROOT = Path(__file__).resolve().parents[1]
 POT = i18n.LOCALE_DIR / f"{i18n.DOMAIN}.pot"
@@ -169,6 +172,37 @@ def test_a_cooperative_landing_in_both_languages(tmp_path, capsys, locale_env):
     assert es.gettext(tier) != tier and es.gettext(outcome) != outcome
 
 
+def test_the_replay_log_in_the_system_locales_language(tmp_path, capsys, locale_env):
+    """`replay`'s text log says the engine's refusal, the mistaken control and the summary
+    in Spanish under LANGUAGE=es; its JSON, for scripts, stays in English."""
+    path = tmp_path / "s.toml"
+    path.write_text(SCENARIO + '[[input]]\nt = 6\naction = "challenge"\nteam = "Ice"\n')
+    locale_env.setenv("LANGUAGE", "es")
+    assert main(["replay", str(path)]) == 0
+    text = capsys.readouterr().out.splitlines()
+    assert "    6.00s  rechazado        challenge (team=Ice): team: Ice no puede desafiar su propio turno" in text
+    assert any(" mistake " in line and "name=el botón de alarma rojo," in line for line in text), text
+    assert text[-2:] == ["puntuaciones: Ice 1, Snow 0", "partida sin terminar (ronda 1)"]
+    assert main(["replay", str(path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["refused"][0]["reason"] == "team: Ice cannot challenge its own turn"
+    assert [e["name"] for e in out["events"] if e["type"] == "mistake"] == ["the red alarm"]
+
+
+def test_the_self_test_in_the_system_locales_language(capsys, locale_env):
+    """`check --sim` (the scripted maker on the shipped map) prompts and sums up in Spanish."""
+    locale_env.setenv("LANGUAGE", "es")
+    assert main(["check", "--sim"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert any(line.endswith("  pulsa el botón de alarma rojo una vez") for line in out), out
+    assert any("  gira la rueda giratoria hasta " in line for line in out)
+    header = next(line for line in out if line.startswith("control "))
+    assert header.split() == ["control", "clave", "del", "mapa", "resultado", "detalle"]
+    assert any(line.startswith("el botón de alarma rojo ") and line.split()[-1] == "bien" for line in out)
+    assert any(re.fullmatch(r"\d+ bien", line) for line in out) and out[-1] == "todo bien", out[-5:]
+    assert any(line.startswith("coprocesador: ") for line in out)
+
+
 # ---------------------------------------------------------------------------- the service
 
 def start_service(tmp_path: Path, env: dict[str, str]) -> str:
@@ -182,7 +216,7 @@ def start_service(tmp_path: Path, env: dict[str, str]) -> str:
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env={**clean, **env})
     try:
         for line in p.stdout:
-            m = re.search(r"serving on (http://\S+?)/ ", line)
+            m = re.search(r"(http://\S+?)/  \(", line)  # "serving on", in the locale's language
             if m:
                 with urllib.request.urlopen(m.group(1) + "/api/i18n", timeout=20) as r:
                     return json.load(r)["language"]
@@ -198,3 +232,62 @@ def test_the_cockpit_starts_in_the_chosen_language_else_the_system_locale(tmp_pa
     with Store(tmp_path / "p.db") as store:
         store.set_setting("language", "en")  # as /admin Settings keeps it
     assert start_service(tmp_path, {"LANG": "es_ES.UTF-8"}) == "en"
+
+
+# ---------------------------------------------------------------------------- the API in the cockpit's language
+
+def is_error(status_body, code) -> str:
+    status, body = status_body
+    assert status == code, (status, body)
+    return body["error"]
+
+
+def test_the_api_answers_in_the_cockpits_language(svc, gm):
+    """With Spanish chosen on /admin, what the service words itself comes in Spanish: the
+    engine's refusals (409, and 400 for a parameter at fault), the service's own errors,
+    the controls' plain names (state, layout, tower, debrief) and the settings' words."""
+    es = i18n.translations("es")
+    public = svc.client()
+    assert is_error(gm.act("start_turn"), 409) == "no match: set one up first"  # English until chosen
+    assert gm.post("/api/admin/settings", {"language": "es"})[0] == 200
+    assert is_error(gm.act("start_turn"), 409) == "no hay partida: prepara una primero"
+    assert is_error(gm.post("/api/admin/action", []), 400) == "el cuerpo debe ser un objeto JSON"
+    assert is_error(public.post("/api/admin/login", {"pin": "0000"}), 403) == "PIN incorrecto"
+    assert is_error(gm.post("/api/admin/settings", {"turn_seconds": 2}), 400) == \
+        "turn_seconds: debe ser un número de 5 a 600, no 2"
+    assert is_error(gm.post("/api/admin/match", {"teams": [{"name": "Gulls", "players": ["Ana"]}]}), 400) == \
+        "teams[0].players: el equipo 'Gulls' necesita al menos 2 jugadores (una torre y una tripulación), " \
+        "o ninguno con nombre"
+    code = gm.new_match()["code"]
+    assert is_error(gm.act("rule", upheld=True), 409) == "no hay ningún turno en curso: empieza uno primero"
+    assert is_error(public.post("/api/sim/input", {"control": "grid.r9c9", "value": True}), 400) == \
+        "control: 'grid.r9c9' no es un control del panel por el lado azul"
+    layout = svc.cockpit.match.layout
+    plain = {c["id"]: c["plain"] for c in public.get("/api/layout")[1]["controls"]}  # as the pages draw it
+    assert plain["beacon.white"] == "el botón de baliza blanco" and plain["cross.ok"] == "OK en la cruz de dirección"
+    assert plain["round_lever.red"] == "la palanca redonda de color rojo"
+    assert plain == {cid: layout.plain_name(cid, es) for cid in plain}
+    # Two mistakes end the turn: the stuck finger and the debrief's controls in Spanish.
+    _card, wrong = two_mistakes(svc, gm, code)
+    last = public.state()["last_turn"]
+    assert last["reason"] == "mistakes" and last["stuck_name"] == layout.plain_name(last["stuck"], es)
+    assert last["stuck_name"] != layout.plain_name(last["stuck"])
+    controls = gm.get("/api/admin/debrief")[1]["tables"]["controls"]
+    assert {r["control"] for r in controls} == {layout.plain_name(w, es) for w in wrong}
+    # The next team's turn: the tower's card in plain words, a challenge of one's own turn.
+    assert gm.act("start_turn")[0] == 200
+    lines = public.get(f"/api/tower?code={code}")[1]["lines"]
+    assert lines and all(line.startswith(("Pulsa ", "Pon ", "En ")) for line in lines), lines
+    assert is_error(gm.act("challenge", team="Puffins"), 400) == "team: Puffins no puede desafiar su propio turno"
+    assert is_error(gm.act("challenge"), 400) == "team: indica el equipo que pide el desafío (Gulls o Puffins)"
+    # The settings as the game master's page builds its forms from them.
+    settings = {st["name"]: st for st in gm.get("/api/admin/status")[1]["settings"]}
+    assert settings["mode"]["label"] == "Modo" and settings["mode"]["choice_names"] == ["Competitivo", "Cooperativo"]
+    assert settings["side"]["choice_names"] == ["Azul", "Gris"]
+    assert settings["turn_seconds"]["help"] == "el temporizador de un turno (35 o 40 para una primera partida)"
+    # Penguin Kaboom: its settings' problems and its engine's refusals, colours in words.
+    assert gm.act("abandon")[0] == 200
+    assert is_error(gm.post("/api/admin/match", {"mode": "kaboom", "players": ["red", "red"]}), 400) == \
+        "players[1].colour: dos jugadores tienen el pingüino rojo"
+    assert gm.post("/api/admin/match", {"mode": "kaboom", "players": ["red"]})[0] == 200
+    assert is_error(gm.act("join", colour="red"), 409) == "el pingüino rojo ya se ha unido"

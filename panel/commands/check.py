@@ -18,6 +18,7 @@ import sys
 import time
 
 from ..hardware.map import DEFAULT_MAP, checked_map
+from ..i18n import N_, _, system
 
 
 def register(sub) -> None:
@@ -37,40 +38,42 @@ def check_command(args) -> int:
     from ..errors import ConfigError
     from ..selftest import table
 
+    tr = system()
     hmap, layout, _warnings = checked_map(args.map or DEFAULT_MAP, args.layout)
     talk = sys.stderr if args.report else sys.stdout
     from ..calibration import status_at_start
 
     try:
-        _, warning = status_at_start(hmap, map_arg=args.map or DEFAULT_MAP)
+        _status, warning = status_at_start(hmap, map_arg=args.map or DEFAULT_MAP)
     except ConfigError as e:
         warning = "; ".join(str(p) for p in e.problems)
     if warning:
-        print(f"warning: {warning}", file=talk)
+        print(_("warning: {warning}").format(warning=warning), file=talk)
     progress = _Progress(talk)
     if args.sim:
         from ..selftest_runner import run_sim
 
-        report = asyncio.run(run_sim(hmap, layout, progress=progress))
+        report = asyncio.run(run_sim(hmap, layout, progress=progress, tr=tr))
     else:
         try:
-            report = asyncio.run(_run_live(hmap, layout, progress, talk, args.step_timeout))
+            report = asyncio.run(_run_live(hmap, layout, progress, talk, args.step_timeout, tr))
         except RuntimeError as e:  # not a Pi, no GPIO access: say so in one line
-            print(f"error: {e}", file=sys.stderr)
+            print(_("error: {error}").format(error=e), file=sys.stderr)
             return 2
     progress.done()
     report.calibration = warning
     if args.report:
         print(json.dumps(report.as_dict(), indent=2))
     else:
-        print(_outputs_text(report), file=talk)
-        print(table(report.verdicts, layout), file=talk)
+        print(_outputs_text(report, tr), file=talk)
+        print(table(report.verdicts, layout, tr), file=talk)
         if report.coprocessor is not None:
             cp = report.coprocessor
-            print(f"\nco-processor: {cp['status']}; firmware {cp.get('firmware') or '?'}; "
-                  f"frame errors {cp.get('frame_errors') if cp.get('frame_errors') is not None else '?'}"
-                  + (f" ({cp['detail']})" if cp.get("detail") else ""), file=talk)
-        print("\nall good" if report.ok else "\nsome controls need a look (see above)", file=talk)
+            print("\n" + _("co-processor: {status}; firmware {firmware}; frame errors {errors}").format(
+                status=cp["status"], firmware=cp.get("firmware") or "?",
+                errors=cp.get("frame_errors") if cp.get("frame_errors") is not None else "?")
+                + (f" ({_(cp['detail'])})" if cp.get("detail") else ""), file=talk)
+        print("\n" + (_("all good") if report.ok else _("some controls need a look (see above)")), file=talk)
     return 0 if report.ok else 1
 
 
@@ -96,19 +99,23 @@ class _Progress:
             self.out.write("\n")
 
 
-def _outputs_text(report) -> str:
+def _outputs_text(report, tr) -> str:
     if not report.outputs:
-        return "outputs: none in this map\n"
+        return tr.gettext("outputs: none in this map") + "\n"
     by: dict[str, int] = {}
     for o in report.outputs:
         by[o.result] = by.get(o.result, 0) + 1
+
+    def word(result: str) -> str:
+        return tr.pgettext("an output's result", result)
+
     bad = [o for o in report.outputs if o.result in ("not seen", "not driven")]
-    lines = ["outputs: " + ", ".join(f"{n} {k}" for k, n in by.items())]
-    lines += [f"  {o.output}: {o.result} {o.detail}".rstrip() for o in bad]
+    lines = [tr.gettext("outputs: {results}").format(results=", ".join(f"{n} {word(k)}" for k, n in by.items()))]
+    lines += [f"  {o.output}: {word(o.result)} {tr.gettext(o.detail) if o.detail else ''}".rstrip() for o in bad]
     return "\n".join(lines) + "\n"
 
 
-async def _run_live(hmap, layout, progress, talk, timeout: float):
+async def _run_live(hmap, layout, progress, talk, timeout: float, tr):
     """At the real panel: the person does what each prompt says."""
     from contextlib import ExitStack
 
@@ -119,7 +126,7 @@ async def _run_live(hmap, layout, progress, talk, timeout: float):
 
     factory = pin_factory(sim=False)  # off a Pi: a RuntimeError, told as one line
     strip = _real_strip(hmap)
-    print("Leave every token at its start position and the knob at its start, then press Enter.", file=talk)
+    print(_("Leave every token at its start position and the knob at its start, then press Enter."), file=talk)
     _ask("")
     with ExitStack() as stack:
         if strip is not None:
@@ -136,25 +143,25 @@ async def _run_live(hmap, layout, progress, talk, timeout: float):
             board = LinkIO(hmap, layout)
             stack.callback(board.close)
             await board.start(run.queue)
-            print("waiting for the co-processor ...", file=talk)
+            print(_("waiting for the co-processor ..."), file=talk)
             if await board.wait_connected(5.0):
                 untested = []
             else:
                 cop = coprocessor_report(board.status())
-                hint = " (is the Pico plugged in and flashed? see kit/BUILD.md)"
-                cop["detail"] = (cop.get("detail") or "") + hint
+                hint = _("(is the Pico plugged in and flashed? see kit/BUILD.md)")
+                cop["detail"] = f"{cop.get('detail') or ''} {hint}".strip()
         await asyncio.sleep(0.3)
         run.hub.poll(time.monotonic())
         stuck = run.stuck() + _held(run.drain())
         outputs = run.light_pixels(time.sleep)
         if outputs and outputs[0].result == "driven":
-            if not _ask("Did the pixels light one at a time, in order? [Y/n] ", yes=True):
-                outputs.append(OutputResult("pixel chain", "not seen", "the maker saw them out of order or dark"))
+            if not _ask(_("Did the pixels light one at a time, in order? [Y/n] "), yes=True):
+                outputs.append(OutputResult("pixel chain", "not seen", N_("the maker saw them out of order or dark")))
         tones = run.sound_tones(time.sleep)
-        if tones and not _ask("Did you hear four rising tones? [Y/n] ", yes=True):
-            tones.append(OutputResult("buzzer", "not seen", "the maker heard nothing or a wrong tone"))
+        if tones and not _ask(_("Did you hear four rising tones? [Y/n] "), yes=True):
+            tones.append(OutputResult("buzzer", "not seen", N_("the maker heard nothing or a wrong tone")))
         outputs += tones
-        steps = plan(layout, [c for c in hmap.controls if c not in untested], run.positions())
+        steps = plan(layout, [c for c in hmap.controls if c not in untested], run.positions(), tr)
         observed = []
         for k, step in enumerate(steps):
             progress(k, len(steps), step)
@@ -174,7 +181,8 @@ def _ask(prompt: str, *, yes: bool = False) -> bool:
         answer = input(prompt).strip().lower()
     except EOFError:
         return True
-    return answer in ("", "y", "yes") if yes else True
+    # Translators: the answers that mean yes to a [Y/n] question, separated by spaces.
+    return answer in ("", "y", "yes", *_("y yes").split()) if yes else True
 
 
 def _real_strip(hmap):
@@ -184,5 +192,6 @@ def _real_strip(hmap):
     try:
         return make_strip(hmap)
     except (ImportError, RuntimeError, OSError, ValueError) as e:
-        print(f"warning: the NeoPixels cannot be driven here ({e}): the pixel step is skipped", file=sys.stderr)
+        print(_("warning: the NeoPixels cannot be driven here ({error}): the pixel step is skipped").format(error=e),
+              file=sys.stderr)
         return None

@@ -6,13 +6,19 @@ import json
 from pathlib import Path
 
 from ..debrief import COLUMNS, csv_text, debrief, markdown_table
+from ..i18n import N_, _, system
 from ..kaboom import debrief as kaboom_debrief
 from ..scenario import load_scenario, run_scenario
 
-TITLES = {"turns": "Turns: points, cards and mistakes", "card_kinds": "Instruction types: time and mistakes",
-          "controls": "Controls that caused mistakes",
+TITLES = {"turns": N_("Turns: points, cards and mistakes"), "card_kinds": N_("Instruction types: time and mistakes"),
+          "controls": N_("Controls that caused mistakes"),
           # Penguin Kaboom's
-          "players": "Penguins: where the time went", "alerts": "Alerts: how fast each was reported flipped"}
+          "players": N_("Penguins: where the time went"), "alerts": N_("Alerts: how fast each was reported flipped")}
+
+
+# How a Kaboom mission ended, in words.
+OUTCOMES = {"success": N_("mission accomplished"), "failed": N_("mission failed"), "abandoned": N_("mission abandoned")}
+NOT_FINISHED = N_("not finished")
 
 
 def register(sub) -> None:
@@ -24,7 +30,9 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    result = run_scenario(load_scenario(args.file))
+    # The controls' plain names in the system locale's language (for a spreadsheet too); the
+    # JSON, for scripts, in English.
+    result = run_scenario(load_scenario(args.file), None if args.json else system())
     kaboom = result.get("game") == "kaboom"
     tables = kaboom_debrief.debrief(result["events"]) if kaboom else debrief(result["events"])
     if args.csv:
@@ -37,11 +45,12 @@ def run(args) -> int:
         print(json.dumps(tables, indent=2))
         return 0
     if kaboom:
-        print("Time left: " + ", ".join(f"{c} {s:.1f} s" for c, s in result["time_left"].items())
-              + f" · {result['outcome'] or 'not finished'}")
+        print(_("Time left: {clocks} · {outcome}").format(
+            clocks=", ".join(f"{_(c)} {s:.1f} s" for c, s in result["time_left"].items()),
+            outcome=_(OUTCOMES.get(result["outcome"], result["outcome"] or NOT_FINISHED))))
     else:
-        print("Scores: " + ", ".join(f"{k} {v}" for k, v in result["scores"].items()))
+        print(_("Scores: {scores}").format(scores=", ".join(f"{k} {v}" for k, v in result["scores"].items())))
     for name, rows in tables.items():
-        print(f"\n## {TITLES[name]}\n")
+        print(f"\n## {_(TITLES[name])}\n")
         print(markdown_table(rows))
     return 0

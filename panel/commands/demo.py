@@ -33,7 +33,8 @@ def demo(args) -> int:
     t = 0.0
     log = []
     n_events = 0
-    print(f"Demo match: {args.mode}, {', '.join(team.name for team in teams)}, seed {args.seed}")
+    print(_("Demo match: {mode}, {teams}, seed {seed}").format(mode=args.mode, teams=", ".join(team.name for team in teams),
+                                                               seed=args.seed))
     while not match.finished and match.round < 50:
         inputs, t = crew.play_turn(t + 5.0)
         log += inputs
@@ -53,9 +54,9 @@ def demo(args) -> int:
             print(f"{e.t:8.2f}s  {e.type:<16} {details}")
     for e in replayed.advance(t):
         print(f"{e.t:8.2f}s  {e.type:<16} {e.details}")
-    print("scores: " + ", ".join(f"{k} {v}" for k, v in replayed.scores.items()))
+    print(_("scores: {scores}").format(scores=", ".join(f"{k} {v}" for k, v in replayed.scores.items())))
     if replayed.winner:
-        print("winner: " + " and ".join(replayed.winner))
+        print(_("winner: {teams}").format(teams=_(" and ").join(replayed.winner)))
     if replayed.tier:
         print(_("landing: {tier}: {outcome}").format(tier=_(replayed.tier), outcome=_(replayed.outcome)))
     if args.scenario_out:
@@ -65,5 +66,6 @@ def demo(args) -> int:
                "input": [input_entry(e) for e in log]}
         with open(args.scenario_out, "wb") as f:
             tomli_w.dump(doc, f)
-        print(f"input log written to {args.scenario_out} (penguin-panel replay {args.scenario_out})", file=sys.stderr)
+        print(_("input log written to {file} (penguin-panel replay {file})").format(file=args.scenario_out),
+              file=sys.stderr)
     return 0

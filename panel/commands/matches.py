@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from ..errors import ConfigError, Problem
+from ..i18n import _, ngettext
 from ..scenario import input_entry
 from ..service.replay import entry_event
 
@@ -58,11 +59,11 @@ def list_matches(args) -> int:
         for r in islice(store.iter_matches(), args.limit):
             teams = ", ".join([t["name"] for t in r.settings.get("teams", [])]
                               or [p.get("name") or p["colour"] for p in r.settings.get("players", [])])
-            removed = "  (log removed, debrief kept)" if r.pruned else ""
+            removed = _("  (log removed, debrief kept)") if r.pruned else ""
             print(f"{r.id:>4}  {r.created}  {r.status:<9} {r.settings.get('mode', '?'):<11} {teams}{removed}")
             shown += 1
         if not shown:
-            print("no matches stored yet")
+            print(_("no matches stored yet"))
     return 0
 
 
@@ -93,7 +94,8 @@ def export_match(args) -> int:
     text = tomli_w.dumps(doc)
     if args.out:
         Path(args.out).write_text(text)
-        print(f"match {record.id}: {len(inputs)} inputs written to {args.out}", file=sys.stderr)
+        print(_("match {id}: {n} inputs written to {file}").format(id=record.id, n=len(inputs), file=args.out),
+              file=sys.stderr)
     else:
         sys.stdout.write(text)
     return 0
@@ -118,6 +120,7 @@ def prune_logs(args) -> int:
     for line in report.kept:
         print(f"penguin-panel: {line}", file=sys.stderr)
     n = len(report.removed)
-    print(f"removed the logs of {n} match{'es' if n != 1 else ''} (their debriefs are kept); "
-          f"keeping {retention.describe()}")
+    print(ngettext("removed the log of {n} match (its debrief is kept); keeping {kept}",
+                   "removed the logs of {n} matches (their debriefs are kept); keeping {kept}", n).format(
+        n=n, kept=retention.describe()))
     return 0

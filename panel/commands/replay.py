@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from ..i18n import _
+from ..i18n import _, system
 from ..scenario import load_scenario, run_scenario
 
 
@@ -20,10 +20,11 @@ def register(sub) -> None:
 
 
 def replay(args) -> int:
-    out = run_scenario(load_scenario(args.file))
-    if args.json:
-        print(json.dumps(out, indent=2))
+    scenario = load_scenario(args.file)
+    if args.json:  # for scripts: English, whatever the locale
+        print(json.dumps(run_scenario(scenario), indent=2))
         return 0
+    out = run_scenario(scenario, system())
     if out.get("game") == "kaboom":
         from ..kaboom.scenario import print_log as print_kaboom_log
 
@@ -34,23 +35,26 @@ def replay(args) -> int:
 
 
 def print_log(out: dict) -> None:
-    """The result as a log a person reads; an action the engine refused is a `refused`
-    line at its moment, with the engine's reason."""
+    """The result as a log a person reads, in the system locale's language (run_scenario
+    with its translations); an action the engine refused is a `refused` line at its moment,
+    with the engine's reason. Event types and their fields are the scripting contract's
+    names, as in the JSON output."""
     lines = []
     for e in out["events"]:
         details = ", ".join(f"{k}={v}" for k, v in e.items() if k not in ("t", "type", "card", "outcome"))
         lines.append((e["t"], f"{e['t']:8.2f}s  {e['type']:<16} {details}"))
+    refused = _("refused")
     for r in out.get("refused", []):
         asked = ", ".join(f"{k}={v}" for k, v in r.items() if k not in ("t", "action", "reason"))
-        lines.append((r["t"], f"{r['t']:8.2f}s  {'refused':<16} {r['action']}{f' ({asked})' if asked else ''}: "
+        lines.append((r["t"], f"{r['t']:8.2f}s  {refused:<16} {r['action']}{f' ({asked})' if asked else ''}: "
                               f"{r['reason']}"))
     for _t, line in sorted(lines, key=lambda tl: tl[0]):  # stable: a refusal after that moment's events
         print(line)
-    print("scores: " + ", ".join(f"{k} {v}" for k, v in out["scores"].items()))
+    print(_("scores: {scores}").format(scores=", ".join(f"{k} {v}" for k, v in out["scores"].items())))
     if out["finished"]:
         if out["winner"]:
-            print("winner: " + " and ".join(out["winner"]))
+            print(_("winner: {teams}").format(teams=_(" and ").join(out["winner"])))
         if out["tier"]:
             print(_("landing: {tier}: {outcome}").format(tier=_(out["tier"]), outcome=_(out["outcome"])))
     else:
-        print(f"match not finished (round {out['round']})")
+        print(_("match not finished (round {round})").format(round=out["round"]))

@@ -25,6 +25,7 @@ from ..kaboom.mapping import KaboomMapping
 from ..layout import Layout
 from .clock import Countdown, at
 from .kaboom_settings import COLOURS, KaboomSettings
+from ..i18n import N_, Word
 from .refusal import Refusal, unknown
 
 
@@ -48,15 +49,18 @@ _PLAY_PHASES = {Phase.PLAYING, Phase.PAUSED, Phase.CLOSING}
 def malformed(action: Action) -> Refusal | None:
     """What is wrong with a Kaboom action whatever the moment: its name, its parameters'
     names and values. The scenario reader asks this up front; `refusal` asks it first."""
-    why = unknown(action, ACTIONS, "a Kaboom action")
+    why = unknown(action, ACTIONS, N_("{name} is not a Kaboom action (expected one of: {actions})"))
     if why is not None:
         return why
     name, params = action.name, action.params
     takes = ACTIONS[name]
     if "colour" in takes and params.get("colour") not in COLOURS:
-        return Refusal(f"{params.get('colour')!r} is not a penguin colour ({', '.join(COLOURS)})", "colour")
+        return Refusal(N_("{colour} is not a penguin colour ({colours})"), "colour",
+                       colour=repr(params.get("colour")),
+                       colours=", ".join(COLOURS))
     if "reason" in params and params["reason"] not in PAUSES:
-        return Refusal(f"{params['reason']!r} is not a reason to pause ({', '.join(PAUSES)})", "reason")
+        return Refusal(N_("{reason} is not a reason to pause ({reasons})"), "reason", reason=repr(params["reason"]),
+                       reasons=", ".join(PAUSES))
     return None
 
 
@@ -194,58 +198,62 @@ class KaboomMatch:
         name, params = action.name, action.params
         phase = self.phase
         if name == "new_match":
-            return None if self.finished else Refusal("a mission is still being played: abandon it first")
+            return None if self.finished else Refusal(N_("a mission is still being played: abandon it first"))
         if phase is Phase.FINISHED:
-            return Refusal("the mission is over: set up a new one")
+            return Refusal(N_("the mission is over: set up a new one"))
         if name == "abandon":  # Kaboom rule 12
             return None
         colour = params.get("colour")
         if name in ("join", "leave", "start"):  # Kaboom rule 1
             if phase is not Phase.SETUP:
-                return Refusal("the mission has already started")
+                return Refusal(N_("the mission has already started"))
             if name == "start":
-                return None if self.players else Refusal("no player yet: each player presses their colour to join")
+                return None if self.players else Refusal(N_("no player yet: each player presses their colour to join"))
             if self.mapping is not None and colour not in self.mapping.players:
-                return Refusal(f"this panel has no button for the {colour} penguin", "colour")
+                return Refusal(N_("this panel has no button for the {colour} penguin"), "colour", colour=Word(colour))
             if name == "join":
-                return Refusal(f"the {colour} penguin has already joined") if colour in self.players else None
-            return None if colour in self.players else Refusal(f"the {colour} penguin has not joined")
+                joined = colour in self.players
+                return Refusal(N_("the {colour} penguin has already joined"), colour=Word(colour)) if joined else None
+            if colour not in self.players:
+                return Refusal(N_("the {colour} penguin has not joined"), colour=Word(colour))
+            return None
         if name in ("lift_cover", "lower_cover"):
             if self.cover_open == (name == "lift_cover"):
-                return Refusal("the mission button's cover is already " + ("lifted" if self.cover_open else "down"))
+                return Refusal(N_("the mission button's cover is already lifted") if self.cover_open else
+                               N_("the mission button's cover is already down"))
             return None
         if name in ("alert_flipped", "alert_deactivated"):  # Kaboom rules 6 and 7
             if phase is Phase.SETUP:
-                return Refusal("the mission has not started")
+                return Refusal(N_("the mission has not started"))
             if name == "alert_flipped":
-                return None if self.waiting else Refusal("no alert is waiting to be flipped")
-            return None if self.face_up else Refusal("no alert card is face up")
+                return None if self.waiting else Refusal(N_("no alert is waiting to be flipped"))
+            return None if self.face_up else Refusal(N_("no alert card is face up"))
         if name == "pause":  # Kaboom rule 11
             if phase not in (Phase.PLAYING, Phase.PAUSED):
-                return Refusal("no clock is running to pause")
-            return Refusal("already paused") if params.get("reason", "pause") in self.pause_reasons else None
+                return Refusal(N_("no clock is running to pause"))
+            return Refusal(N_("already paused")) if params.get("reason", "pause") in self.pause_reasons else None
         if name == "resume":
             if not any(r in self.pause_reasons for r in self._lifted_by(params.get("reason"))):
                 if "link" in self.pause_reasons:
-                    return Refusal("the panel's link is lost: the mission resumes by itself when the panel is heard "
-                                   "again (check its USB cable)")
-                return Refusal("not paused")
+                    return Refusal(N_("the panel's link is lost: the mission resumes by itself when the panel is heard "
+                                   "again (check its USB cable)"))
+                return Refusal(N_("not paused"))
             return None
         # pass, recharge, confirm: only while the clocks run
         if phase is Phase.SETUP:
-            return Refusal("the mission has not started: press START")
+            return Refusal(N_("the mission has not started: press START"))
         if phase is Phase.PAUSED:
-            return Refusal("the game is paused")
+            return Refusal(N_("the game is paused"))
         if phase is Phase.CLOSING:
-            return Refusal("the mission is being closed: every player puts a finger on their colour")
+            return Refusal(N_("the mission is being closed: every player puts a finger on their colour"))
         if name == "pass":  # Kaboom rule 2
             if colour not in self.players:
-                return Refusal(f"no player has the {colour} penguin", "colour")
+                return Refusal(N_("no player has the {colour} penguin"), "colour", colour=Word(colour))
             if colour != self.active:
-                return Refusal(f"it is the {self.active} penguin's turn")
+                return Refusal(N_("it is the {colour} penguin's turn"), colour=Word(self.active))
             return None
         if name == "confirm" and not self.cover_open:
-            return Refusal("lift the mission button's cover first")  # Kaboom rule 9
+            return Refusal(N_("lift the mission button's cover first"))  # Kaboom rule 9
         return None
 
     @staticmethod

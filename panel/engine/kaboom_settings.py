@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from ..errors import ConfigError, Problem
-from ..i18n import N_
+from ..i18n import N_, Text, Word
 
 # The penguins' colours: one button with a light per colour on the panel.
 COLOURS = ("red", "blue", "white", "yellow", "green", "black")
@@ -67,22 +67,22 @@ class MissionRules:
         Appends every problem to `problems` and returns None if there was one."""
         before = len(problems)
 
-        def bad(k: str, reason: str) -> None:
+        def bad(k: str, reason: Text) -> None:
             problems.append(Problem(file, f"{key}.{k}" if key else k, reason))
 
         if not isinstance(raw, dict):
-            problems.append(Problem(file, key or None, "must be a table"))
+            problems.append(Problem(file, key or None, Text(N_("must be a table"))))
             return None
         names = [f.name for f in fields(cls) if f.name != "name"]
         for k in raw:
             if k not in names and k != "name":
-                bad(k, f"unknown rule (expected one of: {', '.join(names)})")
+                bad(k, Text(N_("unknown rule (expected one of: {names})"), names=", ".join(names)))
         kw: dict[str, Any] = {}
         if "name" in raw:
             if isinstance(raw["name"], str) and raw["name"].strip():
                 kw["name"] = raw["name"].strip()
             else:
-                bad("name", "must be the mission's name (text)")
+                bad("name", Text(N_("must be the mission's name (text)")))
         for k in names:
             if k in raw:
                 v = raw[k]
@@ -91,21 +91,23 @@ class MissionRules:
             elif k == "alerts_face_up":
                 v = 0
             else:
-                bad(k, f"missing ({RULE_WORDS[k]})")
+                bad(k, Text(N_("missing ({what})"), what=Word(RULE_WORDS[k])))
                 continue
             if k == "recharge_above_start":
                 if not isinstance(v, bool):
-                    bad(k, "must be true or false")
+                    bad(k, Text(N_("must be true or false")))
                     continue
             else:
                 low, high = LIMITS[k]
                 if not _whole(v) or not low <= v <= high:
-                    bad(k, f"must be a whole number from {low} to {high} ({RULE_WORDS[k]}), not {v!r}")
+                    bad(k, Text(N_("must be a whole number from {low} to {high} ({what}), not {value}"), low=low,
+                                high=high, what=Word(RULE_WORDS[k]), value=repr(v)))
                     continue
             kw[k] = v
         if "alerts" in kw and "alerts_face_up" in kw and kw["alerts_face_up"] >= kw["alerts"]:
-            bad("alerts_face_up", f"{kw['alerts_face_up']} face up of {kw['alerts']} alert cards: at least one "
-                                  "must start face down, or the mission is lost before it starts")
+            bad("alerts_face_up", Text(N_("{up} face up of {alerts} alert cards: at least one must start face down, "
+                                          "or the mission is lost before it starts"),
+                                       up=kw["alerts_face_up"], alerts=kw["alerts"]))
         if len(problems) > before:
             return None
         return cls(**kw)
@@ -159,51 +161,55 @@ class KaboomSettings:
         def where(k: str) -> str:
             return f"{key}.{k}" if key else k
 
-        def bad(k: str, reason: str) -> None:
+        def bad(k: str, reason: Text) -> None:
             problems.append(Problem(file, where(k), reason))
 
         if not isinstance(raw, dict):
-            raise ConfigError(Problem(file, key or None, "must be a table"))
+            raise ConfigError(Problem(file, key or None, Text(N_("must be a table"))))
         for k in raw:
             if k not in cls.KEYS:
-                bad(k, f"unknown setting for Kaboom (expected one of: {', '.join(cls.KEYS)})")
+                bad(k, Text(N_("unknown setting for Kaboom (expected one of: {names})"), names=", ".join(cls.KEYS)))
         if raw.get("mode", "kaboom") != "kaboom":
-            bad("mode", "must be \"kaboom\"")
+            bad("mode", Text(N_("must be \"kaboom\"")))
 
         players: list[Player] = []
         raw_players = raw.get("players", [])
         if not isinstance(raw_players, list):
-            bad("players", f"must list up to {MAX_PLAYERS} players: colours like [\"red\", \"blue\"] or tables "
-                           "[{ colour = \"red\", name = \"Alis\" }] (none: they join on the panel)")
+            bad("players", Text(N_("must list up to {most} players: colours like {colours} or tables {tables} "
+                                   "(none: they join on the panel)"), most=MAX_PLAYERS, colours='["red", "blue"]',
+                                tables='[{ colour = "red", name = "Alis" }]'))
             raw_players = []
         elif len(raw_players) > MAX_PLAYERS:
-            bad("players", f"{len(raw_players)} players: at most {MAX_PLAYERS}, one per colour")
+            bad("players", Text(N_("{n} players: at most {most}, one per colour"), n=len(raw_players),
+                                most=MAX_PLAYERS))
         for i, rp in enumerate(raw_players):
             k = f"players[{i}]"
             if isinstance(rp, str):
                 rp = {"colour": rp}
             if not isinstance(rp, dict):
-                bad(k, "must be a colour or a table { colour = ..., name = ... }")
+                bad(k, Text(N_("must be a colour or a table {table}"), table="{ colour = ..., name = ... }"))
                 continue
             for extra in rp:
                 if extra not in ("colour", "name"):
-                    bad(f"{k}.{extra}", "unknown key (expected colour, name)")
+                    bad(f"{k}.{extra}", Text(N_("unknown key (expected colour, name)")))
             colour = rp.get("colour")
             if colour not in COLOURS:
-                bad(f"{k}.colour", f"{colour!r} is not a penguin colour ({', '.join(COLOURS)})")
+                bad(f"{k}.colour", Text(N_("{colour} is not a penguin colour ({colours})"), colour=repr(colour),
+                                        colours=", ".join(COLOURS)))
                 continue
             if any(p.colour == colour for p in players):
-                bad(f"{k}.colour", f"two players have the {colour} penguin")
+                bad(f"{k}.colour", Text(N_("two players have the {colour} penguin"), colour=Word(colour)))
                 continue
             name = rp.get("name")
             if name is not None and (not isinstance(name, str) or not name.strip()):
-                bad(f"{k}.name", "must be a name (text), or left out")
+                bad(f"{k}.name", Text(N_("must be a name (text), or left out")))
                 name = None
             players.append(Player(colour, name.strip() if name else None))
 
         difficulty = raw.get("difficulty", "medium")
         if difficulty not in DIFFICULTIES:
-            bad("difficulty", f"{difficulty!r} is not a difficulty ({', '.join(DIFFICULTIES)})")
+            bad("difficulty", Text(N_("{value} is not a difficulty ({choices})"), value=repr(difficulty),
+                                   choices=", ".join(DIFFICULTIES)))
             difficulty = "medium"
         mission = raw.get("mission", 1)
         custom = raw.get("custom")
@@ -213,21 +219,23 @@ class KaboomSettings:
                                            defaults=presets.custom, problems=problems)
         elif _whole(mission) and mission in presets.missions:
             if custom is not None:
-                bad("custom", "custom parameters need mission = \"custom\"")
+                bad("custom", Text(N_("custom parameters need mission = \"custom\"")))
             rules = presets.rules(difficulty, mission)
         else:
-            bad("mission", f"{mission!r} is not a mission (1 to {len(presets.missions)}, or \"custom\")")
+            bad("mission", Text(N_("{value} is not a mission (1 to {last}, or \"custom\")"), value=repr(mission),
+                                last=len(presets.missions)))
         if raw.get("rules") is not None:  # the numbers it was set up with win
             rules = MissionRules.from_dict(raw["rules"], file=file, key=where("rules"), problems=problems)
         seed = raw.get("seed", 0)
         if not _whole(seed) or not 0 <= seed < 2**63:
-            bad("seed", f"must be a whole number from 0 to {2**63 - 1}, not {seed!r}")
+            bad("seed", Text(N_("must be a whole number from {low} to {high}, not {value}"), low=0, high=2**63 - 1,
+                             value=repr(seed)))
             seed = 0
         paths = {}
         for k in ("layout", "missions"):
             v = raw.get(k)
             if v is not None and not isinstance(v, str):
-                bad(k, "must be a file path")
+                bad(k, Text(N_("must be a file path")))
                 v = None
             paths[k] = v
         if problems or rules is None:

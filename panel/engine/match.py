@@ -23,6 +23,7 @@ from ..layout import Layout
 from . import cooperative
 from .clock import at
 from .draw_pile import DrawPile
+from ..i18n import N_, Either
 from .refusal import Refusal, unknown
 from .settings import MatchSettings
 
@@ -40,31 +41,33 @@ END_WHEN = ("now", "round")
 def malformed(action: Action, layout: Layout | None = None) -> Refusal | None:
     """What is wrong with an action whatever the moment: its name, its parameters' names
     and types. The scenario reader asks this up front; `refusal` asks it first."""
-    why = unknown(action, ACTIONS, "an action")
+    why = unknown(action, ACTIONS)
     if why is not None:
         return why
     name, params = action.name, action.params
     if "reason" in params:
         reason = params["reason"]
         if reason == "challenge":
-            return Refusal("a challenge stops the timer when it is called and the ruling starts it again", "reason")
+            return Refusal(N_("a challenge stops the timer when it is called and the ruling starts it again"), "reason")
         if reason not in PAUSES:
-            return Refusal(f"{reason!r} is not a reason to pause (pause, restart or link)", "reason")
+            return Refusal(N_("{reason} is not a reason to pause ({reasons})"), "reason", reason=repr(reason),
+                           reasons=Either(p for p in PAUSES if p != "challenge"))
     if name == "challenge":
         team, card = params.get("team"), params.get("card", "current")
         if team is not None and not isinstance(team, str):
-            return Refusal("must be the name of the team calling the challenge", "team")
+            return Refusal(N_("must be the name of the team calling the challenge"), "team")
         if card != "current" and (not isinstance(card, int) or isinstance(card, bool) or card < 0):
-            return Refusal("must be \"current\" or the index of a card completed this turn (0 for the first)", "card")
+            return Refusal(N_("must be \"current\" or the index of a card completed this turn "
+                              "(0 for the first)"), "card")
     elif name == "rule" and not isinstance(params.get("upheld"), bool):
-        return Refusal("must be true (upheld) or false (rejected)", "upheld")
+        return Refusal(N_("must be true (upheld) or false (rejected)"), "upheld")
     elif name == "end" and params.get("when", "now") not in END_WHEN:
-        return Refusal("must be \"now\" (the turn in progress is not scored) or \"round\" (the round is played "
-                       "to its end first)", "when")
+        return Refusal(N_("must be {now} (the turn in progress is not scored) or {round} (the round is played "
+                          "to its end first)"), "when", now='"now"', round='"round"')
     elif name == "touch":
         control = params.get("control")
         if not isinstance(control, str) or (layout is not None and control not in layout.tokens):
-            return Refusal(f"{control!r} is not a token of this panel", "control")
+            return Refusal(N_("{control} is not a token of this panel"), "control", control=repr(control))
     return None
 
 
@@ -75,7 +78,7 @@ def refusal(match: "Match | None", action: Action) -> Refusal | None:
         return match.refusal(action)
     why = malformed(action)
     if why is None and action.name != "new_match":
-        why = Refusal("no match: set one up first")
+        why = Refusal(N_("no match: set one up first"))
     return why
 
 
@@ -300,65 +303,68 @@ class Match:
             return why
         name, params = action.name, action.params
         if name == "new_match":  # rule 1
-            return None if self.finished else Refusal("a match is still being played: end or abandon it first")
+            return None if self.finished else Refusal(N_("a match is still being played: end or abandon it first"))
         if self.finished:
-            return Refusal("the match is over: set up a new match")
+            return Refusal(N_("the match is over: set up a new match"))
         if name == "end" and params.get("when", "now") == "round":  # rule 25
             if self.ending:
-                return Refusal("the match already ends at the end of this round")
+                return Refusal(N_("the match already ends at the end of this round"))
             if not self.round_left():
-                return Refusal("the round is over (every team has played as many turns): end the match now")
+                return Refusal(N_("the round is over (every team has played as many turns): end the match now"))
             return None
         if name in ("end", "abandon"):  # rule 25
             return None
         turn = self._turn
         if name == "start_turn":  # rule 4
-            return None if turn is None else Refusal("a turn is already in progress")
+            return None if turn is None else Refusal(N_("a turn is already in progress"))
         if turn is None:
-            return Refusal("no turn is in progress: start one first")
+            return Refusal(N_("no turn is in progress: start one first"))
         running = self.phase is Phase.IN_TURN
         if name == "flip":  # rule 7
             if not running:
-                return Refusal("the timer is paused: a counter is spent while it runs")
+                return Refusal(N_("the timer is paused: a counter is spent while it runs"))
             if turn.held == 0:
-                return Refusal("the crew holds no time counter")
+                return Refusal(N_("the crew holds no time counter"))
         elif name == "pause":  # rule 18
             if params.get("reason", "pause") in turn.pause_reasons:
-                return Refusal("already paused")
+                return Refusal(N_("already paused"))
         elif name == "resume":  # rule 18
             if not any(r in turn.pause_reasons for r in self._lifted_by(params.get("reason"))):
                 if "challenge" in turn.pause_reasons:
-                    return Refusal("a challenge is open: rule on it to resume")
+                    return Refusal(N_("a challenge is open: rule on it to resume"))
                 if "link" in turn.pause_reasons:
-                    return Refusal("the panel's link is lost: the turn resumes by itself when the panel is heard "
-                                   "again (check its USB cable)")
-                return Refusal("not paused")
+                    return Refusal(N_("the panel's link is lost: the turn resumes by itself when the panel is heard "
+                                   "again (check its USB cable)"))
+                return Refusal(N_("not paused"))
         elif name == "challenge":  # rule 19
             if turn.challenge is not None:
-                return Refusal("a challenge is already open: rule on it first")
+                return Refusal(N_("a challenge is already open: rule on it first"))
             if not running:
-                return Refusal("the timer is paused: a challenge is called while it runs")
+                return Refusal(N_("the timer is paused: a challenge is called while it runs"))
             team, card = params.get("team"), params.get("card", "current")
             names = [t.name for t in self.settings.teams]
             if team is None and not self.cooperative:
-                return Refusal(f"name the team calling the challenge ({' or '.join(names)})", "team")
+                return Refusal(N_("name the team calling the challenge ({teams})"), "team", teams=Either(names))
             if team is not None and team not in names:
-                return Refusal(f"{team!r} is not a team of this match ({', '.join(names)})", "team")
+                return Refusal(N_("{team} is not a team of this match ({teams})"), "team", team=repr(team),
+                               teams=", ".join(names))
             if not self.cooperative and team == self.current_team:
-                return Refusal(f"{team} cannot challenge its own turn", "team")
+                return Refusal(N_("{team} cannot challenge its own turn"), "team", team=team)
             if card == "current":
                 if turn.card is None:
-                    return Refusal("no card is in play")
+                    return Refusal(N_("no card is in play"))
             elif card >= len(turn.completed):
                 n = len(turn.completed)
-                return Refusal(f"{card} is not the index of a card completed this turn (0 to {n - 1})" if n else
-                               "no card was completed this turn", "card")
+                if not n:
+                    return Refusal(N_("no card was completed this turn"), "card")
+                return Refusal(N_("{card} is not the index of a card completed this turn (0 to {last})"), "card",
+                               card=card, last=n - 1)
         elif name == "rule":  # rules 20 and 21
             if turn.challenge is None:
-                return Refusal("no challenge is open")
+                return Refusal(N_("no challenge is open"))
         elif name == "touch":  # rule 27
             if not running:
-                return Refusal("the timer is paused: touches count while it runs")
+                return Refusal(N_("the timer is paused: touches count while it runs"))
         return None
 
     def allowed(self) -> dict[str, dict[str, list]]:

@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Iterable
 
 from ..errors import ConfigError, Problem
+from ..i18n import N_, NC_, Either, Text, Word
 from ..layout import SIDES
 from .cooperative import PLAYER_COUNTS
 
@@ -25,6 +26,11 @@ PLAYERS_MAX = 12  # in one team
 #   defaults  the defaults for new matches the game master saves on /admin
 #   file      the [match] table of the service's settings file (defaults, and the build's own)
 PLACES = ("form", "defaults", "file")
+# A choice's name as the game master's page offers it (translated there, in this context).
+UNKNOWN_SETTING = N_("unknown setting (expected one of: {names})")
+CHOICE_NAMES = {"competitive": NC_("a setting's choice", "Competitive"),
+                "cooperative": NC_("a setting's choice", "Cooperative"),
+                "blue": NC_("a setting's choice", "Blue"), "gray": NC_("a setting's choice", "Gray")}
 EVERYWHERE = PLACES
 
 
@@ -45,7 +51,10 @@ class Setting:
     help: str = ""
 
     def as_dict(self) -> dict[str, Any]:
+        """The declaration in English (label, help and choice names marked N_(): the service
+        says them in the pages' language)."""
         d = asdict(self)
+        d["choice_names"] = [CHOICE_NAMES.get(c, c.capitalize()) for c in self.choices]
         if self.kind == "teams":
             d["default"] = [{"name": t.name, "players": list(t.players)} for t in self.default]
         d["where"], d["choices"], d["modes"] = list(self.where), list(self.choices), list(self.modes)
@@ -71,32 +80,34 @@ class Team:
 
 @dataclass(frozen=True)
 class MatchSettings:
-    mode: str = _declare("competitive", label="Mode", kind="choice", choices=MODES, where=EVERYWHERE,
-                         help="competitive: teams take turns; cooperative: one crew, the rulebook's rounds and tiers")
+    mode: str = _declare("competitive", label=N_("Mode"), kind="choice", choices=MODES, where=EVERYWHERE,
+                         help=N_("competitive: teams take turns; "
+                                 "cooperative: one crew, the rulebook's rounds and tiers"))
     teams: tuple[Team, ...] = _declare(
         (Team("Blue team"), Team("Red team")),
-        label="Teams and players", kind="teams", where=EVERYWHERE,
-        help="competitive: 2 players or more in each team, or none named (the team picks its tower each round); "
-             "cooperative: 2 to 6 players in all, one crew")
-    turn_seconds: float = _declare(30.0, label="Turn seconds", kind="number", low=5, high=600, where=EVERYWHERE,
-                                   help="the timer of a turn (35 or 40 for a first game)")
-    time_counters: int = _declare(4, label="Time counters", kind="number", low=0, high=20, whole=True,
-                                  where=EVERYWHERE, help="the pool of time counters")
-    target_points: int = _declare(12, label="Target points", kind="number", low=1, high=1000, whole=True,
+        label=N_("Teams and players"), kind="teams", where=EVERYWHERE,
+        help=N_("competitive: 2 players or more in each team, or none named (the team picks its tower each round); "
+                "cooperative: 2 to 6 players in all, one crew"))
+    turn_seconds: float = _declare(30.0, label=N_("Turn seconds"), kind="number", low=5, high=600, where=EVERYWHERE,
+                                   help=N_("the timer of a turn (35 or 40 for a first game)"))
+    time_counters: int = _declare(4, label=N_("Time counters"), kind="number", low=0, high=20, whole=True,
+                                  where=EVERYWHERE, help=N_("the pool of time counters"))
+    target_points: int = _declare(12, label=N_("Target points"), kind="number", low=1, high=1000, whole=True,
                                   where=EVERYWHERE, modes=("competitive",),
-                                  help="the game ends at the end of the round in which a team reaches them")
-    settle_ms: int = _declare(500, label="Settle time (ms)", kind="number", low=0, high=5000, whole=True,
-                              where=EVERYWHERE, help="how long a token must hold a position to count")
-    seed: int = _declare(0, label="Seed", kind="number", low=0, high=2**63 - 1, whole=True, where=("form",),
-                         help="the same seed deals the same deck; left out, every match gets its own")
-    side: str = _declare("blue", label="Side", kind="choice", choices=SIDES, where=EVERYWHERE,
-                         help="the printed side of the panel (blue is easier)")
-    expansion: bool = _declare(False, label="Expansion (★)", kind="flag", where=EVERYWHERE,
-                               help="the 3 expansion modules and the 20 starred cards")
-    touch_sensors: bool = _declare(False, label="Touch sensors", kind="flag", where=("file",),
-                                   help="the build has touch sensors on its tokens (set by the build, not per match)")
-    layout: str | None = _declare(None, label="Layout file", kind="path", where=(),
-                                  help="the panel's layout file (the service's --layout, or a scenario's own)")
+                                  help=N_("the game ends at the end of the round in which a team reaches them"))
+    settle_ms: int = _declare(500, label=N_("Settle time (ms)"), kind="number", low=0, high=5000, whole=True,
+                              where=EVERYWHERE, help=N_("how long a token must hold a position to count"))
+    seed: int = _declare(0, label=N_("Seed"), kind="number", low=0, high=2**63 - 1, whole=True, where=("form",),
+                         help=N_("the same seed deals the same deck; left out, every match gets its own"))
+    side: str = _declare("blue", label=N_("Side"), kind="choice", choices=SIDES, where=EVERYWHERE,
+                         help=N_("the printed side of the panel (blue is easier)"))
+    expansion: bool = _declare(False, label=N_("Expansion (★)"), kind="flag", where=EVERYWHERE,
+                               help=N_("the 3 expansion modules and the 20 starred cards"))
+    touch_sensors: bool = _declare(False, label=N_("Touch sensors"), kind="flag", where=("file",),
+                                   help=N_("the build has touch sensors on its tokens "
+                                           "(set by the build, not per match)"))
+    layout: str | None = _declare(None, label=N_("Layout file"), kind="path", where=(),
+                                  help=N_("the panel's layout file (the service's --layout, or a scenario's own)"))
 
     @property
     def settle(self) -> float:
@@ -122,37 +133,39 @@ class MatchSettings:
         """
         problems: list[Problem] = []
 
-        def bad(k: str, reason: str) -> None:
+        def bad(k: str, reason: str | Text) -> None:
             problems.append(Problem(file, f"{key}.{k}" if key else k, reason))
 
         if not isinstance(raw, dict):
-            raise ConfigError(Problem(file, key, "must be a table"))
+            raise ConfigError(Problem(file, key, Text(N_("must be a table"))))
         known = tuple(allowed) if allowed is not None else tuple(s.name for s in SETTINGS)
         for k in raw:
             if k not in known:
-                bad(k, f"unknown setting (expected one of: {', '.join(known)})")
+                bad(k, Text(UNKNOWN_SETTING, names=", ".join(known)))
         raw = {**(base or {}), **{k: v for k, v in raw.items() if k in known}}
         kw: dict[str, Any] = {}
         for s in SETTINGS:
             v = raw.get(s.name, s.default)
             if s.kind == "choice":
                 if v not in s.choices:
-                    bad(s.name, f"{v!r} is not a {s.name} ({' or '.join(s.choices)})")
+                    bad(s.name, Text(N_("{value} is not a {setting} ({choices})"), value=repr(v), setting=s.name,
+                                     choices=Either(s.choices)))
                     v = s.default
             elif s.kind == "flag":
                 if not isinstance(v, bool):
-                    bad(s.name, "must be true or false")
+                    bad(s.name, Text(N_("must be true or false")))
                     v = s.default
             elif s.kind == "number":
                 ok = isinstance(v, int) if s.whole else isinstance(v, (int, float))
                 if not ok or isinstance(v, bool) or not (s.low <= v <= s.high):
-                    bad(s.name, f"must be {'a whole number' if s.whole else 'a number'} from {s.low} to {s.high}, "
-                                f"not {v!r}")
+                    bad(s.name, Text(N_("must be a whole number from {low} to {high}, not {value}") if s.whole
+                                     else N_("must be a number from {low} to {high}, not {value}"),
+                                     low=s.low, high=s.high, value=repr(v)))
                     v = s.default
                 v = type(s.default)(v)
             elif s.kind == "path":
                 if v is not None and not isinstance(v, str):
-                    bad(s.name, "must be a file path")
+                    bad(s.name, Text(N_("must be a file path")))
                     v = None
             elif s.kind == "teams":
                 v = _teams(raw.get(s.name), kw["mode"], bad)
@@ -168,10 +181,9 @@ class MatchSettings:
         the same checks and the same one-line messages as a whole match (teams may be left
         out). `also` names other keys the caller takes itself (listed in the message)."""
         if not isinstance(raw, dict):
-            raise ConfigError(Problem(file, key, "must be a table"))
+            raise ConfigError(Problem(file, key, Text(N_("must be a table"))))
         allowed = names(place)
-        unknown = [Problem(file, f"{key}.{k}" if key else k,
-                           f"unknown setting (expected one of: {', '.join(also + allowed)})")
+        unknown = [Problem(file, f"{key}.{k}" if key else k, Text(UNKNOWN_SETTING, names=", ".join(also + allowed)))
                    for k in raw if k not in allowed and k not in also]
         try:
             cls.from_dict({k: v for k, v in raw.items() if k in allowed}, file=file, key=key, allowed=allowed,
@@ -182,72 +194,76 @@ class MatchSettings:
             raise ConfigError(unknown)
 
 
-def _name_problem(name: Any, what: str) -> str | None:
+def _name_problem(name: Any, what: str) -> Text | None:
     """Why `name` (already trimmed) cannot be a team's or a player's name, or None."""
     if not isinstance(name, str) or not name:
-        return f"{what} needs a name"
+        return Text(N_("{what} needs a name"), what=Word(what))
     if len(name) > NAME_MAX:
-        return f"{what} name is {len(name)} characters long (at most {NAME_MAX})"
+        return Text(N_("{what} name is {n} characters long (at most {most})"), what=Word(what), n=len(name),
+                    most=NAME_MAX)
     if not name.isprintable():
-        return f"{what} name must be text on one line"
+        return Text(N_("{what} name must be text on one line"), what=Word(what))
     return None
 
 
 def _teams(raw_teams: Any, mode: str, bad) -> tuple[Team, ...]:
     if not isinstance(raw_teams, list) or not raw_teams:
-        bad("teams", "needs at least one team: [{ name = \"...\", players = [\"...\", ...] }]")
+        bad("teams", Text(N_("needs at least one team: {example}"),
+                          example='[{ name = "...", players = ["...", ...] }]'))
         return ()
     if len(raw_teams) > TEAMS_MAX:
-        bad("teams", f"{len(raw_teams)} teams: at most {TEAMS_MAX}")
+        bad("teams", Text(N_("{n} teams: at most {most}"), n=len(raw_teams), most=TEAMS_MAX))
         raw_teams = raw_teams[:TEAMS_MAX]
     teams = []
     seen = set()  # trimmed and case-folded: "A", " A " and "a" are one team on the board
     for i, rt in enumerate(raw_teams):
         if not isinstance(rt, dict):
-            bad(f"teams[{i}]", "must be a table with name and players")
+            bad(f"teams[{i}]", Text(N_("must be a table with name and players")))
             continue
         name = rt.get("name")
         name = name.strip() if isinstance(name, str) else name
         players = rt.get("players", [])
-        why = _name_problem(name, "a team")
+        why = _name_problem(name, N_("a team"))
         if why:
             bad(f"teams[{i}].name", why)
             continue
         if name.casefold() in seen:
-            bad(f"teams[{i}].name", f"two teams are called {name!r}")
+            bad(f"teams[{i}].name", Text(N_("two teams are called {name}"), name=repr(name)))
         seen.add(name.casefold())
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            bad(f"teams[{i}].players", "must be an array of player names")
+            bad(f"teams[{i}].players", Text(N_("must be an array of player names")))
             players = []
         players = [p.strip() for p in players]
-        whys = [w for w in (_name_problem(p, "a player") for p in players) if w]
+        whys = [w for w in (_name_problem(p, N_("a player")) for p in players) if w]
         if whys:
             bad(f"teams[{i}].players", whys[0])
             players = []
         elif len(players) > PLAYERS_MAX:
-            bad(f"teams[{i}].players", f"{len(players)} players: at most {PLAYERS_MAX} in a team")
+            bad(f"teams[{i}].players", Text(N_("{n} players: at most {most} in a team"), n=len(players),
+                                            most=PLAYERS_MAX))
             players = []
         elif len({p.casefold() for p in players}) != len(players):
-            bad(f"teams[{i}].players", "a player is listed twice")
+            bad(f"teams[{i}].players", Text(N_("a player is listed twice")))
         for extra in rt:
             if extra not in ("name", "players"):
-                bad(f"teams[{i}].{extra}", "unknown key (expected name, players)")
+                bad(f"teams[{i}].{extra}", Text(N_("unknown key (expected name, players)")))
         teams.append(Team(name, tuple(players)))
     # Who may play in each mode: docs/rules.md rules 23 and 24.
     if mode == "competitive":
         for i, t in enumerate(teams):
             if len(t.players) == 1:  # none named is a team that picks its tower itself (rule 23)
-                bad(f"teams[{i}].players", f"team {t.name!r} needs at least 2 players (a tower and a crew), "
-                                           "or none named")
+                bad(f"teams[{i}].players", Text(N_("team {name} needs at least 2 players (a tower and a crew), "
+                                                   "or none named"), name=repr(t.name)))
     elif teams:
         everyone = [p for t in teams for p in t.players]
         twice = sorted({p for p in everyone if everyone.count(p) > 1})
         if twice:
-            bad("teams", f"in cooperative mode everyone is one crew: {', '.join(twice)} listed in two teams")
+            bad("teams", Text(N_("in cooperative mode everyone is one crew: {players} listed in two teams"),
+                              players=", ".join(twice)))
         n = len(set(everyone))
         if n not in PLAYER_COUNTS:
-            bad("teams", f"cooperative mode is for {PLAYER_COUNTS[0]} to {PLAYER_COUNTS[-1]} players, "
-                         f"these teams have {n}")
+            bad("teams", Text(N_("cooperative mode is for {least} to {most} players, these teams have {n}"),
+                              least=PLAYER_COUNTS[0], most=PLAYER_COUNTS[-1], n=n))
     return tuple(teams)
 
 

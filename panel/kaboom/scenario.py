@@ -38,6 +38,7 @@ from ..engine.kaboom import ACTIONS, KaboomMatch, malformed
 from ..engine.kaboom_settings import KaboomSettings
 from ..errors import ConfigError, Problem
 from ..events import Action, GameEvent, InputEvent
+from ..i18n import _
 from ..scenario_inputs import each_input, start_positions
 from ..layout import Layout
 from .build import panel_for
@@ -64,7 +65,8 @@ class KaboomScenario:
     def new_match(self) -> KaboomMatch:
         return KaboomMatch(self.settings, self.mapping, layout=self.layout, positions=self.positions)
 
-    def run(self) -> dict[str, Any]:
+    def run(self, tr: Any = None) -> dict[str, Any]:
+        """The mission's result; the refusals' reasons in the language of `tr` (English without it)."""
         match = self.new_match()
         events: list[GameEvent] = []
         refused: list[dict[str, Any]] = []
@@ -74,7 +76,7 @@ class KaboomScenario:
             why = match.refusal(asked) if asked is not None else None
             if why is not None:
                 pressed = {"control": event.control} if isinstance(event, InputEvent) else {}
-                refused.append({"t": event.t, "action": asked.name, **asked.params, **pressed, "reason": str(why)})
+                refused.append({"t": event.t, "action": asked.name, **asked.params, **pressed, "reason": why.text(tr)})
             events += match.handle(event)
         if self.end is not None:
             events += match.advance(self.end)
@@ -180,18 +182,21 @@ def print_log(out: dict[str, Any]) -> None:
     for e in out["events"]:
         details = ", ".join(f"{k}={v}" for k, v in e.items() if k not in ("t", "type"))
         lines.append((e["t"], f"{e['t']:8.2f}s  {e['type']:<20} {details}"))
+    refused = _("refused")
     for r in out["refused"]:
         asked = ", ".join(f"{k}={v}" for k, v in r.items() if k not in ("t", "action", "reason"))
-        lines.append((r["t"], f"{r['t']:8.2f}s  {'refused':<20} {r['action']} ({asked}): {r['reason']}"
-                      if asked else f"{r['t']:8.2f}s  {'refused':<20} {r['action']}: {r['reason']}"))
-    for _, line in sorted(lines, key=lambda tl: tl[0]):  # stable: a refusal after that moment's events
+        lines.append((r["t"], f"{r['t']:8.2f}s  {refused:<20} {r['action']} ({asked}): {r['reason']}"
+                      if asked else f"{r['t']:8.2f}s  {refused:<20} {r['action']}: {r['reason']}"))
+    for _t, line in sorted(lines, key=lambda tl: tl[0]):  # stable: a refusal after that moment's events
         print(line)
-    print("time left: " + ", ".join(f"{c} {s:.1f} s" for c, s in out["time_left"].items()))
+    print(_("time left: {clocks}").format(clocks=", ".join(f"{_(c)} {s:.1f} s" for c, s in out["time_left"].items())))
     if not out["finished"]:
-        print("mission not finished")
+        print(_("mission not finished"))
     elif out["outcome"] == "failed":
-        why = (f"the {out['failed_colour']} clock reached zero" if out["reason"] == "clock_out"
-               else "the last alert card is face up")
-        print(f"mission failed: {why}")
+        why = (_("the {colour} clock reached zero").format(colour=_(out["failed_colour"]))
+               if out["reason"] == "clock_out" else _("the last alert card is face up"))
+        print(_("mission failed: {why}").format(why=why))
+    elif out["outcome"] == "success":
+        print(_("mission accomplished"))
     else:
-        print(f"mission {'accomplished' if out['outcome'] == 'success' else out['outcome']}")
+        print(_("mission {outcome}").format(outcome=out["outcome"]))

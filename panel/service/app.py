@@ -9,6 +9,7 @@ owner task (`Cockpit.call`), which carries them out in order with every press.
 from __future__ import annotations
 
 import asyncio
+import gettext
 import ipaddress
 import json
 import logging
@@ -24,10 +25,10 @@ from ..engine import SETTINGS, MatchSettings, names
 from ..engine.kaboom import KaboomMatch
 from ..errors import ConfigError
 from ..events import ACTIONS, KABOOM_ACTIONS
-from ..i18n import catalog, language_name, languages
+from ..i18n import MODULE_NAME, N_, SOURCE, Either, Text, Word, catalog, language_name, languages, render, translations
 from ..kaboom import debrief as kaboom_debrief
 from ..kaboom.build import declaration as kaboom_declaration
-from .cockpit import Cockpit, Message, Refused
+from .cockpit import NOT_A_LANGUAGE, UNSAVED, Cockpit, Message, Refused
 from .drawing import qr_svg
 from .guard import Quiet, out_of_fds
 from .history import CannotRebuild, NotStored, debrief_json
@@ -56,6 +57,7 @@ QR_CODES = web.AppKey("qr_codes", OrderedDict)
 QR_KEPT = 4  # join addresses whose QR code is kept drawn (this match's and the next one's)
 MATCHES_PAGE = 50  # matches per page of the debrief's list
 QUIET = web.AppKey("quiet", Quiet)
+SIM_ONLY = N_("the simulator runs only with penguin-panel play --sim")
 # A cockpit serving the network counts a browser on the Pi itself (the kiosk's, on the
 # room's TV) as a room screen: it connects from 127.0.0.1. Listening on 127.0.0.1 only
 # (--sim on a laptop), every browser is on this machine, so none is special.
@@ -67,8 +69,17 @@ def default_static_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "web" / "static"
 
 
-def error(status: int, message: str) -> web.Response:
-    return web.json_response({"error": message}, status=status)
+def said(request: web.Request | None) -> gettext.NullTranslations:
+    """The language the pages are spoken to in: the cockpit's (English without one, the venue's)."""
+    cockpit = request.app.get(COCKPIT) if request is not None else None
+    return translations(cockpit.language if cockpit is not None else SOURCE)
+
+
+def error(status: int, message: str, request: web.Request | None = None, **values: Any) -> web.Response:
+    """{"error": one line}: `message` is marked N_() with its named `values`; given the
+    request, it is said in the cockpit's language."""
+    return web.json_response({"error": render(said(request) if request is not None else None, message, values)},
+                             status=status)
 
 
 # ---------------------------------------------------------------------------- middleware
@@ -81,20 +92,22 @@ async def errors_as_json(request: web.Request, handler):
         if e.content_type == "application/json" or e.status < 400:
             raise
         reason = e.text if e.text and not e.text.startswith(f"{e.status}:") else e.reason
-        return error(e.status, reason or "error")
+        return error(e.status, reason or "error", request)  # a text marked N_() where raised is translated
     except StoreUnavailable as e:  # done, and its entry waits in memory: it cannot be promised kept
-        return error(503, f"the cockpit cannot save right now ({e}): this was done but is not saved yet; "
-                          "the cockpit keeps trying")
+        return error(503, N_("the cockpit cannot save right now ({reason}): this was done but is not saved yet; "
+                             "the cockpit keeps trying"), request, reason=Word(str(e)))
     except asyncio.CancelledError:
         raise
+    except Refused as e:
+        return refused(e, request)
     except StoreWriteError as e:  # a setting or a PIN the full or failing disk did not take
-        return error(503, f"the cockpit cannot save ({e}): nothing was changed, try again when it can")
+        return error(503, UNSAVED, request, reason=Word(str(e)))
     except Exception as e:  # the last resort: a line for the page, the details for the log
         if out_of_fds(e):  # a flood of connections: said once a minute, not a traceback each
             request.app[QUIET].warn("fds", f"too many open files while serving {request.path}")
-            return error(503, "the cockpit is out of file descriptors (too many connections): try again")
+            return error(503, N_("the cockpit is out of file descriptors (too many connections): try again"), request)
         log.exception("error while serving %s %s", request.method, request.path)
-        return error(500, f"internal error ({type(e).__name__}); see the service log")
+        return error(500, N_("internal error ({error}); see the service log"), request, error=type(e).__name__)
 
 
 @web.middleware
@@ -102,10 +115,11 @@ async def host_allow_list(request: web.Request, handler):
     """Refuse requests for a host name that is not this machine (DNS rebinding)."""
     host = request.headers.get("Host")
     if not host:
-        return error(400, "the request has no Host header")
+        return error(400, N_("the request has no Host header"), request)
     if not request.app[SECURITY].host_allowed(host):
-        return error(421, f"host {split_host(host)!r} is not one of this machine's names "
-                          "(start with --allow-host NAME to add it)")
+        return error(421, N_("host {host} is not one of this machine's names "
+                             "(start with --allow-host NAME to add it)"),
+                     request, host=repr(split_host(host)))
     return await handler(request)
 
 
@@ -115,36 +129,39 @@ async def json_body(request: web.Request) -> dict[str, Any]:
     ctype = request.content_type
     if ctype != "application/json":
         # A cross-site HTML form cannot send application/json: one more guard against forgery.
-        raise web.HTTPUnsupportedMediaType(text="send the body as JSON with Content-Type: application/json")
+        raise web.HTTPUnsupportedMediaType(text=N_("send the body as JSON with Content-Type: application/json"))
     try:
         async with asyncio.timeout(BODY_SECONDS):  # a body sent a byte at a time holds nothing for long
             raw = await request.read()
     except web.HTTPRequestEntityTooLarge:
-        raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=request.content_length or 0,
-                                            text=f"the body is larger than {MAX_BODY} bytes") from None
+        raise Refused(413, N_("the body is larger than {size} bytes"), size=MAX_BODY) from None
     except TimeoutError:
-        raise web.HTTPRequestTimeout(text=f"the body did not arrive within {BODY_SECONDS:g} s") from None
+        raise Refused(408, N_("the body did not arrive within {seconds} s"), seconds=f"{BODY_SECONDS:g}") from None
     try:
         return parse_body(raw)
     except BodyError as e:
-        raise web.HTTPBadRequest(text=str(e)) from None
+        raise Refused(400, e.args[0]) from None
 
 
 class BodyError(ValueError):
-    """A request body that is not a JSON object the service will read: one line why."""
+    """A request body that is not a JSON object the service will read: one line why (a Text)."""
+
+    def __init__(self, message: str, **values: Any):
+        super().__init__(Text(message, **values))
 
 
 def _number(text: str, kind: type) -> int | float:
     if len(text) > MAX_NUMBER_CHARS:
-        raise BodyError(f"the body has a number of {len(text)} characters (at most {MAX_NUMBER_CHARS})")
+        raise BodyError(N_("the body has a number of {n} characters (at most {most})"), n=len(text),
+                        most=MAX_NUMBER_CHARS)
     value = kind(text)
     if value in (float("inf"), float("-inf")):
-        raise BodyError(f"the body has a number out of range ({text})")
+        raise BodyError(N_("the body has a number out of range ({text})"), text=text)
     return value
 
 
 def _constant(name: str):
-    raise BodyError(f"the body has {name}, which is not a JSON number")
+    raise BodyError(N_("the body has {name}, which is not a JSON number"), name=name)
 
 
 def parse_body(raw: bytes) -> dict[str, Any]:
@@ -155,40 +172,40 @@ def parse_body(raw: bytes) -> dict[str, Any]:
         body = json.loads(raw.decode("utf-8"), parse_int=lambda t: _number(t, int),
                           parse_float=lambda t: _number(t, float), parse_constant=_constant)
     except RecursionError:
-        raise BodyError(f"the body is nested deeper than {MAX_DEPTH} levels") from None
+        raise BodyError(N_("the body is nested deeper than {most} levels"), most=MAX_DEPTH) from None
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise BodyError(f"the body is not valid JSON ({e})") from None
+        raise BodyError(N_("the body is not valid JSON ({error})"), error=e) from None
     if not isinstance(body, dict):
-        raise BodyError("the body must be a JSON object")
+        raise BodyError(N_("the body must be a JSON object"))
     level = [body]
     for _ in range(MAX_DEPTH):  # after the n-th round, `level` holds the containers n+1 deep
         level = [v for item in level for v in (item.values() if isinstance(item, dict) else item)
                  if isinstance(v, (dict, list))]
         if not level:
             return body
-    raise BodyError(f"the body is nested deeper than {MAX_DEPTH} levels")
+    raise BodyError(N_("the body is nested deeper than {most} levels"), most=MAX_DEPTH)
 
 
 def check_same_origin(request: web.Request) -> None:
     if not Security.same_origin(request.headers.get("Origin"), request.headers.get("Referer"),
                                 request.headers.get("Host")):
-        raise web.HTTPForbidden(text="cross-site request refused (Origin or Referer is not this host)")
+        raise web.HTTPForbidden(text=N_("cross-site request refused (Origin or Referer is not this host)"))
 
 
 def require_admin(request: web.Request, *, changes_state: bool = True):
     security = request.app[SECURITY]
     session = security.session(request.cookies.get(COOKIE))
     if session is None:
-        raise web.HTTPForbidden(text="log in with the game master's PIN first")
+        raise web.HTTPForbidden(text=N_("log in with the game master's PIN first"))
     if changes_state:
         check_same_origin(request)
         if not security.check_csrf(session, request.headers.get("X-CSRF-Token")):
-            raise web.HTTPForbidden(text="missing or wrong X-CSRF-Token header")
+            raise web.HTTPForbidden(text=N_("missing or wrong X-CSRF-Token header"))
     return session
 
 
-def refused(e: Refused) -> web.Response:
-    return error(e.status, str(e))
+def refused(e: Refused, request: web.Request) -> web.Response:
+    return error(e.status, e.text(said(request)))
 
 
 def is_loopback(name: str | None) -> bool:
@@ -222,10 +239,10 @@ def page_handler(name: str):
 
 def serve_page(request: web.Request, name: str) -> web.StreamResponse:
     if name == "sim" and not request.app[SIM]:
-        raise web.HTTPNotFound(text="the simulator runs only with penguin-panel play --sim")
+        raise web.HTTPNotFound(text=SIM_ONLY)
     path = request.app[STATIC] / f"{name}.html"
     if not path.is_file():
-        raise web.HTTPNotFound(text=f"page {name} is not installed ({path.name} missing)")
+        raise Refused(404, N_("page {name} is not installed ({file} missing)"), name=name, file=path.name)
     resp = web.FileResponse(path)
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["X-Frame-Options"] = "DENY"  # nobody frames the admin page to click for us
@@ -237,17 +254,18 @@ def serve_page(request: web.Request, name: str) -> web.StreamResponse:
 
 async def get_layout(request: web.Request) -> web.Response:
     layout = request.app[COCKPIT].any_layout()
+    tr = said(request)
     controls = []
     for c in layout.controls():
         d = c.as_dict()
         if c.id in layout.cockpit:
             d["section"], d["module"] = "cockpit", None
         d["at"] = list(c.at)
-        d["plain"] = layout.plain_name(c.id)  # what a person calls it: the pages show this, never the id
+        d["plain"] = layout.plain_name(c.id, tr)  # what a person calls it: the pages show this, never the id
         controls.append(d)
     return web.json_response({
         "name": layout.name, "side": layout.side, "expansion": layout.expansion,
-        "modules": [{"id": m.id, "name": m.name, "expansion": m.expansion, "at": list(m.at),
+        "modules": [{"id": m.id, "name": tr.pgettext(MODULE_NAME, m.name), "expansion": m.expansion, "at": list(m.at),
                      "sections": list(m.sections)} for m in layout.modules.values()],
         "sections": [{"id": s.id, "module": s.module, "kind": s.kind, "label": s.label,
                       "controls": list(s.controls)} for s in layout.sections.values()],
@@ -262,7 +280,7 @@ async def get_state(request: web.Request) -> web.Response:
 async def get_tower(request: web.Request) -> web.Response:
     cockpit = request.app[COCKPIT]
     if not cockpit.code_ok(request.query.get("code")):
-        return error(403, "wrong or missing join code: scan the code on the join page")
+        return error(403, N_("wrong or missing join code: scan the code on the join page"), request)
     return web.json_response(await cockpit.tower_view())
 
 
@@ -295,8 +313,8 @@ async def get_join(request: web.Request) -> web.Response:
     own_screen = request.app[OWN_SCREEN] and request.remote in OWN_SCREEN_ADDRESSES
     if (not own_screen and security.session(request.cookies.get(COOKIE)) is None
             and not security.screen_ok(request.cookies.get(SCREEN))):
-        return error(403, "the join code shows only on the room's screen and the game master's page: "
-                          "pair this screen with the game master's PIN")
+        return error(403, N_("the join code shows only on the room's screen and the game master's page: "
+                             "pair this screen with the game master's PIN"), request)
     code = request.app[COCKPIT].join_code()
     url = join_url(request, code)
     codes = request.app[QR_CODES]
@@ -316,7 +334,8 @@ async def get_i18n(request: web.Request) -> web.Response:
     """The compiled catalog the pages translate with: the cockpit's language, or ?lang=."""
     lang = request.query.get("lang") or request.app[COCKPIT].language
     if lang not in languages():
-        return error(400, f"lang: {lang[:20]!r} is not one of this cockpit's languages ({', '.join(languages())})")
+        return error(400, NOT_A_LANGUAGE, request, param="lang", value=repr(lang[:20]),
+                     languages=", ".join(languages()))
     resp = web.json_response(catalog(lang))
     resp.headers["Cache-Control"] = "no-cache"
     return resp
@@ -326,30 +345,33 @@ async def sim_input(request: web.Request) -> web.Response:
     check_same_origin(request)
     if not request.app[SIM_FROM_NETWORK] and not is_loopback(request.remote):
         # Anyone on the network could otherwise play the panel without the PIN.
-        return error(403, "the simulated panel takes presses only on the computer running the cockpit, opened at "
-                          "127.0.0.1 (sim_from_network = true in the settings file's [service] table lets other "
-                          "devices in)")
+        return error(403, N_("the simulated panel takes presses only on the computer running the cockpit, opened at "
+                             "127.0.0.1 (sim_from_network = true in the settings file's [service] table lets other "
+                             "devices in)"), request)
     body = await json_body(request)
     cockpit = request.app[COCKPIT]
     control, value = body.get("control"), body.get("value")
     extra = sorted(k for k in body if k not in ("control", "value"))
     if extra:
-        return error(400, f"{extra[0]}: unknown field (expected control, value)")
+        return error(400, N_("{field}: unknown field (expected control, value)"), request, field=extra[0])
     if not isinstance(control, str):
-        return error(400, "control: must be a control id such as \"grid.r1c1\"")
+        return error(400, N_("control: must be a control id such as \"grid.r1c1\""), request)
     layout = cockpit.any_layout()
     if control not in layout:
-        return error(400, f"control: {control!r} is not a control of the {layout.side} side panel")
+        return error(400, N_("control: {control} is not a control of the {side} side panel"), request,
+                     control=repr(control), side=Word(layout.side))
     if control in layout.tokens:
         positions = layout.tokens[control].positions
         if not isinstance(value, str) or value not in positions:
-            return error(400, f"value: {control} has positions {', '.join(positions)}, not {value!r}")
+            return error(400, N_("value: {control} has positions {positions}, not {value}"), request,
+                         control=control, positions=", ".join(positions), value=repr(value))
     elif not isinstance(value, bool):
-        return error(400, f"value: {control} is a button: true (pressed) or false (released), not {value!r}")
+        return error(400, N_("value: {control} is a button: true (pressed) or false (released), not {value}"),
+                     request, control=control, value=repr(value))
     try:
         logged = await cockpit.input(control, value)
     except Refused as e:
-        return refused(e)
+        return refused(e, request)
     return web.json_response({"ok": True, "logged": logged})
 
 
@@ -359,12 +381,12 @@ async def admin_login(request: web.Request) -> web.Response:
     check_same_origin(request)
     body = await json_body(request)
     if "pin" not in body:
-        return error(400, "pin: missing")
+        return error(400, N_("pin: missing"), request)
     client = request.remote or "?"
     try:
         session = await request.app[SECURITY].login(body["pin"], client)
     except LoginRefused as e:
-        return error(e.status, str(e))
+        return error(e.status, e.args[0].text(said(request)))
     resp = web.json_response({"csrf": session.csrf})
     resp.set_cookie(COOKIE, session.token, httponly=True, samesite="Strict", path="/")
     return resp
@@ -393,7 +415,7 @@ async def admin_match(request: web.Request) -> web.Response:
     try:
         return web.json_response(await request.app[COCKPIT].create_match(body))
     except Refused as e:
-        return refused(e)
+        return refused(e, request)
 
 
 async def admin_action(request: web.Request) -> web.Response:
@@ -402,11 +424,12 @@ async def admin_action(request: web.Request) -> web.Response:
     name = body.pop("action", None)
     if not isinstance(name, str):
         actions = KABOOM_ACTIONS if isinstance(request.app[COCKPIT].match, KaboomMatch) else ACTIONS
-        return error(400, f"action: missing (one of: {', '.join(a for a in actions if a != 'new_match')})")
+        return error(400, N_("action: missing (one of: {actions})"), request,
+                     actions=", ".join(a for a in actions if a != "new_match"))
     try:
         events = await request.app[COCKPIT].action(name, body)
     except Refused as e:
-        return refused(e)
+        return refused(e, request)
     return web.json_response({"ok": True, "events": events})
 
 
@@ -414,23 +437,24 @@ async def admin_settings(request: web.Request) -> web.Response:
     require_admin(request)
     body = await json_body(request)
     if not body:  # a page that sent nothing has a bug to be told about, not a silent 200
-        return error(400, f"nothing to change: send pin, language or one of: {', '.join(names('defaults'))}")
+        return error(400, N_("nothing to change: send pin, language or one of: {names}"), request,
+                     names=", ".join(names("defaults")))
     cockpit = request.app[COCKPIT]
     security = request.app[SECURITY]
     if "language" in body and body["language"] not in languages():  # checked before anything changes
-        return error(400, f"language: {str(body['language'])[:20]!r} is not one of this cockpit's languages "
-                          f"({', '.join(languages())})")
+        return error(400, NOT_A_LANGUAGE, request, param="language", value=repr(str(body["language"])[:20]),
+                     languages=", ".join(languages()))
     defaults = {k: v for k, v in body.items() if k not in ("pin", "language")}
     try:  # the defaults as a whole, with the same checks and messages as the settings file's
         MatchSettings.check_defaults({**cockpit.defaults, **defaults}, "defaults", key="", also=("pin", "language"))
     except ConfigError as e:
-        return error(400, "; ".join(str(p) for p in e.problems))
+        return error(400, "; ".join(p.text(said(request)) for p in e.problems))
     await cockpit.store.writable()  # while the card cannot be written: a new try, or 503 with nothing changed
     if "pin" in body:
         try:
             await security.change_pin(body["pin"])
         except PinError as e:
-            return error(400, f"pin: {e}")
+            return error(400, N_("pin: {why}"), request, why=e.args[0])
     if defaults:  # saved first: nothing changes that the store did not take
         merged = {**cockpit.defaults, **defaults}
         cockpit.store.set_setting("match_defaults", json.dumps(merged, sort_keys=True))
@@ -444,6 +468,18 @@ async def admin_settings(request: web.Request) -> web.Response:
     return resp
 
 
+def declared_settings(tr: gettext.NullTranslations) -> list[dict[str, Any]]:
+    """The engine's declaration of the match settings with its words (labels, help, the
+    choices' names) in the pages' language."""
+    out = []
+    for st in SETTINGS:
+        d = st.as_dict()
+        d["label"], d["help"] = tr.gettext(d["label"]), tr.gettext(d["help"]) if d["help"] else ""
+        d["choice_names"] = [tr.pgettext("a setting's choice", n) for n in d["choice_names"]]
+        out.append(d)
+    return out
+
+
 async def admin_status(request: web.Request) -> web.Response:
     require_admin(request, changes_state=False)
     cockpit = request.app[COCKPIT]
@@ -455,7 +491,7 @@ async def admin_status(request: web.Request) -> web.Response:
     # The match settings as declared by the engine (labels, defaults, limits, where each may
     # be set): the page builds its forms from them.
     return web.json_response({"link": cockpit.link_status(), "match": match, "version": __version__,
-                              "defaults": cockpit.defaults, "settings": [st.as_dict() for st in SETTINGS],
+                              "defaults": cockpit.defaults, "settings": declared_settings(said(request)),
                               "kaboom": kaboom_declaration(cockpit.layout_path, cockpit.kaboom_defaults),
                               "language": cockpit.language, "warnings": cockpit.problems(),
                               "languages": [{"code": lang, "name": language_name(lang)} for lang in languages()]})
@@ -481,22 +517,24 @@ def optional_id(request: web.Request, name: str) -> int | None:
     if not raw:
         return None
     if not (raw.isascii() and raw.isdigit()) or len(raw) > 12:
-        raise web.HTTPBadRequest(text=f"{name}: {raw[:40]!r} is not a match id (a whole number, see /api/admin/matches)")
+        raise Refused(400, N_("{name}: {raw} is not a match id (a whole number, see /api/admin/matches)"),
+                      name=Word(name), raw=repr(raw[:40]))
     return int(raw)
 
 
 async def match_debrief(request: web.Request) -> str:
     """The debrief of the requested match (?match=ID, else the latest) as JSON text: its
     stored summary, made again from the log on the store's reader thread only when the log
-    has changed since (panel.service.history)."""
+    has changed since (panel.service.history), its words in the pages' language."""
     match_id = optional_id(request, "match")
-    store = request.app[COCKPIT].store
+    cockpit = request.app[COCKPIT]
+    store = cockpit.store
     try:
-        return await store.run(debrief_json, store, match_id)
+        return await store.run(debrief_json, store, match_id, cockpit.language)
     except NotStored as e:
-        raise web.HTTPNotFound(text=str(e)) from None
+        raise Refused(404, e.said) from None
     except CannotRebuild as e:
-        raise web.HTTPUnprocessableEntity(text=str(e)) from None
+        raise Refused(422, e.said) from None
 
 
 async def admin_debrief(request: web.Request) -> web.Response:
@@ -510,7 +548,8 @@ async def admin_debrief_csv(request: web.Request) -> web.Response:
     result = json.loads(await match_debrief(request))
     columns = kaboom_debrief.COLUMNS if result["game"] == "kaboom" else COLUMNS
     if table not in columns:
-        return error(400, f"table: {table[:40]!r} is not a table of this match ({' or '.join(columns)})")
+        return error(400, N_("table: {table} is not a table of this match ({tables})"), request, table=repr(table[:40]),
+                     tables=Either(columns))
     text = csv_text(result["tables"][table], columns[table])
     return web.Response(text=text, content_type="text/csv", charset="utf-8", headers={
         "Content-Disposition": f'attachment; filename="match-{result["match_id"]}-{table}.csv"',
@@ -573,9 +612,9 @@ class Peer:
 async def websocket(request: web.Request) -> web.StreamResponse:
     view = request.query.get("view", "board")
     if view not in VIEWS:
-        return error(400, f"view: {view!r} is not a view (board, sim or tower)")
+        return error(400, N_("view: {view} is not a view ({views})"), request, view=repr(view), views=Either(VIEWS))
     if view == "sim" and not request.app[SIM]:
-        return error(404, "the simulator runs only with penguin-panel play --sim")
+        return error(404, SIM_ONLY, request)
     cockpit = request.app[COCKPIT]
     ws = web.WebSocketResponse(heartbeat=20, max_msg_size=4096)
     await ws.prepare(request)

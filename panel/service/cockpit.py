@@ -30,8 +30,9 @@ from ..engine.kaboom_settings import KaboomSettings
 from ..kaboom.build import kaboom_match, panel_for
 from ..errors import ConfigError
 from ..events import Action, GameEvent, InputEvent
-from ..i18n import SOURCE, languages
+from ..i18n import N_, SOURCE, Text, Word, languages, translations
 from ..layout import Layout
+from ..scenario import named
 from .effects import sim_leds
 from .replay import apply, layout_for, replay
 from .store import Entry, MatchRecord, Store, StoreError, StoreUnavailable, StoreWriteError
@@ -48,22 +49,31 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud ac
 CODE_LENGTH = 6
 # What GET /api/state adds to the engine's snapshot: the service's, not the match's.
 SERVICE_FIELDS = ("match_id", "status", "link", "walk_up_problem", "store_error")
+# What a request is told when the store cannot write (the store's reason in plain words).
+UNSAVED = N_("the cockpit cannot save ({reason}): nothing was changed, try again when it can")
+NOT_A_LANGUAGE = N_("{param}: {value} is not one of this cockpit's languages ({languages})")
 # The stored status of a match the engine has ended, by how it ended.
 STATUS_WHEN_OVER = {"complete": "finished", "ended": "ended", "abandoned": "abandoned"}
 
 
 class Refused(Exception):
-    """A request the cockpit will not carry out now: `status` is the HTTP status to send."""
+    """A request the cockpit will not carry out now: `status` is the HTTP status to send,
+    `message` (marked N_(), its named `values`) what to say, in the language of the page
+    that asked (`text(tr)`; `str()` is English)."""
 
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
+    def __init__(self, status: int, message: str | Text, **values: Any):
+        self.said = message if isinstance(message, Text) else Text(message, **values)
+        super().__init__(str(self.said))
         self.status = status
+
+    def text(self, tr: Any = None) -> str:
+        return self.said.text(tr)
 
     @classmethod
     def by_engine(cls, why: Refusal) -> "Refused":
         """The engine's refusal as HTTP: a request that is wrong in itself (a parameter at
         fault) is a 400, a request the moment does not allow a 409; the text is the engine's."""
-        return cls(400 if why.param else 409, str(why))
+        return cls(400 if why.param else 409, why)
 
 
 class Message(dict):
@@ -117,20 +127,21 @@ def _wake(waiter: asyncio.Future) -> None:
         waiter.set_result(None)
 
 
-def public_event(event: GameEvent) -> dict[str, Any]:
+def public_event(event: GameEvent, layout: Layout | None = None, tr: Any = None) -> dict[str, Any]:
     """A game event as every page may see it: card_drawn without the card (only the tower
-    with the join code gets the card, in its own message)."""
+    with the join code gets the card, in its own message); a control's plain name in the
+    language of `tr` (with the match's layout)."""
     d = event.as_dict()
     if event.type == "card_drawn":
         d.pop("card", None)
-    return d
+    return named(d, layout, tr)
 
 
 def _draw_card(card: dict[str, Any], layout: Layout, language: str) -> dict[str, Any]:
     """The tower's card drawn (a worker thread's job): its SVG and its lines in plain words."""
     from .drawing import card_lines, card_svg  # the pages' drawing code, loaded only when a tower looks
 
-    return {"svg": card_svg(card, layout, language), "lines": card_lines(card, layout)}
+    return {"svg": card_svg(card, layout, language), "lines": card_lines(card, layout, language)}
 
 
 def make_code() -> str:
@@ -172,7 +183,7 @@ class Cockpit:
         self._last_card: str | None = None  # the key of the card the towers were last sent
         self._art: tuple[str, str | None] | None = None  # (card key, its SVG): the last card drawn
         self._tasks: set[asyncio.Task] = set()
-        self.warnings: list[str] = list(warnings)  # for the game master: what the start found wrong
+        self.warnings: list[str | Text] = list(warnings)  # for the game master: what the start found wrong
         self.store_error: str | None = None  # why the last write failed, until one succeeds
         self._retry_at: float | None = None  # clock time of the next try to log a due deadline
         self._retry_wait = RETRY_FIRST
@@ -180,7 +191,7 @@ class Cockpit:
         # runs, so the tower's phone is ready before START sets the match up.
         self.next_code = store.get_setting("next_code") or self._new_next_code()
         # Why the last START with no match in play set nothing up (the board says it), or None.
-        self.walk_up_problem: str | None = None
+        self.walk_up_problem: Text | None = None
         self._task: asyncio.Task | None = None
         self._next_tick = 0.0
         self.started = False
@@ -250,9 +261,9 @@ class Cockpit:
         if record is None:
             return
         if record.status == "set_aside":
-            reason = self.store.set_aside_reason(record.id) or "reason not kept"
-            self.warnings.append(f"match {record.id} was set aside at an earlier start ({reason}); "
-                                 "set up a new match")
+            reason = self.store.set_aside_reason(record.id) or N_("reason not kept")
+            self.warnings.append(Text(N_("match {id} was set aside at an earlier start ({reason}); set up a new match"),
+                                      id=record.id, reason=Word(reason)))
             return
         problem, entries = record.problem, []
         if problem is None:
@@ -290,11 +301,14 @@ class Cockpit:
                  match.phase.value)
 
     def _set_aside(self, record: MatchRecord, problem: str) -> None:
-        message = f"match {record.id} could not be restored ({problem}): it is set aside and the cockpit started with no match"
+        message = Text(N_("match {id} could not be restored ({problem}): it is set aside and the cockpit started "
+                          "with no match"), id=record.id, problem=problem)
         try:
             self.store.set_aside(record.id, problem)
         except StoreError as e:
-            message += f" (it could not be marked as set aside either: {e})"
+            message = Text(N_("match {id} could not be restored ({problem}): it is set aside and the cockpit started "
+                              "with no match (it could not be marked as set aside either: {error})"),
+                           id=record.id, problem=problem, error=Word(str(e)))
         log.warning("%s", message)
         self.warnings.append(message)
 
@@ -340,19 +354,47 @@ class Cockpit:
         else:
             state = dict(full if full is not None else self.match.snapshot(self.now()))
             state.pop("card", None)
+            self._in_language(state)
             state["positions"] = dict(self.positions) if not self.active else state["positions"]
         state["match_id"] = self.record.id if self.record else None
         state["status"] = self.record.status if self.record else None
-        state["walk_up_problem"] = self.walk_up_problem
+        tr = translations(self.language)
+        state["walk_up_problem"] = self.walk_up_problem.text(tr) if self.walk_up_problem else None
         state["link"] = self.link_status()
-        state["store_error"] = self.store_error
+        state["store_error"] = tr.gettext(self.store_error) if self.store_error else None
         return state
 
+    def _in_language(self, state: dict[str, Any]) -> None:
+        """The snapshot's plain names of controls (the stuck finger's, this turn's and the
+        round's) in the pages' language: the engine says them in English."""
+        if self.language == SOURCE or not isinstance(self.match, Match):
+            return
+        layout, tr = self.match.layout, translations(self.language)
+        if state.get("stuck") in layout:
+            state["stuck_name"] = layout.plain_name(state["stuck"], tr)
+        if state.get("last_turn"):
+            state["last_turn"] = self._turn_in_language(state["last_turn"], layout, tr)
+        if state.get("round_turns"):
+            state["round_turns"] = [self._turn_in_language(t, layout, tr) for t in state["round_turns"]]
+
+    @staticmethod
+    def _turn_in_language(turn: dict[str, Any], layout: Layout, tr: Any) -> dict[str, Any]:
+        if turn.get("stuck") in layout:
+            return {**turn, "stuck_name": layout.plain_name(turn["stuck"], tr)}
+        return turn
+
+    def _public_event(self, event: GameEvent) -> dict[str, Any]:
+        if self.language == SOURCE or not isinstance(self.match, Match):
+            return public_event(event)
+        return public_event(event, self.match.layout, translations(self.language))
+
     def problems(self) -> list[str]:
-        """What the game master should know: the start's findings, a store that cannot write."""
-        now = [f"the cockpit cannot save: {self.store_error}; presses and actions are refused until it can"] \
-            if self.store_error else []
-        return now + self.warnings
+        """What the game master should know, in the pages' language: the start's findings,
+        a store that cannot write."""
+        now = [Text(N_("the cockpit cannot save: {reason}; presses and actions are refused until it can"),
+                    reason=Word(self.store_error))] if self.store_error else []
+        tr = translations(self.language)
+        return [w.text(tr) if isinstance(w, Text) else w for w in now + self.warnings]
 
     def tower_card(self, full: dict[str, Any] | None = None) -> dict[str, Any] | None:
         full = full if full is not None else self.full_snapshot()
@@ -609,9 +651,11 @@ class Cockpit:
             self._create_match(body)
         except Refused as e:  # e.g. default teams a settings file got wrong: said, not raised
             log.warning("no match could be set up at the panel: %s", e)
-            pressed = "A penguin's button" if kaboom else "START"
-            self.walk_up_problem = (f"{pressed} could not set up a match ({e}): set it up on the game master's page, "
-                                    "or name the teams and players in the settings file")
+            self.walk_up_problem = Text(
+                N_("A penguin's button could not set up a match ({why}): set it up on the game master's page, "
+                   "or name the teams and players in the settings file") if kaboom else
+                N_("START could not set up a match ({why}): set it up on the game master's page, "
+                   "or name the teams and players in the settings file"), why=e.said)
             return False
         return True
 
@@ -665,7 +709,7 @@ class Cockpit:
         if self.store_error != str(e):
             self.store_error = str(e)
             self._publish([])
-        return Refused(503, f"the cockpit cannot save ({e}): nothing was changed, try again when it can")
+        return Refused(503, UNSAVED, reason=Word(str(e)))
 
     def _saved(self) -> None:
         self._retry_at, self._retry_wait = None, RETRY_FIRST
@@ -698,7 +742,7 @@ class Cockpit:
     # ------------------------------------------------------------------ game master
     def _create_match(self, body: Any) -> dict[str, Any]:
         if not isinstance(body, dict):
-            raise Refused(400, "the body must be a JSON object")
+            raise Refused(400, N_("the body must be a JSON object"))
         why = refusal(self.match, Action("new_match", self.now()))
         if why is not None:
             raise Refused.by_engine(why)
@@ -714,7 +758,8 @@ class Cockpit:
                 layout = layout_for(settings.layout, settings.side, settings.expansion)
                 match = Match(settings, layout, positions=dict(self.positions))
         except ConfigError as e:
-            raise Refused(400, "; ".join(str(p) for p in e.problems)) from None
+            # Said now, in the pages' language: the message is the problems' own words.
+            raise Refused(400, "; ".join(p.text(translations(self.language)) for p in e.problems)) from None
         except ValueError as e:
             raise Refused(400, str(e)) from None
         settings = match.settings
@@ -749,8 +794,8 @@ class Cockpit:
         of the first player unless a seed is asked for."""
         unknown = sorted(k for k in body if k not in KaboomSettings.FORM)
         if unknown:
-            raise Refused(400, f"{unknown[0]}: unknown setting for Kaboom (expected one of: "
-                               f"{', '.join(KaboomSettings.FORM)})")
+            raise Refused(400, N_("{name}: unknown setting for Kaboom (expected one of: {names})"), name=unknown[0],
+                          names=", ".join(KaboomSettings.FORM))
         raw = {**self.kaboom_defaults, "seed": secrets.randbelow(2**31), **body, "layout": self.layout_path}
         return kaboom_match(raw, dict(self.positions))
 
@@ -758,7 +803,7 @@ class Cockpit:
         """A game master's action, carried out if the engine allows it at this moment; the
         engine's refusal otherwise, as HTTP. No rule is kept here."""
         if name == "new_match":
-            raise Refused(400, "action: a new match is set up with POST /api/admin/match")
+            raise Refused(400, N_("action: a new match is set up with POST /api/admin/match"))
         t = self._stamp(self.clock())
         if self.active:
             self._advance(t)  # asked at its moment: the timer may have run out meanwhile
@@ -767,21 +812,23 @@ class Cockpit:
         why = refusal(self.match, action)
         if why is not None:
             raise Refused.by_engine(why)
-        return [public_event(e) for e in self._log_and_handle(action)]
+        return [self._public_event(e) for e in self._log_and_handle(action)]
 
     # ------------------------------------------------------------------ fan-out
     def set_language(self, language: str) -> None:
         """The game master chose the pages' language: kept in the store, and every page told
-        (each loads that catalog and shows itself again); towers get the card redrawn."""
+        (each loads that catalog and shows itself again), with the state in it (the words the
+        service says: plain names, problems); towers get the card redrawn."""
         if language not in languages():
-            raise Refused(400, f"language: {language!r} is not one of this cockpit's languages "
-                               f"({', '.join(languages())})")
+            raise Refused(400, NOT_A_LANGUAGE, param="language", value=repr(language), languages=", ".join(languages()))
         self.language = language
         self.store.set_setting("language", language)
-        message = Message(type="language", language=language)
+        full = self.full_snapshot()
+        messages = (Message(type="language", language=language), Message(type="state", state=self.public_state(full)))
         for sub in list(self.subscribers):
-            sub.send(message)
-        self._card_changed(self.full_snapshot())
+            for message in messages:
+                sub.send(message)
+        self._card_changed(full)
 
     def subscribe(self, sub: Any) -> None:
         """Add a page's socket; it gets the language and the state now (and the LEDs or the card)."""
@@ -855,7 +902,7 @@ class Cockpit:
                 log.exception("an effect failed")
         if self.subscribers:
             # Each message made (and serialised) once, however many pages are connected.
-            messages = [Message(type="event", event=public_event(e)) for e in events]
+            messages = [Message(type="event", event=self._public_event(e)) for e in events]
             messages.append(Message(type="state", state=self.public_state(full)))
             leds = None
             for sub in list(self.subscribers):

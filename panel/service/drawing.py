@@ -27,12 +27,13 @@ def card_svg(card: dict[str, Any], layout: Layout, language: str) -> str | None:
         return None
 
 
-def card_lines(card: dict[str, Any], layout: Layout) -> list[str]:
-    """The card in plain words, under its drawing on the tower's phone."""
+def card_lines(card: dict[str, Any], layout: Layout, language: str) -> list[str]:
+    """The card in plain words, under its drawing on the tower's phone, in the cockpit's language."""
+    from ..i18n import translations
     from ..web.card_drawing import card_text
 
     try:
-        return card_text(card, layout)
+        return card_text(card, layout, translations(language))
     except (ValueError, KeyError) as e:
         log.warning("cannot word card %s: %s", card.get("number"), e)
         return []

@@ -18,24 +18,38 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ..debrief import debrief
-from ..engine import CARDS_PER_TURN, MISTAKES_PER_TURN
+from ..engine import CARDS_PER_TURN, MISTAKES_PER_TURN, MatchSettings
 from ..engine.kaboom import KaboomMatch
 from ..kaboom import debrief as kaboom_debrief
 from ..errors import ConfigError, Problem
+from ..i18n import N_, SOURCE, Text, _, ngettext, system, translations
 from ..scenario import contract_events
-from .replay import replay_events
+from .replay import layout_for, replay_events
 from .store import BadRow, Entry, MatchRecord, Store, StoreWriteError, Summary
 
 DEFAULT_KEEP_DAYS = 90  # the logs of the last 90 days are kept; every match's summary for ever
 PRUNE_BATCH = 20  # matches whose logs go in one transaction: short, so the service's writer never waits long
 
 
-class NotStored(LookupError):
+class _Said(Exception):
+    """An exception whose message (marked N_(), with its named values) is said in the
+    language of whoever is told (`said`); `str()` is English, for the log and the CLI."""
+
+    def __init__(self, message: str, **values: Any):
+        self.said = Text(message, **values)
+        super().__init__(str(self.said))
+
+
+class NotStored(_Said, LookupError):
     """No such match (or none at all)."""
 
 
-class CannotRebuild(ValueError):
+class CannotRebuild(_Said, ValueError):
     """The match's log does not replay (a log from a different engine, a damaged row)."""
+
+
+REBUILD = N_("match {id} cannot be rebuilt from its log ({problem})")
+UNREADABLE = N_("match {id} cannot be read from the store ({problem})")
 
 
 @dataclass(frozen=True)
@@ -69,9 +83,16 @@ class Retention:
         return cls(**values)
 
     def describe(self) -> str:
-        parts = ([f"the last {self.days} days"] if self.days is not None else []) + (
-            [f"the newest {self.matches} matches"] if self.matches is not None else [])
-        return "logs of " + " and ".join(parts) if parts else "every log"
+        """What is kept, in the system's language (the prune command says it)."""
+        if self.days is not None and self.matches is not None:
+            return _("logs of the last {days} days and of the newest {matches} matches").format(
+                days=self.days, matches=self.matches)
+        if self.days is not None:
+            return ngettext("logs of the last {days} day", "logs of the last {days} days", self.days).format(days=self.days)
+        if self.matches is not None:
+            return ngettext("logs of the newest {matches} match", "logs of the newest {matches} matches",
+                            self.matches).format(matches=self.matches)
+        return _("every log")
 
 
 def summarise(record: MatchRecord, entries: list[Entry]) -> dict[str, Any]:
@@ -79,10 +100,9 @@ def summarise(record: MatchRecord, entries: list[Entry]) -> dict[str, Any]:
     try:
         match, events = replay_events(record, entries)
     except ConfigError as e:
-        raise CannotRebuild(f"match {record.id} cannot be rebuilt from its log "
-                            f"({'; '.join(str(p) for p in e.problems)})") from None
+        raise CannotRebuild(REBUILD, id=record.id, problem="; ".join(str(p) for p in e.problems)) from None
     except (ValueError, KeyError, TypeError) as e:
-        raise CannotRebuild(f"match {record.id} cannot be rebuilt from its log ({type(e).__name__}: {e})") from None
+        raise CannotRebuild(REBUILD, id=record.id, problem=f"{type(e).__name__}: {e}") from None
     if isinstance(match, KaboomMatch):
         return {"game": "kaboom", "match_id": record.id, "created": record.created, "status": record.status,
                 "settings": record.settings, "finished": match.finished, "outcome": match.outcome,
@@ -100,34 +120,58 @@ def summarise(record: MatchRecord, entries: list[Entry]) -> dict[str, Any]:
 def record_or_latest(store: Store, match_id: int | None) -> MatchRecord:
     record = store.latest_match() if match_id is None else store.match(match_id)
     if record is None:
-        raise NotStored("no match stored yet: play one first (set it up on /admin)" if match_id is None else
-                        f"match: no match {match_id} is stored (see /api/admin/matches)")
+        if match_id is None:
+            raise NotStored(N_("no match stored yet: play one first (set it up on /admin)"))
+        raise NotStored(N_("match: no match {id} is stored (see /api/admin/matches)"), id=match_id)
     return record
 
 
-def debrief_json(store: Store, match_id: int | None) -> str:
-    """The debrief of a match (the latest when None) as JSON text: its stored summary when
-    the log has not changed since it was made, else made from the log and stored."""
+def debrief_json(store: Store, match_id: int | None, language: str = SOURCE) -> str:
+    """The debrief of a match (the latest when None) as JSON text, in `language`: its
+    stored summary when the log has not changed since it was made, else made from the log
+    and stored."""
     record = record_or_latest(store, match_id)
     summary = store.summary(record.id)
     if summary is not None and (record.pruned or (summary.status == record.status
                                                   and summary.seq == store.last_seq(record.id))):
-        return summary.json
+        return said_in(summary.json, language)
     if record.pruned:
-        raise CannotRebuild(f"match {record.id}: its log was removed on {record.pruned[:10]} "
-                            "and no summary was kept")
-    return _summary(store, record).json
+        raise CannotRebuild(N_("match {id}: its log was removed on {day} and no summary was kept"),
+                            id=record.id, day=record.pruned[:10])
+    return said_in(_summary(store, record).json, language)
+
+
+def said_in(summary: str, language: str) -> str:
+    """A summary as stored (in the engine's words: English) said in `language`: the
+    controls' plain names of an Airlines debrief, made again from the match's layout. The
+    rest is numbers and ids, which the pages word themselves."""
+    if language == SOURCE:
+        return summary
+    result = json.loads(summary)
+    rows = result.get("tables", {}).get("controls") if result.get("game") == "airlines" else None
+    if not rows:
+        return summary
+    try:
+        settings = MatchSettings.from_dict(result["settings"], key="")
+        layout = layout_for(settings.layout, settings.side, settings.expansion)
+    except (ConfigError, OSError, ValueError, KeyError, TypeError):
+        return summary  # the layout is gone or changed: the names as they were stored
+    tr = translations(language)
+    for row in rows:
+        if row.get("control_id") in layout:
+            row["control"] = layout.plain_name(row["control_id"], tr)
+    return json.dumps(result)
 
 
 def _summary(store: Store, record: MatchRecord) -> Summary:
     """The match's summary made from its log, and stored (when the store can write: else
     made again next time)."""
     if record.problem:
-        raise CannotRebuild(f"match {record.id} cannot be read from the store ({record.problem})")
+        raise CannotRebuild(UNREADABLE, id=record.id, problem=record.problem)
     try:
         entries = store.entries(record.id)
     except BadRow as e:
-        raise CannotRebuild(f"match {record.id} cannot be read from the store ({e})") from None
+        raise CannotRebuild(UNREADABLE, id=record.id, problem=str(e)) from None
     text = json.dumps(summarise(record, entries))
     summary = Summary(record.id, entries[-1].seq if entries else 0, record.status, text)
     try:
@@ -172,7 +216,7 @@ def prune(store: Store, retention: Retention, *, now: datetime | None = None) ->
                 try:
                     summary = _summary(store, record)
                 except CannotRebuild as e:  # kept: a log that does not replay is worth a look, not a deletion
-                    report.kept.append(f"{e}; its log is kept")
+                    report.kept.append(_("{problem}; its log is kept").format(problem=e.said.text(system())))
                     continue
             store.remove_log(record.id, summary)
             report.removed.append(record.id)

@@ -24,7 +24,7 @@ from ..engine import MatchSettings
 from ..engine.kaboom_settings import KaboomSettings
 from ..kaboom.missions import load_missions
 from ..errors import ConfigError, Problem, read_toml
-from ..i18n import languages, system_language
+from ..i18n import N_, _, languages, system_language
 from .app import build_app
 from .cockpit import Cockpit
 from .guard import ConnectionGuard, bind, guard_process, start_serving
@@ -228,7 +228,7 @@ def hardware_io(r: Resolved) -> tuple[list, list]:
         log.warning("warning: %s", p)
     io = HardwareIO(r.hardware_map, r.layout, map_arg=r.hardware)
     for warning in io.warnings:
-        say(f"warning: {warning}")
+        say(_("warning: {warning}").format(warning=warning))
     sources: list = [io]
     if io.map.on_board():
         # The Pico's matrix, ADC and encoders arrive over the serial link, a source of its own.
@@ -291,8 +291,8 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
         raise ConfigError(Problem(None, "--db", str(e))) from None
     with owner, sock, store, Notifier() as notifier:
         security = Security(store, allow_hosts=r.allow_hosts + ([r.host] if r.host not in ("0.0.0.0", "::") else []))
-        first_pin(security, r.pin, "game master PIN",
-                  "a new one: penguin-panel service reset-pin, or pin = '...' in the settings file")
+        first_pin(security, r.pin, N_("game master PIN"),
+                  N_("a new one: penguin-panel service reset-pin, or pin = '...' in the settings file"))
         warnings = list(store.warnings)
         damage = store.quick_check()
         if damage:
@@ -301,7 +301,7 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
         if problem:
             warnings.append(problem)
         for warning in warnings:
-            say(f"warning: {warning}")
+            say(_("warning: {warning}").format(warning=warning))
         # The pages' language: the game master's choice, else the system locale's.
         language = store.get_setting("language")
         if language not in languages():
@@ -330,11 +330,12 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
             shown = "127.0.0.1" if r.host in ("0.0.0.0", "::") else r.host
             shown = f"[{shown}]" if ":" in shown else shown
             owner.note(url=f"http://{shown}:{port}/")
-            say(f"serving on http://{shown}:{port}/  ({'simulator' if r.sim else 'hardware'}, "
-                f"database {r.db}, ready in {time.monotonic() - started:.2f} s)")
+            serving = (_("serving on {url}  (simulator, database {db}, ready in {seconds} s)") if r.sim else
+                       _("serving on {url}  (hardware, database {db}, ready in {seconds} s)"))
+            say(serving.format(url=f"http://{shown}:{port}/", db=r.db, seconds=f"{time.monotonic() - started:.2f}"))
             lan = lan_address() if r.host in ("0.0.0.0", "::") else ""
             if lan:
-                say(f"on the local network: http://{lan}:{port}/")
+                say(_("on the local network: {url}").format(url=f"http://{lan}:{port}/"))
             pruner = asyncio.create_task(prune_every_day(r.db, r.retention))
             try:
                 await until_stopped(stop, notifier, cockpit, port)
@@ -364,13 +365,14 @@ def first_pin(security: Security, pin: str | None, what: str, forgotten: str) ->
     if pin is not None:
         if not security.check_pin(pin):
             security.set_pin(pin)
-        say(f"{what}: the one in the settings file")
+        say(_("{what}: the one in the settings file").format(what=_(what)))
         return
     made = security.ensure_pin()
     if made:
-        say(f"{what}: {made}  (made now and shown only this once; {forgotten})")
+        say(_("{what}: {pin}  (made now and shown only this once; {forgotten})").format(
+            what=_(what), pin=made, forgotten=_(forgotten)))
     else:
-        say(f"{what}: as set before (forgotten? {forgotten})")
+        say(_("{what}: as set before (forgotten? {forgotten})").format(what=_(what), forgotten=_(forgotten)))
 
 
 def bind_port(host: str, port: int):
@@ -386,7 +388,7 @@ async def until_stopped(stop: asyncio.Event, notifier: Notifier, owner: Any, por
     notifier.ready(f"serving on port {port}")
     watchdog = asyncio.create_task(feed_watchdog(notifier, owner))
     await stop.wait()
-    say("stopping")
+    say(_("stopping"))
     notifier.stopping()
     watchdog.cancel()
 

@@ -37,6 +37,8 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 from urllib.parse import urlsplit
 
+from ..i18n import N_, Text
+
 PIN_DIGITS = 6
 PIN_MIN, PIN_MAX = 4, 12
 _ITERATIONS = 120_000  # ~0.1 s on a Pi Zero 2 W per login: cheap for people, dear for guessing
@@ -49,7 +51,10 @@ SCREENS_KEPT = 16  # paired room screens remembered (the oldest is forgotten fir
 
 
 class PinError(ValueError):
-    pass
+    """What is wrong with a PIN: its one argument a Text, said in the page's language."""
+
+    def __init__(self, message: str, **values: object):
+        super().__init__(Text(message, **values))
 
 
 def make_pin(digits: int = PIN_DIGITS) -> str:
@@ -61,11 +66,11 @@ def check_pin_format(pin: object) -> str:
     if isinstance(pin, int) and not isinstance(pin, bool):
         pin = str(pin)
     if not isinstance(pin, str):
-        raise PinError("pin must be a string of digits")
+        raise PinError(N_("pin must be a string of digits"))
     if not pin.isdigit() or not pin.isascii():
-        raise PinError("pin must be digits only")
+        raise PinError(N_("pin must be digits only"))
     if not PIN_MIN <= len(pin) <= PIN_MAX:
-        raise PinError(f"pin must have {PIN_MIN} to {PIN_MAX} digits")
+        raise PinError(N_("pin must have {least} to {most} digits"), least=PIN_MIN, most=PIN_MAX)
     return pin
 
 
@@ -98,8 +103,10 @@ class Session:
 
 
 class LoginRefused(Exception):
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
+    """A login refused: `status` the HTTP status, its one argument a Text (the page's language)."""
+
+    def __init__(self, status: int, message: str, **values: object):
+        super().__init__(Text(message, **values))
         self.status = status
 
 
@@ -223,11 +230,11 @@ class Security:
         self._forget_failures(now)
         fails = self._failures.get(client, ())
         if len(fails) + self._checking.get(client, 0) >= LOGIN_LIMIT:
-            raise LoginRefused(429, "too many wrong PINs: wait a minute and try again")
+            raise LoginRefused(429, N_("too many wrong PINs: wait a minute and try again"))
         if len(self._all_failures) + sum(self._checking.values()) >= LOGIN_BUDGET:
             wait = max(1, round((self._all_failures[0] + LOGIN_BUDGET_WINDOW - now) / 60)) if self._all_failures else 1
-            raise LoginRefused(429, f"too many wrong PINs on this cockpit: logins are closed for {wait} min "
-                                    "(game masters signed in stay signed in)")
+            raise LoginRefused(429, N_("too many wrong PINs on this cockpit: logins are closed for {minutes} min "
+                                       "(game masters signed in stay signed in)"), minutes=wait)
         stored = self._store.get_setting("pin_hash")
         ok = False
         self._checking[client] = self._checking.get(client, 0) + 1
@@ -242,7 +249,7 @@ class Security:
         if not ok:
             self._failures.setdefault(client, deque()).append(now)
             self._all_failures.append(now)
-            raise LoginRefused(403, "wrong PIN")
+            raise LoginRefused(403, N_("wrong PIN"))
         self._failures.pop(client, None)
         self._expire(now)
         session = Session(secrets.token_urlsafe(32), secrets.token_urlsafe(32), now + self._session_seconds)

@@ -48,6 +48,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from ..i18n import N_
+
 log = logging.getLogger("penguin-panel")
 
 SCHEMA_VERSION = 2
@@ -155,9 +157,9 @@ class StoreUnavailable(StoreError):
 
 def _plain(e: sqlite3.Error) -> str:
     text = str(e)
-    for cause, words in (("disk is full", "the disk is full"), ("readonly", "the database is read-only"),
-                         ("disk I/O error", "the disk could not be written (I/O error)"),
-                         ("locked", "the database is locked by another program")):
+    for cause, words in (("disk is full", N_("the disk is full")), ("readonly", N_("the database is read-only")),
+                         ("disk I/O error", N_("the disk could not be written (I/O error)")),
+                         ("locked", N_("the database is locked by another program"))):
         if cause in text:
             return words
     return text.splitlines()[0][:160] if text else type(e).__name__

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ConfigError, Problem, read_toml
+from ..i18n import N_
 from ..mqtt.settings import BrokerSettings, Table
 from ..service.guard import ConnectionGuard, guard_process, start_serving
 from ..service.run import bind_port, first_pin, say, stop_on_signals, until_stopped
@@ -118,8 +119,8 @@ async def serve(opts: Options, *, stop: asyncio.Event | None = None, guard: dict
     with sock, store, Notifier() as notifier:
         security = Security(store, allow_hosts=list(venue_settings.allow_hosts)
                             + ([host] if host not in ("0.0.0.0", "::") else []))
-        first_pin(security, venue_settings.pin, "venue admin PIN",
-                  "a new one: pin = '...' in the settings file's [venue] table")
+        first_pin(security, venue_settings.pin, N_("venue admin PIN"),
+                  N_("a new one: pin = '...' in the settings file's [venue] table"))
         venue = Venue(store, broker)
         await venue.start()
         try:

@@ -28,8 +28,8 @@ from typing import Any, Iterable
 from xml.sax.saxutils import escape
 
 from ..cards import Card, card_section, colour_sequence, parse_card
-from ..i18n import N_
-from ..layout import Button, Layout, Section, Token
+from ..i18n import MODULE, N_, Word, render
+from ..layout import DIRECTIONS, Button, Layout, Section, Token
 
 W, H = 600, 840  # a poker-sized card (63 x 88 mm), in SVG user units
 GREEN = "#10a836"
@@ -484,28 +484,32 @@ def card_svg(card: Card | dict, layout: Layout, *, title: str | None = None,
     return doc
 
 
-def card_text(card: Card | dict, layout: Layout) -> list[str]:
+def card_text(card: Card | dict, layout: Layout, tr: gettext.NullTranslations = ENGLISH) -> list[str]:
     """The card's instructions as short lines of plain words, shown under the drawing (a
     quick check, screen readers): "Press the red alarm", "Set the red round lever to 2",
-    "On the direction cross: up, left, down, then OK", "Call-out: red, blue, white"."""
+    "On the direction cross: up, left, down, then OK", "Call-out: red, blue, white";
+    in the language of `tr`."""
     card = as_card(card)
+    name = lambda c: layout.plain_name(c, tr) if c in layout else c  # noqa: E731
     lines = []
     if card.kind == "simple":
         for b in card.press:
-            lines.append(f"Press {layout.plain_name(b)}" if b in layout else f"Press {b}")
+            lines.append(render(tr, N_("Press {control}"), {"control": name(b)}))
         for t, p in card.set:
-            lines.append(f"Set {layout.plain_name(t)} to {p}" if t in layout else f"Set {t} to {p}")
+            lines.append(render(tr, N_("Set {control} to {position}"), {"control": name(t), "position": Word(p)}))
         return lines
     try:
         sid = card_section(card, layout)
-        where = layout.modules[layout.sections[sid].module].name
-        where = where[:1].lower() + where[1:]
-    except KeyError:
-        where = card.section or "the panel"
+        module = layout.modules[layout.sections[sid].module].name
+        said = tr.pgettext(MODULE, module)
+        where = said if said != module else "the " + module[:1].lower() + module[1:]
+    except KeyError:  # a section this layout does not have: named as the card names it
+        where = render(tr, N_("the {section}"), {"section": card.section}) if card.section else tr.gettext("the panel")
     if card.kind == "activation":
-        lines.append(f"On the {where}: type {card.word}, then OK")
+        lines.append(render(tr, N_("On {module}: type {word}, then OK"), {"module": where, "word": card.word}))
     else:
-        lines.append(f"On the {where}: {', '.join(card.steps)}, then OK")
+        steps = ", ".join(tr.pgettext("direction", s) if s in DIRECTIONS else s for s in card.steps)
+        lines.append(render(tr, N_("On {module}: {steps}, then OK"), {"module": where, "steps": steps}))
     colours = tuple(card.colours)
     if not colours:
         try:
@@ -513,5 +517,5 @@ def card_text(card: Card | dict, layout: Layout) -> list[str]:
         except KeyError:
             colours = ()
     if colours:
-        lines.append(f"Call-out: {', '.join(colours)}")
+        lines.append(render(tr, N_("Call-out: {colours}"), {"colours": ", ".join(tr.gettext(c) for c in colours)}))
     return lines

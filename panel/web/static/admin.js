@@ -93,13 +93,12 @@ let SETTINGS = null;
 let defaultsShown = false; // the settings form is filled once per sign-in, then left to the game master
 let setupFilled = false; // the New match form once per page, so a re-sign-in keeps what was typed there
 const inForm = (place) => (SETTINGS || []).filter((st) => st.where.includes(place));
-const capital = (t) => t.charAt(0).toUpperCase() + t.slice(1);
 
 function settingField(st, prefix) {
   const id = prefix + st.name;
   let input;
   if (st.kind === "choice") {
-    input = el("select", { id }, ...st.choices.map((c) => el("option", { value: c, text: capital(c) })));
+    input = el("select", { id }, ...st.choices.map((c, i) => el("option", { value: c, text: st.choice_names[i] })));
   } else if (st.kind === "flag") {
     input = el("select", { id }, el("option", { value: "false", text: "No" }), el("option", { value: "true", text: "Yes" }));
   } else {
