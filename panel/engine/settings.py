@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Iterable
 
 from ..errors import ConfigError, Problem
+from ..i18n import N_
 from ..layout import SIDES
 from .cooperative import PLAYER_COUNTS
 
@@ -71,28 +72,28 @@ class Team:
 
 @dataclass(frozen=True)
 class MatchSettings:
-    mode: str = _declare("competitive", label="Mode", kind="choice", choices=MODES, where=EVERYWHERE,
-                         help="competitive: teams take turns; cooperative: one crew, the rulebook's rounds and tiers")
+    mode: str = _declare("competitive", label=N_("Mode"), kind="choice", choices=MODES, where=EVERYWHERE,
+                         help=N_("competitive: teams take turns; cooperative: one crew, the rulebook's rounds and tiers"))
     teams: tuple[Team, ...] = _declare(
         (Team("Blue team"), Team("Red team")),
         label="Teams and players", kind="teams", where=EVERYWHERE,
         help="competitive: 2 players or more in each team, or none named (the team picks its tower each round); "
              "cooperative: 2 to 6 players in all, one crew")
-    turn_seconds: float = _declare(30.0, label="Turn seconds", kind="number", low=5, high=600, where=EVERYWHERE,
-                                   help="the timer of a turn (35 or 40 for a first game)")
-    time_counters: int = _declare(4, label="Time counters", kind="number", low=0, high=20, whole=True,
-                                  where=EVERYWHERE, help="the pool of time counters")
-    target_points: int = _declare(12, label="Target points", kind="number", low=1, high=1000, whole=True,
+    turn_seconds: float = _declare(30.0, label=N_("Turn seconds"), kind="number", low=5, high=600, where=EVERYWHERE,
+                                   help=N_("the timer of a turn (35 or 40 for a first game)"))
+    time_counters: int = _declare(4, label=N_("Time counters"), kind="number", low=0, high=20, whole=True,
+                                  where=EVERYWHERE, help=N_("the pool of time counters"))
+    target_points: int = _declare(12, label=N_("Target points"), kind="number", low=1, high=1000, whole=True,
                                   where=EVERYWHERE, modes=("competitive",),
-                                  help="the game ends at the end of the round in which a team reaches them")
-    settle_ms: int = _declare(500, label="Settle time (ms)", kind="number", low=0, high=5000, whole=True,
-                              where=EVERYWHERE, help="how long a token must hold a position to count")
-    seed: int = _declare(0, label="Seed", kind="number", low=0, high=2**63 - 1, whole=True, where=("form",),
-                         help="the same seed deals the same deck; left out, every match gets its own")
-    side: str = _declare("blue", label="Side", kind="choice", choices=SIDES, where=EVERYWHERE,
-                         help="the printed side of the panel (blue is easier)")
-    expansion: bool = _declare(False, label="Expansion (★)", kind="flag", where=EVERYWHERE,
-                               help="the 3 expansion modules and the 20 starred cards")
+                                  help=N_("the game ends at the end of the round in which a team reaches them"))
+    settle_ms: int = _declare(500, label=N_("Settle time (ms)"), kind="number", low=0, high=5000, whole=True,
+                              where=EVERYWHERE, help=N_("how long a token must hold a position to count"))
+    seed: int = _declare(0, label=N_("Seed"), kind="number", low=0, high=2**63 - 1, whole=True, where=("form",),
+                         help=N_("the same seed deals the same deck; left out, every match gets its own"))
+    side: str = _declare("blue", label=N_("Side"), kind="choice", choices=SIDES, where=EVERYWHERE,
+                         help=N_("the printed side of the panel (blue is easier)"))
+    expansion: bool = _declare(False, label=N_("Expansion (★)"), kind="flag", where=EVERYWHERE,
+                               help=N_("the 3 expansion modules and the 20 starred cards"))
     touch_sensors: bool = _declare(False, label="Touch sensors", kind="flag", where=("file",),
                                    help="the build has touch sensors on its tokens (set by the build, not per match)")
     layout: str | None = _declare(None, label="Layout file", kind="path", where=(),

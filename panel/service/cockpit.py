@@ -30,7 +30,7 @@ from ..engine.kaboom_settings import KaboomSettings
 from ..kaboom.build import kaboom_match, panel_for
 from ..errors import ConfigError
 from ..events import Action, GameEvent, InputEvent
-from ..i18n import SOURCE, languages
+from ..i18n import N_, SOURCE, languages
 from ..layout import Layout
 from .effects import sim_leds
 from .replay import apply, layout_for, replay
@@ -251,7 +251,7 @@ class Cockpit:
                 return dict(status())
         if self.sim:
             return {"connected": True, "frames_received": 0, "frames_rejected": 0, "reconnects": 0,
-                    "firmware": "browser simulator"}
+                    "firmware": N_("browser simulator")}  # /admin shows it in the page's language
         return {"connected": False, "frames_received": 0, "frames_rejected": 0, "reconnects": 0, "firmware": None}
 
     def full_snapshot(self) -> dict[str, Any] | None:
