@@ -5,8 +5,8 @@ One service and one browser: every page open at the sizes it is used at (the pho
 at 390x844, the board, the simulator and the game master's page on a TV at 1920x1080), in
 English at first; the game master picks Spanish on /admin and every page switches by
 itself; then a match is played through the API and the simulator's input (idle, between
-turns, a challenge, a mistake, paused, after a turn's end, ended, the debrief, a Penguin
-Kaboom mission), and at each phase each page is read: its visible text, its title and the
+turns, a challenge, a mistake, paused, after a turn's end, ended, the debrief, a
+cooperative flight, a Penguin Kaboom mission), and at each phase each page is read: its visible text, its title and the
 title, placeholder and aria-label of what it shows. A word of the pages' English texts (the
 catalog's, less the words Spanish shares: START, PIN, simple ...) found there is a leftover.
 
@@ -164,6 +164,17 @@ def test_a_match_played_in_spanish_shows_only_spanish_on_every_page(rig):
     expect(board.locator("#resultend")).to_have_text(
         "Terminada por el director de juego durante la ronda 1: el turno en curso de Frailecillos "
         "(ninguna carta hasta entonces) no puntuó.")
+
+    # A cooperative flight: one crew, the tower's phone opened with the new match's code.
+    crew = [{"name": "Pingüinos", "players": ["Ana", "Bea", "Carla", "Dani"]}]
+    gm.post("/api/admin/match", {"mode": "cooperative", "teams": crew, "seed": 7, "turn_seconds": 300})
+    rig.code = gm.ctx.request.get(rig.base + "/api/join").json()["code"]
+    rig.pages[("phone", "tower")].goto(f"{rig.base}/tower?code={rig.code}")
+    gm.act("start_turn")
+    check_every_page(rig, "in_turn")
+    expect(board.locator("#team")).to_have_text("Vuelo cooperativo")
+    gm.act("end", when="now")
+    check_every_page(rig, "ended")
 
     # The other game on the same pages: a Penguin Kaboom mission under way.
     colours = gm.ctx.request.get(rig.base + "/api/admin/status").json()["kaboom"]["colours"]
