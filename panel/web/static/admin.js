@@ -133,16 +133,20 @@ function wordSettings() {
   }
 }
 
+// The forms are built from the first declaration; each later one (every status) only words
+// them again, so that they say what the service says now.
 function buildSettingForms(settings) {
-  if (SETTINGS) return;
+  const first = !SETTINGS;
   SETTINGS = settings;
-  const choice = (st) => st.kind === "choice" || st.kind === "flag";
-  $("#setupchoices").replaceChildren(...inForm("form").filter(choice).map((st) => settingField(st, "")));
-  $("#setupnumbers").replaceChildren(...inForm("form").filter((st) => st.kind === "number").map((st) => settingField(st, "")));
-  $("#defaultfields").replaceChildren(...inForm("defaults").filter((st) => st.kind !== "teams")
-    .map((st) => settingField(st, "def_")));
+  if (first) {
+    const choice = (st) => st.kind === "choice" || st.kind === "flag";
+    $("#setupchoices").replaceChildren(...inForm("form").filter(choice).map((st) => settingField(st, "")));
+    $("#setupnumbers").replaceChildren(...inForm("form").filter((st) => st.kind === "number").map((st) => settingField(st, "")));
+    $("#defaultfields").replaceChildren(...inForm("defaults").filter((st) => st.kind !== "teams")
+      .map((st) => settingField(st, "def_")));
+    $("#mode").addEventListener("change", modeChanged);
+  }
   wordSettings();
-  $("#mode").addEventListener("change", modeChanged);
 }
 
 // A field's value for the service; undefined when left blank (then the service decides:
