@@ -185,3 +185,5 @@ def test_a_match_played_in_spanish_shows_only_spanish_on_every_page(rig):
     check_every_page(rig, "playing", shown={"tower": "ended"})
     expect(rig.pages[("phone", "tower")].locator("#codeerror")).to_have_text(
         "La partida ha cambiado: escanea el nuevo código para unirse.")
+    gm.act("abandon")
+    check_every_page(rig, "ended")
