@@ -143,6 +143,11 @@ def test_a_match_played_in_spanish_shows_only_spanish_on_every_page(rig):
     gm.press(wrong_button(rig))
     assert gm.state()["mistakes"] == 1
     check_every_page(rig, "in_turn")
+    # "End the match…" asks what happens to the turn in progress, in Spanish too.
+    admin.click("#end")
+    expect(admin.locator("#endnow_text")).to_contain_text("no puntúa", timeout=WAIT)
+    assert leftovers([admin.locator("#enddialog").inner_text()], server_texts(rig)) == {}
+    admin.click("#end_cancel")
 
     gm.act("pause")
     check_every_page(rig, "paused")
