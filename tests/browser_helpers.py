@@ -1,5 +1,6 @@
 """What the browser tests share: the real service as a subprocess, Debian's Chromium through
-Playwright, signing in, and the checks that a page fits its screen.
+Playwright, signing in, the checks that a page fits its screen, and the English words a
+page shown in Spanish must not hold.
 
 The service is `penguin-panel play --sim` started on a free port with a temporary SQLite
 file; Playwright drives /usr/bin/chromium (never a downloaded browser). On a failed check
@@ -17,7 +18,10 @@ import time
 from pathlib import Path
 
 import pytest
+from babel.messages.pofile import read_po
 from playwright.sync_api import BrowserContext, Page
+
+from panel import i18n
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -158,3 +162,76 @@ def expect_or_shoot(page: Page, shots: Path, label: str, check) -> None:
     except AssertionError as e:
         path = screenshot(page, shots, label)
         raise AssertionError(f"{label}: {e} (screenshot: {path})") from None
+
+
+# ---------------------------------------------------------------- a page in Spanish
+
+WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
+
+
+def english_words() -> set[str]:
+    """The words of the pages' English texts (the catalog's messages found in the pages'
+    scripts and HTML), less every word that Spanish uses too (the catalog's translations)."""
+    with (i18n.LOCALE_DIR / f"{i18n.DOMAIN}.pot").open("rb") as f:
+        pot = read_po(f)
+    with (i18n.LOCALE_DIR / "es" / "LC_MESSAGES" / f"{i18n.DOMAIN}.po").open("rb") as f:
+        es = read_po(f)
+    english = set()
+    for m in pot:
+        if m.id and any(path.startswith("panel/web/static/") for path, _ in m.locations):
+            for text in m.id if isinstance(m.id, tuple) else (m.id,):
+                english |= {w.lower() for w in WORD.findall(re.sub(r"\{\w+\}", " ", text)) if len(w) > 2}
+    spanish = {w.lower() for m in es if m.id for s in (m.string if isinstance(m.string, tuple) else (m.string,))
+               for w in WORD.findall(re.sub(r"\{\w+\}", " ", s))}
+    return english - spanish
+
+
+ENGLISH = english_words()
+
+# What a person reads on the page: its text, its title, and the words of what it shows
+# (a button's title, a field's placeholder, an aria-label).
+READ = r"""() => {
+  const shown = (e) => e.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true });
+  const texts = [document.title, document.body.innerText];
+  for (const e of document.body.querySelectorAll('[title], [placeholder], [aria-label]')) {
+    if (!shown(e)) continue;
+    for (const a of ['title', 'placeholder', 'aria-label']) if (e.getAttribute(a)) texts.push(e.getAttribute(a));
+  }
+  return texts;
+}"""
+
+# Anything shown beyond the screen's right or left edge (outside a box that scrolls or clips it).
+WIDER = r"""() => {
+  const vw = document.documentElement.clientWidth;
+  const held = (e) => {
+    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+      if (getComputedStyle(a).overflowX !== 'visible') return true;
+    }
+    return false;
+  };
+  const out = [];
+  if (document.documentElement.scrollWidth > vw) out.push(`the page is ${document.documentElement.scrollWidth} px wide`);
+  for (const e of document.body.querySelectorAll('*')) {
+    if (!e.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
+    const r = e.getBoundingClientRect();
+    if (r.width && (r.right > vw + 1 || r.left < -1) && !held(e)) {
+      out.push(`<${e.tagName.toLowerCase()}${e.id ? ' #' + e.id : ''}> "${(e.textContent || '').trim().slice(0, 40)}" `
+        + `from ${Math.round(r.left)} to ${Math.round(r.right)} px`);
+    }
+  }
+  return out.slice(0, 6);
+}"""
+
+
+def leftovers(texts: list[str], server: list[str]) -> dict[str, str]:
+    """English words in the texts read, each with where it was seen."""
+    found = {}
+    for text in texts:
+        text = re.sub(r"https?://\S+", " ", text)  # an address is no word (the join page's)
+        for s in server:
+            text = re.sub(rf"(?<!\w){re.escape(s)}(?!\w)", " ", text)
+        for w in WORD.findall(text):
+            if w.lower() in ENGLISH and w.lower() not in found:
+                i = text.find(w)
+                found[w.lower()] = text[max(0, i - 40):i + 40].replace("\n", " ")
+    return found

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import re
 import subprocess
 import sys
@@ -19,6 +20,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
+from browser_helpers import READ, WIDER, leftovers
 from mosquitto import Mosquitto, Observer
 from panel.mqtt import protocol as p
 from panel.mqtt.broker import HA_USER
@@ -31,9 +33,9 @@ WAIT = 20_000  # ms: the longest a page may take to show what it should
 NAMES = {"c1": "By the window", "c2": "At the bar"}
 
 
-def start(args: list[str], pattern: str) -> tuple[subprocess.Popen, str]:
+def start(args: list[str], pattern: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen, str]:
     proc = subprocess.Popen([sys.executable, "-m", "panel", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+                            stderr=subprocess.STDOUT, text=True, env={**os.environ, **(env or {})})
     seen = []
     give_up = time.monotonic() + 60  # a guard against a hung start, not an assertion on speed
     while time.monotonic() < give_up:
@@ -48,11 +50,11 @@ def start(args: list[str], pattern: str) -> tuple[subprocess.Popen, str]:
     pytest.fail(f"{args[0]} did not start:\n" + "".join(seen))
 
 
-@pytest.fixture(scope="module")
-def venue(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("venue")
+@contextlib.contextmanager
+def running_venue(tmp: Path, names: dict[str, str], env: dict[str, str] | None = None):
+    """A broker, a cockpit for each name, and the venue (its processes given `env`)."""
     procs: list[subprocess.Popen] = []
-    with Mosquitto(tmp / "broker", cockpits=list(NAMES)) as broker, contextlib.ExitStack() as stack:
+    with Mosquitto(tmp / "broker", cockpits=list(names)) as broker, contextlib.ExitStack() as stack:
         def stop(proc):
             proc.terminate()
             try:
@@ -62,7 +64,7 @@ def venue(tmp_path_factory):
             proc.stdout.close()
 
         cockpits = {}
-        for cid, name in NAMES.items():
+        for cid, name in names.items():
             settings = tmp / f"{cid}.toml"
             settings.write_text(f'[service]\npin = "2468"\n[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n'
                                 f'username = "{cid}"\npassword = "{broker.passwords[cid]}"\ncockpit_id = "{cid}"\n'
@@ -76,9 +78,15 @@ def venue(tmp_path_factory):
         settings.write_text(f'[venue]\npin = "{PIN}"\nname = "Penguin Café"\n[mqtt]\nhost = "127.0.0.1"\n'
                             f'port = {broker.port}\nusername = "venue"\npassword = "{broker.passwords["venue"]}"\n')
         proc, base = start(["venue", "--host", "127.0.0.1", "--port", "0", "--db", str(tmp / "venue.db"),
-                            "--settings", str(settings)], r"venue board on (http://127\.0\.0\.1:\d+)/")
+                            "--settings", str(settings)], r"venue board on (http://127\.0\.0\.1:\d+)/", env)
         stack.callback(stop, proc)
         yield type("Venue", (), {"base": base, "cockpits": cockpits, "broker": broker})
+
+
+@pytest.fixture(scope="module")
+def venue(tmp_path_factory):
+    with running_venue(tmp_path_factory.mktemp("venue"), NAMES) as v:
+        yield v
 
 
 def press_start(cockpit_base: str) -> None:
@@ -161,3 +169,40 @@ def test_home_assistant_discovery_describes_both_cockpits(venue):
                                       "Resume"} for name in NAMES.values()}
 
     asyncio.run(scenario())
+
+
+def test_the_venue_in_spanish_shows_no_english(tmp_path):
+    """A venue whose computer speaks Spanish (its system locale): the board on the TV and the
+    admin page on a phone, a match started and ended there, show no word of the pages'
+    English texts and nothing beyond the screen. (The cockpits' names and the walk-up
+    teams' names are names; the cockpit's own language is its game master's choice.)"""
+    with running_venue(tmp_path, {"c1": "Junto a la ventana"}, {"LANG": "es_ES.UTF-8", "LANGUAGE": "", "LC_ALL": ""}) as v, \
+            sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        errors: list[str] = []
+        board = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+        admin = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
+        for page, path in ((board, "/?period=all"), (admin, "/admin")):
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(v.base + path)
+            expect(page.locator("html")).to_have_attribute("lang", "es", timeout=WAIT)
+        tile = board.locator('.cockpit[data-cockpit="c1"]')
+        expect(tile.locator(".what")).to_have_text("Esperando jugadores: pulsad START", timeout=WAIT)
+        admin.fill("#pin", PIN)
+        admin.click("#login button[type=submit]")
+        section = admin.locator('section.cockpit[data-cockpit="c1"]')
+        section.locator('button[data-action="start"]').click()
+        expect(section.locator(".reply")).to_have_text("Empezar: hecho", timeout=WAIT)
+        expect(tile.locator(".what")).to_have_text("Turno: Blue team", timeout=WAIT)
+        expect(tile.locator(".facts")).to_contain_text("Ronda 1 · 0 cartas · 0 fallos")
+        names = ["Junto a la ventana", "Blue team", "Red team"]  # names, not the pages' words
+        for page, label in ((board, "the venue board"), (admin, "the venue's admin page")):
+            english = leftovers(page.evaluate(READ), names)
+            assert not english and not page.evaluate(WIDER), (label, english, page.evaluate(WIDER))
+        section.locator('button[data-action="end"]').click()
+        expect(board.locator("#lbmatches")).to_have_text("1 partida jugada", timeout=WAIT)
+        expect(board.locator("#ticker")).to_have_text("Junto a la ventana: ganó Blue team & Red team", timeout=WAIT)
+        english = leftovers(board.evaluate(READ), names)
+        assert not english and not board.evaluate(WIDER), (english, board.evaluate(WIDER))
+        browser.close()
+        assert errors == [], errors

@@ -330,15 +330,21 @@ async def get_join(request: web.Request) -> web.Response:
                               "sim_from_network": request.app[SIM_FROM_NETWORK] if request.app[SIM] else None})
 
 
-async def get_i18n(request: web.Request) -> web.Response:
-    """The compiled catalog the pages translate with: the cockpit's language, or ?lang=."""
-    lang = request.query.get("lang") or request.app[COCKPIT].language
+def catalog_response(request: web.Request, lang: str) -> web.Response:
+    """The compiled catalog the pages translate with (GET /api/i18n): ?lang=, else `lang`.
+    The venue's pages get theirs the same way (panel/venue/app.py)."""
+    lang = request.query.get("lang") or lang
     if lang not in languages():
         return error(400, NOT_A_LANGUAGE, request, param="lang", value=repr(lang[:20]),
                      languages=", ".join(languages()))
     resp = web.json_response(catalog(lang))
     resp.headers["Cache-Control"] = "no-cache"
     return resp
+
+
+async def get_i18n(request: web.Request) -> web.Response:
+    """The catalog in the cockpit's language (chosen on /admin), or ?lang=."""
+    return catalog_response(request, request.app[COCKPIT].language)
 
 
 async def sim_input(request: web.Request) -> web.Response:

@@ -340,7 +340,7 @@ class Cockpit:
                 return dict(status())
         if self.sim:
             return {"connected": True, "frames_received": 0, "frames_rejected": 0, "reconnects": 0,
-                    "firmware": "browser simulator"}
+                    "firmware": N_("browser simulator")}  # /admin shows it in the page's language
         return {"connected": False, "frames_received": 0, "frames_rejected": 0, "reconnects": 0, "firmware": None}
 
     def full_snapshot(self) -> dict[str, Any] | None:

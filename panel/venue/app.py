@@ -11,6 +11,7 @@ fix to one is a fix to both.
     POST /api/admin/login        {"pin"} -> {"csrf"} and the session cookie
     GET  /api/admin/status       the cockpits and the commands (PIN)
     POST /api/admin/command      {"cockpit", "action": start|pause|resume|end} -> the cockpit's reply
+    GET  /api/i18n               the pages' texts in the venue computer's language (its system locale), or ?lang=
     GET  /ws                     the board's live socket
 """
 
@@ -20,9 +21,10 @@ from pathlib import Path
 
 from aiohttp import WSCloseCode, web
 
+from ..i18n import system_language
 from ..mqtt.protocol import COMMANDS
-from ..service.app import (QUIET, SECURITY, STATIC, Peer, admin_login, default_static_dir, error, errors_as_json,
-                           follow, host_allow_list, json_body, require_admin, serve_page)
+from ..service.app import (QUIET, SECURITY, STATIC, Peer, admin_login, catalog_response, default_static_dir, error,
+                           errors_as_json, follow, host_allow_list, json_body, require_admin, serve_page)
 from ..service.guard import Quiet
 from ..service.security import Security
 from .store import PERIODS
@@ -50,6 +52,12 @@ async def get_leaderboard(request: web.Request) -> web.Response:
     if period not in PERIODS:
         return error(400, f"period: {period[:20]!r} is not a period (day, week or all)")
     return web.json_response(request.app[VENUE].store.leaderboard(period, request.app[VENUE].clock()))
+
+
+async def get_i18n(request: web.Request) -> web.Response:
+    """The venue has no game master's language menu: its pages speak the system locale's
+    language (LANG=es_ES.UTF-8 in the venue's unit), as the command-line tools do."""
+    return catalog_response(request, system_language())
 
 
 async def admin_status(request: web.Request) -> web.Response:
@@ -105,6 +113,7 @@ def build_app(venue: Venue, security: Security, *, name: str = "Penguin Airlines
     r.add_get("/admin", admin_page)
     r.add_get("/api/venue", get_venue)
     r.add_get("/api/leaderboard", get_leaderboard)
+    r.add_get("/api/i18n", get_i18n)
     r.add_post("/api/admin/login", admin_login)
     r.add_get("/api/admin/status", admin_status)
     r.add_post("/api/admin/command", admin_command)

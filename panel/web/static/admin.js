@@ -5,7 +5,7 @@
 // engine's answer to "may this happen now") lists it, and the match settings (fields,
 // labels, defaults, limits) come from the engine's declaration in /api/admin/status.
 import { $, $$, el, api, post, csrf, connect, liveBadge, Clock, fmtSeconds, describeEvent, hasMatch, pauseText,
-  t, loadLanguage, cardsText, matchEndText, possessive, plural } from "/static/common.js";
+  t, tn, loadLanguage, onLanguage, cardsText, matchEndText, possessive, challenger, challengedCard } from "/static/common.js";
 import { KaboomClocks, PENGUIN_CSS, PENGUIN_INK, colourName, describeKaboomEvent, fmtClock, isKaboom, kaboomBanner,
   missionTitle, outcomeTitle, playerName } from "/static/kaboom.js";
 
@@ -41,10 +41,19 @@ function showApp() {
 // ---------------------------------------------------------------- teams editor
 function teamRow(name = "", players = "") {
   const row = el("div", { class: "team" },
-    el("input", { class: "tname", "aria-label": "team name", placeholder: "Team name", value: name }),
-    el("input", { class: "tplayers", "aria-label": "players", placeholder: "Players, comma separated", value: players }),
-    el("button", { type: "button", "aria-label": "remove team", onclick: () => row.remove(), text: "✕" }));
+    el("input", { class: "tname", value: name }),
+    el("input", { class: "tplayers", value: players }),
+    el("button", { type: "button", class: "tremove", onclick: () => row.remove(), text: "✕" }));
   $("#teams").append(row);
+  wordTeamRow(row);
+}
+
+// A team row's words, in the page's language (again when it changes).
+function wordTeamRow(row) {
+  const set = (sel, attrs) => { for (const [a, v] of Object.entries(attrs)) $(sel, row).setAttribute(a, v); };
+  set(".tname", { "aria-label": t("team name"), placeholder: t("Team name") });
+  set(".tplayers", { "aria-label": t("players"), placeholder: t("Players, comma separated") });
+  set(".tremove", { "aria-label": t("remove team") });
 }
 
 function teamsFromForm() {
@@ -70,7 +79,7 @@ const isSignedOut = (e) => e.status === 401 || (e.status === 403 && /session|sig
 function signedOut(e) {
   csrf.clear();
   showLogin();
-  error(`Signed out (${e.message}): sign in again with the PIN.`);
+  error(t("Signed out ({why}): sign in again with the PIN.", { why: e.message }));
 }
 
 async function adminPost(path, body) {
@@ -81,7 +90,7 @@ async function adminPost(path, body) {
   } catch (e) {
     if (isSignedOut(e)) { signedOut(e); return null; }
     // 409: the page was a step behind the match (another tab, the panel's own buttons).
-    error(e.status === 409 ? `Not possible now: ${e.message}.` : e.message);
+    error(e.status === 409 ? t("Not possible now: {why}.", { why: e.message }) : e.message);
     return null;
   }
 }
@@ -98,25 +107,45 @@ function settingField(st, prefix) {
   const id = prefix + st.name;
   let input;
   if (st.kind === "choice") {
-    input = el("select", { id }, ...st.choices.map((c, i) => el("option", { value: c, text: st.choice_names[i] })));
+    input = el("select", { id }, ...st.choices.map((c) => el("option", { value: c })));
   } else if (st.kind === "flag") {
-    input = el("select", { id }, el("option", { value: "false", text: "No" }), el("option", { value: "true", text: "Yes" }));
+    input = el("select", { id }, el("option", { value: "false" }), el("option", { value: "true" }));
   } else {
-    input = el("input", { id, type: "number", min: st.low, max: st.high, step: st.whole ? 1 : "any",
-      placeholder: st.where.includes("defaults") ? "" : "new each match" });
+    input = el("input", { id, type: "number", min: st.low, max: st.high, step: st.whole ? 1 : "any" });
   }
-  return el("label", { title: st.help, dataset: { modes: st.modes.join(" ") } }, el("span", { text: st.label }), input);
+  return el("label", { dataset: { modes: st.modes.join(" "), setting: st.name, prefix } }, el("span"), input);
 }
 
+// The settings' words in the page's language (again when it changes): the engine's labels,
+// help and choices are in the catalog (panel/engine/settings.py marks them).
+function wordSettings() {
+  const flags = { false: t("No"), true: t("Yes") };
+  for (const label of $$("label[data-setting]")) {
+    const st = SETTINGS.find((x) => x.name === label.dataset.setting);
+    label.title = st.help; // the service says the labels, help and choices in the cockpit's language
+    $("span", label).textContent = st.label;
+    const input = $(`#${label.dataset.prefix}${st.name}`);
+    for (const o of input.tagName === "SELECT" ? input.options : []) {
+      o.textContent = st.kind === "flag" ? flags[o.value] : st.choice_names[st.choices.indexOf(o.value)];
+    }
+    if (st.kind === "number" && !st.where.includes("defaults")) input.placeholder = t("new each match");
+  }
+}
+
+// The forms are built from the first declaration; each later one (every status) only words
+// them again, so that they say what the service says now.
 function buildSettingForms(settings) {
-  if (SETTINGS) return;
+  const first = !SETTINGS;
   SETTINGS = settings;
-  const choice = (st) => st.kind === "choice" || st.kind === "flag";
-  $("#setupchoices").replaceChildren(...inForm("form").filter(choice).map((st) => settingField(st, "")));
-  $("#setupnumbers").replaceChildren(...inForm("form").filter((st) => st.kind === "number").map((st) => settingField(st, "")));
-  $("#defaultfields").replaceChildren(...inForm("defaults").filter((st) => st.kind !== "teams")
-    .map((st) => settingField(st, "def_")));
-  $("#mode").addEventListener("change", modeChanged);
+  if (first) {
+    const choice = (st) => st.kind === "choice" || st.kind === "flag";
+    $("#setupchoices").replaceChildren(...inForm("form").filter(choice).map((st) => settingField(st, "")));
+    $("#setupnumbers").replaceChildren(...inForm("form").filter((st) => st.kind === "number").map((st) => settingField(st, "")));
+    $("#defaultfields").replaceChildren(...inForm("defaults").filter((st) => st.kind !== "teams")
+      .map((st) => settingField(st, "def_")));
+    $("#mode").addEventListener("change", modeChanged);
+  }
+  wordSettings();
 }
 
 // A field's value for the service; undefined when left blank (then the service decides:
@@ -126,7 +155,7 @@ function readField(st, prefix, { required = false } = {}) {
   if (st.kind === "flag") return e.value === "true";
   if (st.kind !== "number") return e.value;
   const text = e.value.trim();
-  if (!text) return required ? `${st.label}: enter a number.` : undefined;
+  if (!text) return required ? t("{setting}: enter a number.", { setting: t(st.label) }) : undefined;
   return Number(text);
 }
 
@@ -215,18 +244,18 @@ function offer(select, values, text) {
 }
 
 function phaseText(s) {
-  if (!hasMatch(s)) return "No match";
-  if (s.finished) return s.ended_by === "abandoned" ? "Abandoned" : s.ended_by === "ended" ? "Ended by the game master" : "Finished";
+  if (!hasMatch(s)) return t("No match");
+  if (s.finished) return s.ended_by === "abandoned" ? t("Abandoned") : s.ended_by === "ended" ? t("Ended by the game master") : t("Finished");
   const why = pauseText(s);
-  if (s.phase === "paused") return why || "Paused for the challenge";
-  return s.phase === "in_turn" ? "Turn in progress" : "Between turns";
+  if (s.phase === "paused") return why || t("Paused for the challenge");
+  return s.phase === "in_turn" ? t("Turn in progress") : t("Between turns");
 }
 
 function whoseText(s) {
   if (!hasMatch(s) || s.finished) return "";
-  const tower = s.roles && s.roles.tower ? `tower ${s.roles.tower}` : "the team picks its tower";
-  const whose = s.phase === "between_turns" ? `next: ${s.team}` : `${possessive(s.team)} turn`;
-  return `· ${whose} · ${tower} · round ${s.round}`;
+  const tower = s.roles && s.roles.tower ? t("tower {name}", { name: s.roles.tower }) : t("the team picks its tower");
+  const whose = s.phase === "between_turns" ? t("next: {team}", { team: s.team }) : t("{whose} turn", { whose: possessive(s.team) });
+  return ["", whose, tower, t("round {round}", { round: s.round })].join(" · ").trim();
 }
 
 // What "End the match…" offers now: the engine's choices (`actions.end.when`), each saying
@@ -236,19 +265,25 @@ function showEndChoices(s) {
   const inTurn = s.phase === "in_turn" || s.phase === "paused";
   const played = Object.entries(s.turns_played || {});
   const unequal = new Set(played.map(([, n]) => n)).size > 1
-    ? ` Turns played: ${played.map(([team, n]) => `${team} ${n}`).join(", ")}.` : "";
+    ? " " + t("Turns played: {turns}.", { turns: played.map(([team, n]) => team + " " + n).join(", ") }) : "";
   $("#endround").classList.toggle("hidden", !when.includes("round"));
   $("#endnow").classList.toggle("hidden", !when.includes("now"));
   const left = s.round_left || [];
-  $("#end_round").textContent = inTurn ? "Finish the round, then end (the turn in progress counts)"
-    : "Finish the round, then end (the teams still to play this round play)";
-  $("#endround_text").textContent = `The match ends when round ${s.round} does: ${left.join(", ")} still `
-    + `${left.length === 1 ? "plays" : "play"} this round${inTurn ? ", the turn in progress included" : ""}. `
-    + "Then it is scored, every team having played as many turns.";
-  $("#end_now").textContent = inTurn ? "End now (the turn in progress is not scored)" : "End now and score the match";
-  $("#endnow_text").textContent = inTurn
-    ? `${possessive(s.team)} turn in progress (${cardsText(s.completed)} so far) is not scored: the result is the scores as they stand.${unequal}`
-    : `The result is the scores as they stand.${unequal}`;
+  $("#end_round").textContent = inTurn ? t("Finish the round, then end (the turn in progress counts)")
+    : t("Finish the round, then end (the teams still to play this round play)");
+  const vars = { round: s.round, teams: left.join(", ") };
+  $("#endround_text").textContent = inTurn
+    ? tn("The match ends when round {round} does: {teams} still plays this round, the turn in progress included. Then it is scored, every team having played as many turns.",
+      "The match ends when round {round} does: {teams} still play this round, the turn in progress included. Then it is scored, every team having played as many turns.",
+      left.length, vars)
+    : tn("The match ends when round {round} does: {teams} still plays this round. Then it is scored, every team having played as many turns.",
+      "The match ends when round {round} does: {teams} still play this round. Then it is scored, every team having played as many turns.",
+      left.length, vars);
+  $("#end_now").textContent = inTurn ? t("End now (the turn in progress is not scored)") : t("End now and score the match");
+  $("#endnow_text").textContent = (inTurn
+    ? t("{whose} turn in progress ({cards} so far) is not scored: the result is the scores as they stand.",
+      { whose: possessive(s.team), cards: cardsText(s.completed) })
+    : t("The result is the scores as they stand.")) + unequal;
 }
 
 // The completed cards of the turn (the last turn's between turns), drawn, numbered as the
@@ -266,13 +301,13 @@ async function showDoneCards(s) {
     box.classList.toggle("hidden", !done.turn || !done.cards.length);
     if (!done.turn) return;
     $("#donetitle").textContent = done.turn.in_progress
-      ? `Completed cards of ${possessive(done.turn.team)} turn`
-      : `Completed cards of ${possessive(done.turn.team)} last turn (round ${done.turn.round})`;
+      ? t("Completed cards of {whose} turn", { whose: possessive(done.turn.team) })
+      : t("Completed cards of {whose} last turn (round {round})", { whose: possessive(done.turn.team), round: done.turn.round });
     $("#donerow").replaceChildren(...done.cards.map((c) => {
       const pic = el("div", { class: "pic" });
       pic.innerHTML = c.svg || ""; // drawn by the server (panel/web/card_drawing.py): trusted markup
       return el("figure", { class: "donecard", dataset: { index: c.index, number: c.number } }, pic,
-        el("figcaption", { text: `Completed card ${c.index}` }));
+        el("figcaption", { text: t("Completed card {number}", { number: c.index }) }));
     }));
   } catch (e) {
     doneFor = null; // asked again with the next state
@@ -287,18 +322,17 @@ function show(s) {
   $(".admin").classList.toggle("kaboom", kaboom);
   $(".admin").dataset.phase = has ? (s.finished ? "ended" : s.phase) : "idle";
   // The timer's words, or in a Kaboom mission the clocks' (the Airlines ones as the page was written).
-  for (const [id, words] of [["pause", t("Pause the clocks")], ["resume", t("Resume the clocks")]]) {
-    const b = $(`#${id}`);
-    b.dataset.airlines ??= b.textContent;
-    b.textContent = kaboom ? words : b.dataset.airlines;
-  }
+  $("#pause").textContent = kaboom ? t("Pause the clocks") : t("Pause the timer");
+  $("#resume").textContent = kaboom ? t("Resume the clocks") : t("Resume the timer");
   if (kaboom) showKaboom(s);
   else {
     $("#phase").textContent = phaseText(s);
     $("#whose").textContent = whoseText(s);
     $("#counts").textContent = has && !s.finished
-      ? `${s.completed} of ${s.cards_per_turn} cards · ${s.mistakes} of ${s.mistakes_per_turn} mistakes · `
-        + `${plural(s.counters_held, "time counter", "time counters")} held${s.stuck_name ? ` · stuck finger: ${s.stuck_name}` : ""}`
+      ? [tn("{done} of {n} card", "{done} of {n} cards", s.cards_per_turn, { done: s.completed }),
+        tn("{done} of {n} mistake", "{done} of {n} mistakes", s.mistakes_per_turn, { done: s.mistakes }),
+        tn("{n} time counter held", "{n} time counters held", s.counters_held),
+        s.stuck_name ? t("stuck finger: {name}", { name: s.stuck_name }) : null].filter(Boolean).join(" · ")
       : has ? Object.entries(s.scores || {}).map(([team, p]) => `${team} ${p}`).join(" · ") : "";
   }
 
@@ -313,16 +347,19 @@ function show(s) {
 
   // Challenge: the teams that may call it and the cards it may be called on, as the engine lists them.
   const ch = allowed().challenge || { teams: [], cards: [] };
-  offer($("#chteam"), ch.teams, (t) => (t === null ? "the game master" : t));
-  offer($("#chcard"), ch.cards, (c) => (c === "current" ? "the card in play" : `completed card ${c + 1}`));
+  offer($("#chteam"), ch.teams, challenger);
+  offer($("#chcard"), ch.cards, challengedCard);
   $("#challengebox").classList.toggle("hidden", !allowed().challenge);
-  $("#chinfo").textContent = s.challenge
-    ? `Open challenge by ${s.challenge.team ?? "the game master"} on ${s.challenge.card === "current" ? "the card in play" : `completed card ${Number(s.challenge.card) + 1}`}${s.challenge.number != null ? ` (card number ${s.challenge.number})` : ""}: rule on it.`
-    : "No challenge open.";
+  const c = s.challenge;
+  $("#chinfo").textContent = !c ? t("No challenge open.") : c.number != null
+    ? t("Open challenge by {team} on {card} (card number {number}): rule on it.",
+      { team: challenger(c.team), card: challengedCard(c.card), number: c.number })
+    : t("Open challenge by {team} on {card}: rule on it.", { team: challenger(c.team), card: challengedCard(c.card) });
   $("#chinfo").classList.toggle("hidden", !has || s.finished);
   if (kaboom) { $("#endinfo").classList.add("hidden"); return; } // its outcome is the phase line
   const endNote = s.ending && !s.finished
-    ? `The match ends at the end of round ${s.round}${s.round_left?.length ? `: ${s.round_left.join(", ")} still to play` : ""}.`
+    ? (s.round_left?.length ? t("The match ends at the end of round {round}: {teams} still to play.", { round: s.round, teams: s.round_left.join(", ") })
+      : t("The match ends at the end of round {round}.", { round: s.round }))
     : s.finished ? matchEndText(s) : null;
   $("#endinfo").textContent = endNote || "";
   $("#endinfo").classList.toggle("hidden", !endNote);
@@ -349,31 +386,51 @@ function buildKaboomForm(k) {
   if (!k.available) return;
   $("#kpenguins").replaceChildren(...k.colours.map((c) => {
     const box = el("label", { class: "kpenguin", dataset: { colour: c } },
-      el("input", { type: "checkbox", class: "kplays", "aria-label": t("{colour} penguin plays", { colour: colourName(c) }) }),
-      el("span", { text: colourName(c) }),
-      el("input", { type: "text", class: "kname", placeholder: t("name (optional)"), "aria-label": t("name") }));
+      el("input", { type: "checkbox", class: "kplays" }), el("span"), el("input", { type: "text", class: "kname" }));
     box.style.background = PENGUIN_CSS[c];
     box.style.color = PENGUIN_INK[c] || "#fff";
     return box;
   }));
-  $("#kdifficulty").replaceChildren(...k.difficulties.map((d) =>
-    el("option", { value: d, text: { easy: t("easy"), medium: t("medium"), advanced: t("advanced") }[d] || d })));
-  $("#kmission").replaceChildren(...k.missions.map((m) => el("option", { value: String(m.number),
-    text: t("Mission {number}", { number: m.number }) })),
-    el("option", { value: "custom", text: t("Custom mission") }));
+  $("#kdifficulty").replaceChildren(...k.difficulties.map((d) => el("option", { value: d })));
+  $("#kmission").replaceChildren(...k.missions.map((m) => el("option", { value: String(m.number) })),
+    el("option", { value: "custom" }));
   // The custom mission's numbers: fields with the engine's limits, starting from the file's values.
   $("#kcustom").replaceChildren(...Object.entries(k.custom).filter(([name]) => name !== "name").map(([name, v]) => {
     const input = typeof v === "boolean"
-      ? el("select", { id: `kc_${name}` }, el("option", { value: "false", text: t("No") }), el("option", { value: "true", text: t("Yes") }))
+      ? el("select", { id: `kc_${name}` }, el("option", { value: "false" }), el("option", { value: "true" }))
       : el("input", { id: `kc_${name}`, type: "number", min: k.limits[name][0], max: k.limits[name][1], step: 1 });
     input.value = String(v);
     input.addEventListener("input", kaboomPreview);
-    return el("label", { title: t(k.words[name]) }, el("span", { text: t(k.words[name]) }), input);
+    return el("label", { dataset: { custom: name } }, el("span"), input);
   }));
   const d = k.defaults || {};
   if (d.difficulty) $("#kdifficulty").value = d.difficulty;
   if (d.mission !== undefined) $("#kmission").value = String(d.mission);
   for (const sel of [$("#kdifficulty"), $("#kmission")]) sel.addEventListener("change", kaboomPreview);
+  wordKaboomForm();
+}
+
+// The Kaboom set-up's words in the page's language (again when it changes).
+function wordKaboomForm() {
+  if (!KABOOM || !KABOOM.available) return;
+  for (const box of $$("#kpenguins .kpenguin")) {
+    const c = box.dataset.colour;
+    $(".kplays", box).setAttribute("aria-label", t("{colour} penguin plays", { colour: colourName(c) }));
+    $("span", box).textContent = colourName(c);
+    $(".kname", box).placeholder = t("name (optional)");
+    $(".kname", box).setAttribute("aria-label", t("name"));
+  }
+  for (const o of $("#kdifficulty").options) {
+    o.textContent = { easy: t("easy"), medium: t("medium"), advanced: t("advanced") }[o.value] || o.value;
+  }
+  for (const o of $("#kmission").options) {
+    o.textContent = o.value === "custom" ? t("Custom mission") : t("Mission {number}", { number: o.value });
+  }
+  for (const label of $$("#kcustom label")) {
+    label.title = t(KABOOM.words[label.dataset.custom]);
+    $("span", label).textContent = label.title;
+    for (const o of $("select", label)?.options || []) o.textContent = o.value === "true" ? t("Yes") : t("No");
+  }
   kaboomPreview();
 }
 
@@ -439,10 +496,11 @@ async function refreshStatus() {
     showApp();
     const l = st.link || {};
     $("#link").replaceChildren(el("span", { class: `linkdot ${l.connected ? "on" : ""}` }),
-      l.connected ? "connected" : (l.connected === false ? "not connected" : "none (simulator)"));
-    $("#frames").textContent = `${l.frames_received ?? 0} received · ${l.frames_rejected ?? 0} rejected`;
+      l.connected ? t("connected") : (l.connected === false ? t("not connected") : t("none (simulator)")));
+    $("#frames").textContent = t("{received} received · {rejected} rejected",
+      { received: l.frames_received ?? 0, rejected: l.frames_rejected ?? 0 });
     $("#reconnects").textContent = String(l.reconnects ?? 0);
-    $("#firmware").textContent = l.firmware || "–";
+    $("#firmware").textContent = l.firmware ? t(l.firmware) : "–"; // a board's own version, or "browser simulator"
     $("#version").textContent = st.version || "–";
     // What the start found (a match set aside, a damaged file) and a store that cannot write.
     const warnings = st.warnings || [];
@@ -480,7 +538,7 @@ $("#login").addEventListener("submit", async (ev) => {
     settingsMessage("");
     await refreshStatus();
   } catch (e) {
-    error(e.status === 429 ? "Too many wrong PINs: wait a minute." : e.status === 403 ? "Wrong PIN." : e.message);
+    error(e.status === 429 ? t("Too many wrong PINs: wait a minute.") : e.status === 403 ? t("Wrong PIN.") : e.message);
   }
 });
 
@@ -496,14 +554,14 @@ $("#setup").addEventListener("submit", async (ev) => {
   }
   if (!("new_match" in allowed())) {
     // The service plays one match at a time: the one in play is abandoned first.
-    if (!confirm("A match is in play. Abandon it (no score kept) and set up this one?")) return;
+    if (!confirm(t("A match is in play. Abandon it (no score kept) and set up this one?"))) return;
     if (!(await action("abandon"))) return;
   }
   const r = await adminPost("/api/admin/match", body);
   if (r) {
     $("#code").textContent = r.code;
-    logEvent(`New match ${r.match_id}, join code ${r.code}`);
-    notice(`Match ${r.match_id} is set up: the tower joins with the code ${r.code}.`);
+    logEvent(t("New match {number}, join code {code}", { number: r.match_id, code: r.code }));
+    notice(t("Match {number} is set up: the tower joins with the code {code}.", { number: r.match_id, code: r.code }));
     window.scrollTo({ top: 0 });
   }
 });
@@ -521,8 +579,9 @@ $("#defaultsform").addEventListener("submit", async (ev) => {
   if (!r) return;
   showDefaults(r.defaults, { setup: true });
   const said = inForm("defaults").filter((st) => st.name in r.defaults && st.kind !== "teams")
-    .map((st) => `${st.label} ${st.kind === "flag" ? (r.defaults[st.name] ? "yes" : "no") : r.defaults[st.name]}`);
-  settingsMessage(`Defaults saved: new matches get ${said.join(", ")}.`, true);
+    .map((st) => [t(st.label), st.kind === "flag" ? (r.defaults[st.name] ? t("yes") : t("no"))
+      : st.kind === "choice" ? t(r.defaults[st.name]) : r.defaults[st.name]].join(" "));
+  settingsMessage(t("Defaults saved: new matches get {settings}.", { settings: said.join(", ") }), true);
 });
 
 $("#language").addEventListener("change", async (ev) => {
@@ -536,8 +595,8 @@ $("#language").addEventListener("change", async (ev) => {
 $("#pinform").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const pin = $("#newpin").value, again = $("#newpin2").value;
-  if (!/^[0-9]{4,12}$/.test(pin)) { settingsMessage("The new PIN must be 4 to 12 digits (0–9)."); return; }
-  if (pin !== again) { settingsMessage("The two new PINs differ: type the same PIN twice."); return; }
+  if (!/^[0-9]{4,12}$/.test(pin)) { settingsMessage(t("The new PIN must be 4 to 12 digits (0–9).")); return; }
+  if (pin !== again) { settingsMessage(t("The two new PINs differ: type the same PIN twice.")); return; }
   const r = await saveSettings({ pin });
   if (!r) return;
   $("#newpin").value = "";
@@ -545,14 +604,14 @@ $("#pinform").addEventListener("submit", async (ev) => {
   // The service ends every session on a new PIN (whoever knew the old one is out), this one too.
   csrf.clear();
   showLogin();
-  notice("PIN changed. Every game master was signed out, this page too: sign in with the new PIN.");
+  notice(t("PIN changed. Every game master was signed out, this page too: sign in with the new PIN."));
 });
 
 $("#addteam").addEventListener("click", () => teamRow());
 $("#game").addEventListener("change", gameChanged);
 for (const b of $$("button[data-action]")) {
   b.addEventListener("click", async () => {
-    if (b.dataset.action === "abandon" && !confirm("Abandon this match? Nothing of it is scored and there is no result.")) return;
+    if (b.dataset.action === "abandon" && !confirm(t("Abandon this match? Nothing of it is scored and there is no result."))) return;
     if (b.dataset.action === "end") { showEndChoices(state); $("#enddialog").showModal(); return; }
     await action(b.dataset.action, paramsOf(b));
   });
@@ -574,10 +633,20 @@ function tick() {
   if (hasMatch(s) && isKaboom(s)) { tickKaboom(); requestAnimationFrame(tick); return; }
   const left = clock.now();
   $("#left").textContent = !hasMatch(s) || s.finished ? ""
-    : left === null || left === undefined ? `Turns of ${s.turn_seconds} s.`
-    : `${fmtSeconds(left)} s left of ${s.turn_seconds} s${s.phase === "paused" ? " (stopped)" : ""}.`;
+    : left === null || left === undefined ? t("Turns of {seconds} s.", { seconds: s.turn_seconds })
+    : s.phase === "paused" ? t("{left} s left of {seconds} s (stopped).", { left: fmtSeconds(left), seconds: s.turn_seconds })
+    : t("{left} s left of {seconds} s.", { left: fmtSeconds(left), seconds: s.turn_seconds });
   requestAnimationFrame(tick);
 }
+
+// Another language chosen (here or in another tab): the forms built once are worded again.
+onLanguage(() => {
+  if (SETTINGS) wordSettings();
+  wordKaboomForm();
+  for (const row of $$("#teams .team")) wordTeamRow(row);
+  if (state) show(state);
+  if (!$("#app").classList.contains("hidden")) refreshStatus(); // the link's words
+});
 
 connect("board", {}, {
   status: liveBadge(),

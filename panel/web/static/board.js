@@ -10,8 +10,8 @@
 //
 // A Penguin Kaboom mission instead: every player's clock in their colour, the running one
 // large, the alert cards, what the players must do now, and the result (its own sounds).
-import { $, el, api, t, connect, liveBadge, Clock, fmtSeconds, describeEvent, hasMatch, pauseText,
-  turnResultText, endedText, matchEndText, possessive } from "/static/common.js";
+import { $, el, api, t, tn, connect, liveBadge, Clock, fmtSeconds, describeEvent, hasMatch, pauseText,
+  turnResultText, endedText, matchEndText, possessive, challenger, linkLost } from "/static/common.js";
 import { PENGUIN_CSS, PENGUIN_INK, KaboomClocks, describeKaboomEvent, fmtClock, isKaboom, kaboomBanner,
   missionTitle, outcomeText, outcomeTitle, playerName } from "/static/kaboom.js";
 import { Cues, soundSwitch } from "/static/sound.js";
@@ -35,7 +35,7 @@ window.boardMoments = []; // the stages shown: { stage, ... }
 function pips(node, n, total, cls) {
   node.replaceChildren(...Array.from({ length: Math.max(total || 0, n) }, (_, i) =>
     el("span", { class: `pip ${cls} ${i < n ? "on" : ""}` })));
-  node.setAttribute("aria-label", `${n} of ${total}`);
+  node.setAttribute("aria-label", t("{n} of {total}", { n, total }));
   node.dataset.count = String(n);
 }
 
@@ -84,7 +84,8 @@ async function showDoneCards(s) {
   try {
     const done = await api("/api/completed");
     if (!done.turn || !done.cards.length) { shown(false); return; }
-    $("#donetitle").textContent = `${possessive(done.turn.team)} completed cards, round ${done.turn.round}: check them`;
+    $("#donetitle").textContent = t("{whose} completed cards, round {round}: check them",
+      { whose: possessive(done.turn.team), round: done.turn.round });
     $("#donerow").replaceChildren(...done.cards.map((c) => {
       const fig = el("figure", { class: "donecard", dataset: { index: c.index, number: c.number } },
         el("figcaption", { text: String(c.index) }));
@@ -135,13 +136,13 @@ function showMoment() {
   box.dataset.stage = stage || "";
   if (stage === "result") {
     const e = moment.turn;
-    $("#momenttitle").textContent = `Turn over: ${endedText(e)}`;
+    $("#momenttitle").textContent = t("Turn over: {why}", { why: endedText(e) });
     $("#momentline").textContent = turnResultText(e);
     $("#momentlist").replaceChildren();
   } else if (stage === "summary") {
     // Every team's turn of the round, as the engine kept them, then the scores.
     const turns = (live && live.round_turns) || [];
-    $("#momenttitle").textContent = `Round ${moment.round} is over`;
+    $("#momenttitle").textContent = t("Round {round} is over", { round: moment.round });
     $("#momentline").textContent = Object.entries((live && live.scores) || {}).map(([team, p]) => `${team} ${p}`).join(" · ");
     $("#momentlist").replaceChildren(...turns.map((turn) => el("li", { text: turnResultText(turn) })));
   }
@@ -152,35 +153,36 @@ function showMoment() {
 function rolesText(s) {
   if (s.mode === "cooperative") {
     const crew = (s.roles && s.roles.crew) || [];
-    return `Tower: ${s.roles?.tower || "–"} · Crew: ${crew.join(", ") || "–"}`;
+    return t("Tower: {tower} · Crew: {crew}", { tower: s.roles?.tower || "–", crew: crew.join(", ") || "–" });
   }
   if (!s.roles || !s.roles.tower) {
-    return `${s.team}: pick your tower. One player reads the card on the phone, the others are the crew.`;
+    return t("{team}: pick your tower. One player reads the card on the phone, the others are the crew.", { team: s.team });
   }
-  return `Tower: ${s.roles.tower} · Crew: ${s.roles.crew.join(", ") || "–"}`;
+  return t("Tower: {tower} · Crew: {crew}", { tower: s.roles.tower, crew: s.roles.crew.join(", ") || "–" });
 }
 
 function showTurn(s) {
   const coop = s.mode === "cooperative";
   const between = s.phase === "between_turns" && !s.finished;
-  $("#round").textContent = coop && s.rounds ? `Round ${s.round} of ${s.rounds}` : `Round ${s.round}`;
-  $("#team").textContent = coop ? "Cooperative flight" : between ? `Next: ${s.team}` : `Turn: ${s.team}`;
+  $("#round").textContent = coop && s.rounds ? t("Round {round} of {rounds}", { round: s.round, rounds: s.rounds })
+    : t("Round {round}", { round: s.round });
+  $("#team").textContent = coop ? t("Cooperative flight") : between ? t("Next: {team}", { team: s.team }) : t("Turn: {team}", { team: s.team });
   $("#roles").textContent = rolesText(s);
   pips($("#done"), s.completed || 0, s.cards_per_turn, "done");
   pips($("#mistakes"), s.mistakes || 0, s.mistakes_per_turn, "mistake");
   pips($("#counters"), s.counters_held || 0, s.time_counters || 0, "");
-  $("#pool").textContent = `held · ${s.counters_pool ?? 0} in the pool`;
-  $("#stuck").textContent = s.stuck_name ? `Stuck finger: ${s.stuck_name}` : "";
+  $("#pool").textContent = t("held · {n} in the pool", { n: s.counters_pool ?? 0 });
+  $("#stuck").textContent = s.stuck_name ? t("Stuck finger: {name}", { name: s.stuck_name }) : "";
 
   const banner = $("#banner");
   let text = "", cls = "";
   if (s.phase === "turn_over") {
     cls = "over";
-    text = `Turn over: ${endedText(moment.turn)}`;
+    text = t("Turn over: {why}", { why: endedText(moment.turn) });
   } else if (s.phase === "paused") {
     const why = pauseText(s);
-    cls = why && why.startsWith("Panel link") ? "lost" : "paused";
-    text = why || `Challenge by ${s.challenge.team ?? "the game master"}: the game master rules`;
+    cls = linkLost(s) ? "lost" : "paused";
+    text = why || t("Challenge by {team}: the game master rules", { team: challenger(s.challenge.team) });
   } else if (between) {
     cls = "paused";
     text = t("Next: {team} — crew, reset the tokens, then press START", { team: s.team });
@@ -195,12 +197,14 @@ function showScores(s) {
   $("#scores").replaceChildren(...Object.entries(s.scores || {}).map(([team, pts]) =>
     el("tr", { class: team === s.team && !s.finished ? "active" : "", dataset: { team } },
       el("td", { text: team }), el("td", { class: "pts", text: String(pts) }))));
-  const ending = s.ending && !s.finished
-    ? ` The game master ends the match at the end of this round${s.round_left?.length ? `: ${s.round_left.join(", ")} still to play` : ""}.`
-    : "";
-  $("#target").textContent = (coop ? "" : `First to ${s.target_points} point${s.target_points === 1 ? "" : "s"} ends the game at the round's end.`) + ending;
+  const ending = !s.ending || s.finished ? null : s.round_left?.length
+    ? t("The game master ends the match at the end of this round: {teams} still to play.", { teams: s.round_left.join(", ") })
+    : t("The game master ends the match at the end of this round.");
+  const target = coop ? null
+    : tn("First to {n} point ends the game at the round's end.", "First to {n} points ends the game at the round's end.", s.target_points);
+  $("#target").textContent = [target, ending].filter(Boolean).join(" ");
   const last = s.last_turn && s.phase === "between_turns" && !s.finished;
-  $("#lastturn").textContent = last ? `Last turn: ${turnResultText(s.last_turn)} (${endedText(s.last_turn)}).` : "";
+  $("#lastturn").textContent = last ? t("Last turn: {result} ({why}).", { result: turnResultText(s.last_turn), why: endedText(s.last_turn) }) : "";
 }
 
 function showResult(s) {
@@ -209,7 +213,7 @@ function showResult(s) {
   res.classList.remove("hidden");
   const coop = s.mode === "cooperative";
   if (s.ended_by === "abandoned") {
-    $("#resulttitle").textContent = "Match abandoned";
+    $("#resulttitle").textContent = t("Match abandoned");
     $("#resulttext").textContent = "";
   } else if (coop) {
     // The engine's tier and landing text are English; the catalog has them (panel/engine/cooperative.py).
@@ -217,7 +221,8 @@ function showResult(s) {
     $("#resulttext").textContent = s.outcome ? t(s.outcome) : "";
   } else {
     const w = Array.isArray(s.winner) ? s.winner : (s.winner ? [s.winner] : []);
-    $("#resulttitle").textContent = w.length > 1 ? `Shared win: ${w.join(" & ")}` : w.length ? `Winner: ${w[0]}` : "Game over";
+    $("#resulttitle").textContent = w.length > 1 ? t("Shared win: {teams}", { teams: w.join(" & ") })
+      : w.length ? t("Winner: {team}", { team: w[0] }) : t("Game over");
     $("#resulttext").textContent = Object.entries(s.scores || {}).map(([team, p]) => `${team}: ${p}`).join(" · ");
   }
   $("#resultend").textContent = [matchEndText(s), s.walk_up_problem].filter(Boolean).join(" ");

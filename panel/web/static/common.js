@@ -66,7 +66,7 @@ export async function api(path, { method = "GET", body, admin = false } = {}) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (e) {
-    throw new ApiError(0, "the cockpit cannot be reached (network)");
+    throw new ApiError(0, t("the cockpit cannot be reached (network)"));
   }
   let data = null;
   try { data = await res.json(); } catch (e) { data = null; }
@@ -144,7 +144,7 @@ await loadLanguage();
 // ---------------------------------------------------------------- live socket
 
 // Opens /ws?view=...; reconnects with backoff; calls handlers[msg.type](msg).
-// handlers.status(text, ok) is told about the connection; handlers.closed(code) may return
+// handlers.status(kind, ok) is told about the connection ("live" or "reconnecting"); handlers.closed(code) may return
 // false to stop reconnecting (e.g. a tower socket refused with 4403). A "language" message
 // (the game master chose another) loads that catalog and shows the last state again.
 export function connect(view, params, handlers) {
@@ -179,7 +179,7 @@ export function connect(view, params, handlers) {
     ws.onclose = (ev) => {
       if (stopped) return;
       if (handlers.closed && handlers.closed(ev.code) === false) { stopped = true; return; }
-      status("reconnecting…", false);
+      status("reconnecting", false);
       timer = setTimeout(open, delay);
       delay = Math.min(delay * 2, 8000);
     };
@@ -193,15 +193,20 @@ export function connect(view, params, handlers) {
 }
 
 // A small badge showing whether the live link is up: in the page's own #live (placed where it
-// covers nothing), else in a corner.
+// covers nothing), else in a corner. Told "live" or "reconnecting" by connect(); worded in
+// the page's language, again when the language changes.
 export function liveBadge() {
   let b = $("#live");
   if (!b) { b = el("div", { id: "live", class: "live float", role: "status" }); document.body.append(b); }
+  let last = null;
   // Down, it says so in words a player understands (it was a tiny corner dot before).
-  return (text, ok) => {
-    b.textContent = ok ? text : `Connection to the cockpit lost: ${text}`;
+  const show = (kind, ok) => {
+    last = [kind, ok];
+    b.textContent = ok ? t("live") : t("Connection to the cockpit lost: {why}", { why: t("reconnecting…") });
     b.classList.toggle("down", !ok);
   };
+  onLanguage(() => { if (last) show(...last); });
+  return show;
 }
 
 // Interpolates the turn timer between pushes, so it drains smoothly on screen.
@@ -220,62 +225,76 @@ export class Clock {
   }
 }
 
-// "Otters'" and "Red team's".
-export const possessive = (name) => `${name}${/s$/i.test(name) ? "'" : "'s"}`;
+// Whose: "Otters'" and "Red team's" in English; "de Otters" in Spanish, where the owner
+// follows the thing owned. A sentence places it: t("{whose} turn", { whose: possessive(team) })
+// reads "Otters' turn" and "Turno de Otters".
+export const possessive = (name) => (/s$/i.test(name)
+  // Translators: the owner of what follows or precedes it ("Otters' turn": "turno de Otters").
+  ? tp("whose", "{name}'", { name })
+  // Translators: the owner of what follows or precedes it ("Red team's turn": "turno de Red team").
+  : tp("whose", "{name}'s", { name }));
 export const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
-export const cardsText = (n) => (n ? plural(n, "card", "cards") : "no card");
+export const cardsText = (n) => (n ? tn("{n} card", "{n} cards", n) : t("no card"));
 
 // A finished turn's result as the room reads it: "Red team: 5 cards + 4 time counters = 9
 // points". The engine says which points were a bonus (rule 22); the page only adds words.
 const doneIn = (turn) => (Array.isArray(turn.completed) ? turn.completed.length : turn.completed || 0);
 export function turnResultText(turn) {
-  const done = doneIn(turn);
-  const bonus = turn.bonus ? ` + ${plural(turn.bonus, "time counter", "time counters")}` : "";
-  return `${turn.team}: ${cardsText(done)}${bonus} = ${plural(turn.points || 0, "point", "points")}`;
+  const cards = cardsText(doneIn(turn)), points = turn.points || 0;
+  return turn.bonus
+    ? tn("{team}: {cards} + {bonus} time counter = {n} points", "{team}: {cards} + {bonus} time counters = {n} points",
+      turn.bonus, { team: turn.team, cards, bonus: turn.bonus, n: points })
+    : tn("{team}: {cards} = {n} point", "{team}: {cards} = {n} points", points, { team: turn.team, cards });
 }
 
 // Why a turn ended, in words.
 export function endedText(turn) {
-  if (turn.reason === "time") return "time ran out";
-  if (turn.reason === "five_cards") return `${cardsText(doneIn(turn))} done`;
-  if (turn.reason === "mistakes") return plural(turn.mistakes || 0, "mistake", "mistakes");
+  if (turn.reason === "time") return t("time ran out");
+  if (turn.reason === "five_cards") return t("{cards} done", { cards: cardsText(doneIn(turn)) });
+  if (turn.reason === "mistakes") return tn("{n} mistake", "{n} mistakes", turn.mistakes || 0);
   return turn.reason || "";
 }
 
 // How a match that is over ended, in a sentence (null when it was played to its end).
 export function matchEndText(s) {
-  if (s.ended_by === "abandoned") return "No result: the game master abandoned this match.";
+  if (s.ended_by === "abandoned") return t("No result: the game master abandoned this match.");
   if (s.ended_by !== "ended") return null;
   const u = s.unscored;
   if (u) {
-    return `Ended by the game master during round ${u.round}: ${possessive(u.team)} turn in progress `
-      + `(${cardsText(u.completed)} done) was not scored.`;
+    return t("Ended by the game master during round {round}: {whose} turn in progress ({cards} done) was not scored.",
+      { round: u.round, whose: possessive(u.team), cards: cardsText(u.completed) });
   }
-  return `Ended by the game master at the end of round ${s.round}: every team played as many turns.`;
+  return t("Ended by the game master at the end of round {round}: every team played as many turns.", { round: s.round });
 }
 
 // What starts the next turn: START on the panel (the game master's page can too).
 export function nextTurnText(s) {
-  return `${s.team} plays next: press START on the panel to start the turn.`;
+  return t("{team} plays next: press START on the panel to start the turn.", { team: s.team });
 }
+
+// The card a challenge is called on: the one in play, or a completed card by its number.
+export const challengedCard = (card) => (card === "current" ? t("the card in play")
+  : t("completed card {number}", { number: Number(card) + 1 }));
+// Who called a challenge: a team, or the game master.
+export const challenger = (team) => team ?? t("the game master");
 
 export function describeEvent(e) {
   switch (e.type) {
-    case "turn_started": return `${possessive(e.team ?? "A team")} turn started`;
-    case "card_drawn": return `New card (card ${e.index ?? ""} of the turn)`;
-    case "mistake": return `Mistake${e.name ? `: ${e.name}` : ""}`;
-    case "card_completed": return `Card done (${cardsText(e.completed ?? 0)} this turn)`;
-    case "counter_granted": return "The crew took a time counter";
-    case "counter_spent": return "The crew spent a time counter: the timer is full again";
-    case "challenge": return `Challenge by ${e.team ?? "the game master"} on ${e.card === "current" ? "the card in play" : `completed card ${Number(e.card) + 1}`}`;
-    case "challenge_ruled": return `Challenge ${e.upheld ? "upheld: the cards are discarded" : "rejected: the card counts"}`;
-    case "turn_ended": return `Turn over (${endedText(e)}). ${turnResultText(e)}`;
-    case "round_ended": return `Round ${e.round ?? ""} is over`;
-    case "game_ended": return e.reason === "abandoned" ? "The match was abandoned" : e.reason === "ended" ? "The game master ended the match" : "The match is over";
-    case "paused": return e.reason === "link" ? "Paused: the panel's link is lost" : e.reason === "challenge" ? "Paused for the challenge" : "Paused";
-    case "resumed": return e.reason === "link" ? "Resumed: the panel is back" : "Resumed";
-    case "card_skipped": return "Card skipped (nothing to do)";
-    case "deck_reshuffled": return "Deck reshuffled";
+    case "turn_started": return e.team ? t("{whose} turn started", { whose: possessive(e.team) }) : t("A team's turn started");
+    case "card_drawn": return t("New card (card {number} of the turn)", { number: e.index ?? "" });
+    case "mistake": return e.name ? t("Mistake: {name}", { name: e.name }) : t("Mistake");
+    case "card_completed": return t("Card done ({cards} this turn)", { cards: cardsText(e.completed ?? 0) });
+    case "counter_granted": return t("The crew took a time counter");
+    case "counter_spent": return t("The crew spent a time counter: the timer is full again");
+    case "challenge": return t("Challenge by {team} on {card}", { team: challenger(e.team), card: challengedCard(e.card) });
+    case "challenge_ruled": return e.upheld ? t("Challenge upheld: the cards are discarded") : t("Challenge rejected: the card counts");
+    case "turn_ended": return t("Turn over ({why}). {result}", { why: endedText(e), result: turnResultText(e) });
+    case "round_ended": return t("Round {round} is over", { round: e.round ?? "" });
+    case "game_ended": return e.reason === "abandoned" ? t("The match was abandoned") : e.reason === "ended" ? t("The game master ended the match") : t("The match is over");
+    case "paused": return e.reason === "link" ? t("Paused: the panel's link is lost") : e.reason === "challenge" ? t("Paused for the challenge") : t("Paused");
+    case "resumed": return e.reason === "link" ? t("Resumed: the panel is back") : t("Resumed");
+    case "card_skipped": return t("Card skipped (nothing to do)");
+    case "deck_reshuffled": return t("Deck reshuffled");
     default: return e.type;
   }
 }
@@ -286,12 +305,15 @@ export function pauseText(s) {
   if (!s || s.phase !== "paused") return null;
   const why = s.paused_for || [];
   if (why.includes("link") || (s.link && s.link.connected === false)) {
-    return "Panel link lost: the timer waits until the panel is reconnected";
+    return t("Panel link lost: the timer waits until the panel is reconnected");
   }
   if (s.challenge) return null; // each page words the challenge itself
-  if (why.includes("restart")) return "Paused after a restart: the game master resumes";
-  return "Paused by the game master";
+  if (why.includes("restart")) return t("Paused after a restart: the game master resumes");
+  return t("Paused by the game master");
 }
+// Whether the pause is a lost link (pages show it as a loss, not a pause).
+export const linkLost = (s) => !!s && s.phase === "paused"
+  && ((s.paused_for || []).includes("link") || (!!s.link && s.link.connected === false));
 
 // A match is set up (the service reports phase "idle" and match_id null before the first one).
 export const hasMatch = (s) => !!(s && s.match_id !== null && s.match_id !== undefined && s.phase && s.phase !== "idle");

@@ -1,7 +1,7 @@
 // The educators' debrief: pick a stored match, show its result, its three tables and plots
 // drawn here as inline SVG (no chart library, no build step). Every bar carries its value as
 // text and its team's name or pattern, never colour alone; the page prints as an A4 handout.
-import { $, el, api, post, csrf, t, matchEndText } from "/static/common.js";
+import { $, el, api, post, csrf, t, tn, matchEndText, loadLanguage } from "/static/common.js";
 import { PENGUIN_CSS, colourName, outcomeText, outcomeTitle } from "/static/kaboom.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -132,12 +132,12 @@ function figure(id, caption, chart, emptyText) {
 }
 
 // ---------------------------------------------------------------- tables
-const HEADS = {
-  team: "Team", round: "Round", tower: "Tower", cards: "Cards done", mistakes: "Mistakes", flips: "Timer flips",
-  ended_by: "Ended by", points: "Points", seconds: "Seconds", mean_seconds_per_card: "Mean s per card",
-  kind: "Instruction type", dealt: "Dealt", completed: "Completed", mean_seconds: "Mean s per card",
-  mistakes_per_card: "Mistakes per card", control: "Control", card_kinds: "On instruction types", teams: "Teams",
-};
+const HEADS = () => ({
+  team: t("Team"), round: t("Round"), tower: t("Tower"), cards: t("Cards done"), mistakes: t("Mistakes"), flips: t("Timer flips"),
+  ended_by: t("Ended by"), points: t("Points"), seconds: t("Seconds"), mean_seconds_per_card: t("Mean s per card"),
+  kind: t("Instruction type"), dealt: t("Dealt"), completed: t("Completed"), mean_seconds: t("Mean s per card"),
+  mistakes_per_card: t("Mistakes per card"), control: t("Control"), card_kinds: t("On instruction types"), teams: t("Teams"),
+});
 const COLUMNS = {
   turns: ["round", "team", "tower", "cards", "mistakes", "flips", "ended_by", "points", "seconds", "mean_seconds_per_card"],
   card_kinds: ["kind", "dealt", "completed", "mistakes", "mistakes_per_card", "mean_seconds"],
@@ -154,19 +154,23 @@ const KABOOM_HEADS = () => ({
   face_up_after: t("Cards face up then"),
 });
 // How a turn ended, in words; the counts are the engine's (in the debrief it sends).
-const ended = (d) => ({ time: "time ran out", five_cards: `${d.cards_per_turn} cards done`,
-  mistakes: `${d.mistakes_per_turn} mistakes`, ended: "not scored: the match was ended",
-  abandoned: "not scored: the match was abandoned" });
+const ended = (d) => ({ time: t("time ran out"), five_cards: tn("{n} card done", "{n} cards done", d.cards_per_turn),
+  mistakes: tn("{n} mistake", "{n} mistakes", d.mistakes_per_turn), ended: t("not scored: the match was ended"),
+  abandoned: t("not scored: the match was abandoned") });
+// An instruction type's name ("sequence"), as the cards print it, in the page's language.
+const kindName = (kind) => ({ simple: t("simple"), sequence: t("sequence"), coordinates: t("coordinates"),
+  activation: t("activation") })[kind] || kind;
 
 function table(name, rows, emptyText) {
   const ENDED = ended(current);
   const cols = COLUMNS[name];
   const t = $(`#table-${name}`);
-  const heads = current.game === "kaboom" ? KABOOM_HEADS() : HEADS;
+  const heads = current.game === "kaboom" ? KABOOM_HEADS() : HEADS();
   const head = el("thead", {}, el("tr", {}, cols.map((c) => el("th", { class: typeof rows[0]?.[c] === "number" ? "num" : null, text: heads[c] || c }))));
   const body = el("tbody", {}, rows.length ? rows.map((r) => el("tr", {}, cols.map((c) => {
     let v = r[c];
     if (c === "ended_by") v = ENDED[v] || v;
+    if (c === "kind") v = kindName(v);
     return el("td", { class: typeof r[c] === "number" ? "num" : null, dataset: { col: c }, text: v === null || v === undefined || v === "" ? "–" : String(v) });
   }))) : el("tr", {}, el("td", { colspan: cols.length, class: "empty", text: emptyText })));
   t.replaceChildren(head, body);
@@ -178,23 +182,25 @@ const kindSort = (a, b) => ((KIND_ORDER.indexOf(a.kind) + 1 || 99) - (KIND_ORDER
 
 function resultLine(d) {
   const s = d.settings || {};
-  if (d.status === "abandoned") return "Abandoned: the match does not count";
-  if (!d.finished) return `In play: round ${d.round}`;
+  if (d.status === "abandoned") return t("Abandoned: the match does not count");
+  if (!d.finished) return t("In play: round {round}", { round: d.round });
   if (d.ended_by === "ended" && s.mode !== "cooperative") {
     const w = d.winner || [];
-    return w.length > 1 ? `Ended early, shared win: ${w.join(" & ")}` : w.length ? `Ended early, winner: ${w[0]}` : "Ended early";
+    return w.length > 1 ? t("Ended early, shared win: {teams}", { teams: w.join(" & ") })
+      : w.length ? t("Ended early, winner: {team}", { team: w[0] }) : t("Ended early");
   }
-  if (s.mode === "cooperative") return d.tier ? `Landed: ${d.tier}` : "Landed";
+  // The engine's tier and landing text are English; the catalog has them (panel/engine/cooperative.py).
+  if (s.mode === "cooperative") return d.tier ? t("Landed: {tier}", { tier: t(d.tier) }) : t("Landed");
   const w = d.winner || [];
-  if (w.length > 1) return `Shared win: ${w.join(" & ")}`;
-  return w.length ? `Winner: ${w[0]}` : "Over";
+  if (w.length > 1) return t("Shared win: {teams}", { teams: w.join(" & ") });
+  return w.length ? t("Winner: {team}", { team: w[0] }) : t("Over");
 }
 
 // ---------------------------------------------------------------- Penguin Kaboom
 function showKaboom(d) {
   const s = d.settings || {};
-  $("#title").textContent = `· ${t("mission")} ${d.match_id}`;
-  document.title = `Debrief · ${t("mission")} ${d.match_id}`;
+  $("#title").textContent = "· " + t("mission") + " " + d.match_id;
+  document.title = t("Debrief") + " · " + t("mission") + " " + d.match_id;
   const state = { ...d, players: (s.players || []) };
   $("#outcome").textContent = d.finished ? outcomeTitle(d) : t("In play");
   const rules = s.rules || {};
@@ -237,17 +243,19 @@ function show(d) {
   }
   const s = d.settings || {};
   const teams = (s.teams || []).map((t) => t.name);
-  $("#title").textContent = `· match ${d.match_id}`;
-  document.title = `Debrief · match ${d.match_id}`;
+  const title = t("match {number}", { number: d.match_id });
+  $("#title").textContent = "· " + title;
+  document.title = t("Debrief") + " · " + title;
   $("#outcome").textContent = resultLine(d);
   $("#meta").textContent = [
-    s.mode === "cooperative" ? "Cooperative" : "Competitive",
+    s.mode === "cooperative" ? t("Cooperative") : t("Competitive"),
     d.created ? d.created.replace("T", " ").slice(0, 16) : null,
-    `${s.turn_seconds} s turns`, `${s.time_counters} time counters`,
-    s.mode === "cooperative" ? null : `first to ${s.target_points} points`,
-    `${s.side} side${s.expansion ? " + expansion" : ""}`, `seed ${s.seed ?? "–"}`,
+    t("{seconds} s turns", { seconds: s.turn_seconds }), tn("{n} time counter", "{n} time counters", s.time_counters),
+    s.mode === "cooperative" ? null : tn("first to {n} point", "first to {n} points", s.target_points),
+    s.expansion ? t("{side} side + expansion", { side: t(s.side) }) : t("{side} side", { side: t(s.side) }),
+    t("seed {seed}", { seed: s.seed ?? "–" }),
   ].filter(Boolean).join(" · ");
-  $("#outcometext").textContent = s.mode === "cooperative" && d.outcome ? d.outcome : "";
+  $("#outcometext").textContent = s.mode === "cooperative" && d.outcome ? t(d.outcome) : "";
   $("#endtext").textContent = d.finished ? matchEndText(d) || "" : "";
   const ranked = Object.entries(d.scores || {}).sort((a, b) => b[1] - a[1]);
   $("#scores tbody").replaceChildren(...ranked.map(([t, p]) => el("tr", { dataset: { team: t } },
@@ -259,9 +267,9 @@ function show(d) {
   const rounds = [...new Set(turns.map((t) => t.round))];
   const defs = teamDefs("pts", teams);
   const groups = rounds.map((r) => ({
-    label: `Round ${r}`,
+    label: t("Round {round}", { round: r }),
     bars: turns.map((t, i) => ({ ...t, n: i + 1 })).filter((t) => t.round === r).map((t) => ({
-      label: t.team, value: t.points, text: `${t.points} pt${t.points === 1 ? "" : "s"}`,
+      label: t.team, value: t.points, text: tn("{n} pt", "{n} pts", t.points),
       fill: `url(#pts-t${index.get(t.team) ?? 0})`,
       data: { turn: t.n, team: t.team, round: t.round, points: t.points },
     })),
@@ -269,35 +277,35 @@ function show(d) {
   const legend = teams.length > 1 ? el("ul", { class: "legend" }, teams.map((t, i) => el("li", {},
     svg("svg", { viewBox: "0 0 24 24", width: 24, height: 24, "aria-hidden": "true" },
       teamDefs(`lg${i}`, teams), svg("rect", { width: 24, height: 24, fill: `url(#lg${i}-t${i})`, stroke: "#111" })), t))) : null;
-  figure("fig-points", "Points scored in each turn; each bar is one turn, named by its team, grouped by round.",
-    turns.length ? vbars({ id: "points", title: "Points per turn", unit: "points", groups, legend: { defs }, integer: true }) : null,
-    "No turn has ended yet.");
+  figure("fig-points", t("Points scored in each turn; each bar is one turn, named by its team, grouped by round."),
+    turns.length ? vbars({ id: "points", title: t("Points per turn"), unit: t("points"), groups, legend: { defs }, integer: true }) : null,
+    t("No turn has ended yet."));
   if (legend) $("#fig-points").prepend(legend);
 
   // Instruction types: mean seconds per completed card, and mistakes.
   const kinds = [...d.tables.card_kinds].sort(kindSort);
-  figure("fig-seconds", "Mean seconds to complete a card of each instruction type (– : none completed).",
-    kinds.length ? vbars({ id: "seconds", title: "Mean seconds per card by instruction type", unit: "seconds",
-      groups: [{ label: null, bars: kinds.map((k) => ({ label: k.kind, value: k.mean_seconds ?? 0,
+  figure("fig-seconds", t("Mean seconds to complete a card of each instruction type (– : none completed)."),
+    kinds.length ? vbars({ id: "seconds", title: t("Mean seconds per card by instruction type"), unit: t("seconds"),
+      groups: [{ label: null, bars: kinds.map((k) => ({ label: kindName(k.kind), value: k.mean_seconds ?? 0,
         text: k.mean_seconds === null ? "–" : `${k.mean_seconds} s`, fill: "#0072B2",
         data: { kind: k.kind, seconds: k.mean_seconds ?? "" } })) }] }) : null,
-    "No card was dealt.");
-  figure("fig-kind-mistakes", "Mistakes made on each instruction type (per card dealt in brackets).",
-    kinds.length ? hbars({ id: "kind-mistakes", title: "Mistakes by instruction type", unit: "mistakes", fill: "#D55E00",
-      rows: kinds.map((k) => ({ label: k.kind, value: k.mistakes,
-        text: `${k.mistakes}${k.mistakes_per_card !== null ? ` (${k.mistakes_per_card} per card)` : ""}`,
+    t("No card was dealt."));
+  figure("fig-kind-mistakes", t("Mistakes made on each instruction type (per card dealt in brackets)."),
+    kinds.length ? hbars({ id: "kind-mistakes", title: t("Mistakes by instruction type"), unit: t("mistakes"), fill: "#D55E00",
+      rows: kinds.map((k) => ({ label: kindName(k.kind), value: k.mistakes,
+        text: k.mistakes_per_card !== null ? t("{n} ({per} per card)", { n: k.mistakes, per: k.mistakes_per_card }) : String(k.mistakes),
         data: { kind: k.kind, mistakes: k.mistakes } })) }) : null,
-    "No card was dealt.");
+    t("No card was dealt."));
   const controls = d.tables.controls;
-  figure("fig-controls", "The controls pressed or moved by mistake, most often first.",
-    controls.length ? hbars({ id: "controls", title: "Controls that caused mistakes", unit: "mistakes", fill: "#CC79A7",
+  figure("fig-controls", t("The controls pressed or moved by mistake, most often first."),
+    controls.length ? hbars({ id: "controls", title: t("Controls that caused mistakes"), unit: t("mistakes"), fill: "#CC79A7",
       rows: controls.map((c) => ({ label: c.control, value: c.mistakes, text: `${c.mistakes} · ${c.teams}`,
         data: { control: c.control_id, mistakes: c.mistakes } })) }) : null,
-    "No mistakes: nothing to show.");
+    t("No mistakes: nothing to show."));
 
-  table("turns", turns, "No turn has ended yet.");
-  table("card_kinds", kinds, "No card was dealt.");
-  table("controls", controls, "No mistakes.");
+  table("turns", turns, t("No turn has ended yet."));
+  table("card_kinds", kinds, t("No card was dealt."));
+  table("controls", controls, t("No mistakes."));
   for (const a of document.querySelectorAll("a.csv")) {
     a.href = `/api/admin/debrief.csv?match=${d.match_id}&table=${a.dataset.table}`;
   }
@@ -315,11 +323,20 @@ function needLogin(e) {
   return false;
 }
 
+// A stored match's game or mode and its status, in the page's language (the menu of matches).
+const modeName = (mode) => ({ competitive: t("competitive"), cooperative: t("cooperative"), kaboom: "Penguin Kaboom" })[mode] || mode;
+const statusName = (status) => ({ active: t("in play"), finished: t("finished"), ended: t("ended early"),
+  abandoned: t("abandoned"), set_aside: t("set aside") })[status] || status;
+
+// Who played: the teams, or in a mission the players (a penguin without a name by its colour).
+const sides = (m) => (m.mode === "kaboom" ? m.teams.map((x) => (x in PENGUIN_CSS ? colourName(x) : x)) : m.teams);
+
 // The picker lists the newest matches; "Older matches" fetches the page before the last one shown.
 let older = null; // the id the next page of older matches comes before, or null when there is none
 
 const matchOption = (m) => el("option", { value: String(m.id),
-  text: `#${m.id} · ${m.created.replace("T", " ").slice(0, 16)} · ${m.mode} · ${m.teams.join(" vs ")} · ${m.status}` });
+  text: [`#${m.id}`, m.created.replace("T", " ").slice(0, 16), modeName(m.mode), sides(m).join(" – "), statusName(m.status)]
+    .join(" · ") });
 
 function addMatches(matches, more) {
   const sel = $("#match");
@@ -358,8 +375,11 @@ async function loadOlder() {
   }
 }
 
+// The page has no live socket: each load (Refresh, another match) asks for the cockpit's
+// language too, so a language chosen since on /admin shows here.
 async function load() {
   error("");
+  await loadLanguage();
   try {
     if (!(await loadMatches())) {
       $("#nomatch").classList.remove("hidden");
@@ -390,7 +410,7 @@ $("#login").addEventListener("submit", async (ev) => {
     $("#pin").value = "";
     await load();
   } catch (e) {
-    error(e.status === 429 ? "Too many wrong PINs: wait a minute." : e.status === 403 ? "Wrong PIN." : e.message);
+    error(e.status === 429 ? t("Too many wrong PINs: wait a minute.") : e.status === 403 ? t("Wrong PIN.") : e.message);
   }
 });
 window.debriefShown = () => current; // for tests and the curious: the data behind the page

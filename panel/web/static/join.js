@@ -2,7 +2,7 @@
 // the next match's), shown in the room. Only on a room screen (paired once with the PIN, or
 // the cockpit's own) or to a game master: the code opens the tower's card, so the server
 // gives it to nobody else.
-import { $, api, post, csrf, connect, liveBadge } from "/static/common.js";
+import { $, api, post, t, csrf, connect, liveBadge, onLanguage } from "/static/common.js";
 
 let joinFor; // the match (and its status) whose code is shown: a new match or its end brings another
 
@@ -23,9 +23,8 @@ async function load() {
     const sim = $("#simnote");
     sim.classList.toggle("hidden", j.sim_from_network === null || j.sim_from_network === undefined);
     sim.textContent = j.sim_from_network
-      ? "Any device on the network may press the simulated panel's buttons (the settings allow it)."
-      : "The simulated panel takes presses only on the computer running the cockpit, opened at 127.0.0.1; "
-        + "phones join as the tower.";
+      ? t("Any device on the network may press the simulated panel's buttons (the settings allow it).")
+      : t("The simulated panel takes presses only on the computer running the cockpit, opened at 127.0.0.1; phones join as the tower.");
     shown(true);
   } catch (e) {
     shown(false);
@@ -53,12 +52,13 @@ $("#pair").addEventListener("submit", async (ev) => {
     err.classList.add("hidden");
     load();
   } catch (e) {
-    err.textContent = e.status === 429 ? "Too many wrong PINs: wait a minute." : e.status === 403 ? "Wrong PIN." : e.message;
+    err.textContent = e.status === 429 ? t("Too many wrong PINs: wait a minute.") : e.status === 403 ? t("Wrong PIN.") : e.message;
     err.classList.remove("hidden");
   }
 });
 
 load();
+onLanguage(load); // its note in the new language
 // With no match in play the code is the next match's; reload it when the match changes.
 connect("board", {}, {
   status: liveBadge(),

@@ -1,7 +1,7 @@
 // The simulator: every control of the layout drawn as the panel looks, clickable or
 // draggable, lit by the same LED frames as the real panel, and feeding the same input
 // path as the hardware (POST /api/sim/input).
-import { $, el, api, post, t, connect, liveBadge, Clock, fmtSeconds, colourCss, inkCss, hasMatch, pauseText, nextTurnText }
+import { $, el, api, post, t, onLanguage, connect, liveBadge, Clock, fmtSeconds, colourCss, inkCss, hasMatch, pauseText, nextTurnText }
   from "/static/common.js";
 import { KaboomClocks, fmtClock, isKaboom, kaboomBanner, missionTitle, outcomeTitle, playerName } from "/static/kaboom.js";
 
@@ -33,8 +33,8 @@ async function send(control, value) {
     await post("/api/sim/input", { control, value });
     error("");
   } catch (e) {
-    const name = (tokens[control] || buttons[control] || {}).plain || "the panel";
-    error(e.status === 404 ? "The simulator is off: start the cockpit with --sim." : `${name}: ${e.message}`);
+    const name = (tokens[control] || buttons[control] || {}).plain || t("the panel");
+    error(e.status === 404 ? t("The simulator is off: start the cockpit with --sim.") : `${name}: ${e.message}`);
   }
 }
 
@@ -108,7 +108,8 @@ function tokenSvg(c, pos) {
     c.positions.forEach((p, i) => {
       const y = 55 - (110 * i) / Math.max(1, n - 1);
       g.push(svg("line", { x1: -16, y1: y, x2: -8, y2: y, stroke: "#333", "stroke-width": 2 }));
-      const t = svg("text", { x: -24, y: y + 4, "font-size": 11, "text-anchor": "middle", fill: "#222" }); t.textContent = p; g.push(t);
+      const label = svg("text", { x: -24, y: y + 4, "font-size": 11, "text-anchor": "middle", fill: "#222" });
+      label.textContent = positionName(p); g.push(label);
     });
     const y = 55 - (110 * idx) / Math.max(1, n - 1);
     g.push(svg("rect", { x: -15, y: y - 8, width: 30, height: 16, rx: 4, fill, stroke: "#222", "stroke-width": 2 }));
@@ -123,8 +124,8 @@ function tokenSvg(c, pos) {
   // The numbers beyond the handle's reach: the position it points at is never under its knob.
   const out = k === "knob" ? r + 13 : r + 16, reach = k === "knob" ? r + 2 : r - 2;
   c.positions.forEach((p, i) => {
-    const t = svg("text", { x: Math.sin(ang(i)) * out, y: -Math.cos(ang(i)) * out + 4, "font-size": 11, "text-anchor": "middle", fill: "#222" });
-    t.textContent = p; g.push(t);
+    const label = svg("text", { x: Math.sin(ang(i)) * out, y: -Math.cos(ang(i)) * out + 4, "font-size": 11, "text-anchor": "middle", fill: "#222" });
+    label.textContent = positionName(p); g.push(label);
   });
   const ex = Math.sin(ang(idx)) * reach, ey = -Math.cos(ang(idx)) * reach;
   if (k === "knob") g.push(svg("line", { x1: 0, y1: 0, x2: ex, y2: ey, stroke: "#fff", "stroke-width": 4, "stroke-linecap": "round" }));
@@ -135,13 +136,16 @@ function tokenSvg(c, pos) {
   return svg("svg", { viewBox: "-45 -45 90 90", width: 80, height: 80, class: "dialsvg" }, ...g);
 }
 
+// A token's position as printed beside it: a word ("up", "on") in the page's language, a number as it is.
+const positionName = (pos) => (/^[a-z]+$/.test(pos) ? t(pos) : pos);
+
 function drawToken(id) {
   const c = tokens[id];
   const b = document.querySelector(`.ctl.tok[data-control="${CSS.escape(id)}"]`);
   if (!b) return;
-  b.replaceChildren(tokenSvg(c, positions[id]), el("span", { class: "pos", text: positions[id] }));
+  b.replaceChildren(tokenSvg(c, positions[id]), el("span", { class: "pos", text: positionName(positions[id]) }));
   b.dataset.position = positions[id];
-  b.setAttribute("aria-label", `${c.plain}, at ${positions[id]}`);
+  b.setAttribute("aria-label", t("{control}, at {position}", { control: c.plain, position: positionName(positions[id]) }));
 }
 
 function setPosition(id, pos) {
@@ -187,7 +191,8 @@ function tokenEl(c) {
   tokens[c.id] = c;
   positions[c.id] = c.start;
   const b = el("button", { class: `ctl tok ${c.token_kind}`, type: "button", dataset: { control: c.id, kind: c.token_kind },
-    title: `${c.plain}: ${["slider", "knob", "round_lever"].includes(c.token_kind) ? "drag, or click to step" : "click to toggle"}` });
+    title: ["slider", "knob", "round_lever"].includes(c.token_kind) ? t("{control}: drag, or click to step", { control: c.plain })
+      : t("{control}: click to toggle", { control: c.plain }) });
   let drag = null;
   b.addEventListener("pointerdown", (ev) => {
     ev.preventDefault();
@@ -227,7 +232,8 @@ function build(layout) {
   $("#panel").replaceChildren();
   $("#cockpit").querySelectorAll(".ctl").forEach((n) => n.remove());
   for (const id of Object.keys(tokens)) delete tokens[id];
-  $("#title").textContent = `${layout.name} · ${layout.side} side${layout.expansion ? " · expansion ★" : ""}`;
+  $("#title").textContent = [layout.name, t("{side} side", { side: t(layout.side) }), layout.expansion ? t("expansion ★") : null]
+    .filter(Boolean).join(" · ");
   const panel = $("#panel");
   panel.classList.toggle("gray", layout.side === "gray");
   const byId = Object.fromEntries(layout.controls.map((c) => [c.id, c]));
@@ -254,7 +260,9 @@ function build(layout) {
   for (const id of Object.keys(tokens)) drawToken(id);
 }
 
+let lastLeds = null; // the latest lights, shown again on a panel drawn anew
 function leds(msg) {
+  lastLeds = msg;
   for (const b of document.querySelectorAll(".ctl.btn")) {
     const rgb = msg.buttons && msg.buttons[b.dataset.control];
     const led = b.querySelector(".led");
@@ -279,12 +287,15 @@ async function rebuild(matchId) {
   builtFor = matchId;
   try {
     build(await api("/api/layout"));
+    if (lastLeds) leds(lastLeds);
   } catch (e) {
-    error(`Cannot read the layout: ${e.message}`);
+    error(t("Cannot read the layout: {why}", { why: e.message }));
   }
 }
 
+let lastState = null;
 function show(s) {
+  lastState = s;
   const matchId = String(s.match_id ?? "none");
   if (matchId !== builtFor && !building) {
     building = rebuild(matchId).finally(() => { building = null; show(s); });
@@ -298,15 +309,15 @@ function show(s) {
   // The Airlines counts mean nothing in a Kaboom mission.
   for (const id of ["#done", "#mistakes"]) $(id).parentElement.classList.toggle("hidden", !!kaboom);
   $(".sim").dataset.phase = hasMatch(s) ? (s.finished ? "ended" : s.phase) : "idle";
-  if (!hasMatch(s)) { $("#phase").textContent = "No match: the panel is live, nothing is judged. Press START to play."; return; }
+  if (!hasMatch(s)) { $("#phase").textContent = t("No match: the panel is live, nothing is judged. Press START to play."); return; }
   if (isKaboom(s)) { showKaboom(s); return; }
   pips($("#done"), s.completed || 0, s.cards_per_turn, "done");
   pips($("#mistakes"), s.mistakes || 0, s.mistakes_per_turn, "mistake");
   const why = pauseText(s);
-  $("#phase").textContent = s.finished ? "The game is over: press START to play again."
+  $("#phase").textContent = s.finished ? t("The game is over: press START to play again.")
     : s.phase === "between_turns" ? nextTurnText(s)
-    : why ? `Paused: ${why}` : s.phase === "paused" ? "Paused for the challenge" : `${s.team} is playing`;
-  $("#stuck").textContent = s.stuck_name ? `Stuck finger: ${s.stuck_name}` : "";
+    : why ? t("Paused: {why}", { why }) : s.phase === "paused" ? t("Paused for the challenge") : t("{team} is playing", { team: s.team });
+  $("#stuck").textContent = s.stuck_name ? t("Stuck finger: {name}", { name: s.stuck_name }) : "";
   if (stuck !== s.stuck) {
     document.querySelectorAll(".ctl.stuck").forEach((e) => e.classList.remove("stuck"));
     if (s.stuck) document.querySelector(`.ctl[data-control="${CSS.escape(s.stuck)}"]`)?.classList.add("stuck");
@@ -337,7 +348,7 @@ function kaboomCaptions(s) {
   caption(p.mission, t("mission"));
   caption(p.alert_flipped, t("alert flipped"));
   caption(p.alert_deactivated, t("alert back"));
-  caption(p.cover.control, t("protection: {position} lifts it", { position: p.cover.open }));
+  caption(p.cover.control, t("protection: {position} lifts it", { position: positionName(p.cover.open) }));
 }
 
 function showKaboom(s) {
@@ -359,7 +370,12 @@ try {
   const first = await api("/api/state");
   await rebuild(String(first.match_id ?? "none"));
 } catch (e) {
-  error(`Cannot read the cockpit's state: ${e.message}`);
+  error(t("Cannot read the cockpit's state: {why}", { why: e.message }));
 }
+// Another language: the panel is drawn again in its words (the server's names of the controls too).
+onLanguage(() => {
+  if (building || builtFor === undefined) return;
+  building = rebuild(builtFor).finally(() => { building = null; if (lastState) show(lastState); });
+});
 connect("sim", {}, { status: liveBadge(), state: (m) => show(m.state), leds });
 requestAnimationFrame(tick);

@@ -2,7 +2,7 @@
 // game events and the same priorities as the cockpit's buzzer (served by /api/sounds from
 // panel/hardware, declared there once). A switch turns them off, remembered in this browser.
 // Every cue also has a visual one on the page: the page calls `cue` and shows its own light.
-import { api } from "/static/common.js";
+import { api, t, onLanguage } from "/static/common.js";
 
 const KEY = "pp_board_sound";
 
@@ -93,7 +93,7 @@ export class Cues {
 export function soundSwitch(button, cues) {
   const show = () => {
     const off = !cues.on;
-    button.textContent = off ? "Sound: off" : cues.blocked ? "Sound: tap to start" : "Sound: on";
+    button.textContent = off ? t("Sound: off") : cues.blocked ? t("Sound: tap to start") : t("Sound: on");
     button.setAttribute("aria-pressed", off ? "false" : "true");
   };
   button.addEventListener("click", () => {
@@ -102,6 +102,7 @@ export function soundSwitch(button, cues) {
     show();
   });
   cues.onChange(show);
+  onLanguage(show);
   show();
   return show;
 }

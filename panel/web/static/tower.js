@@ -2,7 +2,8 @@
 // timer. Nothing of the card is shown without the match's join code: the server refuses
 // the socket (4403) and /api/tower (403) with a wrong one. During a turn the page keeps the
 // phone's screen awake (Screen Wake Lock, where the browser offers it).
-import { $, el, api, connect, liveBadge, Clock, fmtSeconds, pauseText, hasMatch, possessive } from "/static/common.js";
+import { $, el, api, t, connect, liveBadge, Clock, fmtSeconds, pauseText, hasMatch, possessive, linkLost }
+  from "/static/common.js";
 
 const params = new URLSearchParams(location.search);
 let code = (params.get("code") || "").trim().toUpperCase();
@@ -37,7 +38,7 @@ async function keepAwake(on) {
   wantAwake = on;
   const note = $("#awake");
   if (!("wakeLock" in navigator)) {
-    note.textContent = "This browser cannot keep the screen on from this page: set the phone's screen to stay on during the game.";
+    note.textContent = t("This browser cannot keep the screen on from this page: set the phone's screen to stay on during the game.");
     note.classList.toggle("hidden", !on);
     return;
   }
@@ -74,15 +75,17 @@ function showCard(msg) {
 // What the tower is waiting for, and what starts it: START on the panel.
 function waitingText(s) {
   if (!hasMatch(s)) {
-    return "No match yet. Keep this page open: the card appears here when the crew presses START on the panel.";
+    return t("No match yet. Keep this page open: the card appears here when the crew presses START on the panel.");
   }
   if (s.finished) {
-    return s.ended_by === "abandoned" ? "The game master abandoned the match. Look at the scoreboard."
-      : "The game is over. Look at the scoreboard!";
+    return s.ended_by === "abandoned" ? t("The game master abandoned the match. Look at the scoreboard.")
+      : t("The game is over. Look at the scoreboard!");
   }
-  const who = s.roles && s.roles.tower ? `${s.roles.tower} is the tower for ${s.team}.`
-    : `${s.team} plays next: whoever holds this phone is the tower.`;
-  return `${who} The card appears here when the crew presses START on the panel.`;
+  return s.roles && s.roles.tower
+    ? t("{tower} is the tower for {team}. The card appears here when the crew presses START on the panel.",
+      { tower: s.roles.tower, team: s.team })
+    : t("{team} plays next: whoever holds this phone is the tower. The card appears here when the crew presses START on the panel.",
+      { team: s.team });
 }
 
 function showState(s) {
@@ -90,7 +93,8 @@ function showState(s) {
   clock.update(s);
   $(".tower").dataset.phase = hasMatch(s) ? (s.finished ? "ended" : s.phase) : "idle";
   keepAwake(s.phase === "in_turn" || s.phase === "paused");
-  $("#team").textContent = s.team ? (s.phase === "between_turns" ? `Next: ${s.team}` : `${possessive(s.team)} turn`) : "";
+  $("#team").textContent = s.team ? (s.phase === "between_turns" ? t("Next: {team}", { team: s.team })
+    : t("{whose} turn", { whose: possessive(s.team) })) : "";
   pips($("#done"), s.completed || 0, s.cards_per_turn || 0, "done");
   pips($("#mistakes"), s.mistakes || 0, s.mistakes_per_turn || 0, "mistake");
   $("#counters").textContent = `${s.counters_held || 0}`;
@@ -98,11 +102,11 @@ function showState(s) {
   let text = "", cls = "";
   if (s.phase === "paused") {
     const why = pauseText(s);
-    text = why || "Challenge! Timer paused";
-    cls = why && why.startsWith("Panel link") ? "lost" : "paused";
+    text = why || t("Challenge! Timer paused");
+    cls = linkLost(s) ? "lost" : "paused";
   }
-  else if (s.stuck_name) { text = `Stuck finger: ${s.stuck_name}`; cls = "stuck"; }
-  else if (s.finished) { text = "Game over"; cls = "paused"; }
+  else if (s.stuck_name) { text = t("Stuck finger: {name}", { name: s.stuck_name }); cls = "stuck"; }
+  else if (s.finished) { text = t("Game over"); cls = "paused"; }
   banner.textContent = text;
   banner.className = `banner ${cls}`;
   banner.classList.toggle("hidden", !text);
@@ -131,7 +135,7 @@ async function start() {
     const first = await api(`/api/tower?code=${encodeURIComponent(code)}`);
     showCard(first);
   } catch (e) {
-    showForm(e.status === 403 ? "That is not the code of the match being played." : e.message);
+    showForm(e.status === 403 ? t("That is not the code of the match being played.") : e.message);
     return;
   }
   $("#codeform").classList.add("hidden");
@@ -141,7 +145,7 @@ async function start() {
     state: (m) => showState(m.state),
     card: (m) => showCard(m),
     closed: (wsCode) => {
-      if (wsCode === 4403) { showForm("The match changed: scan the new join code."); return false; }
+      if (wsCode === 4403) { showForm(t("The match changed: scan the new join code.")); return false; }
       return true;
     },
   });

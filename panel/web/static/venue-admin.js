@@ -1,9 +1,10 @@
 // The venue's admin page (a phone): sign in with the venue's PIN, then start a walk-up
 // match on a cockpit, pause, resume or end its match. Each cockpit answers with the same
 // words its game master's page would get.
-import { $, el, api, post, csrf, connect } from "/static/common.js";
+import { $, el, api, post, t, csrf, connect } from "/static/common.js";
 
-const LABELS = { start: "Start", pause: "Pause", resume: "Resume", end: "End the match" };
+// The commands' words, in the page's language.
+const LABELS = () => ({ start: t("Start"), pause: t("Pause"), resume: t("Resume"), end: t("End the match") });
 let cockpits = new Map();
 let commands = [];
 
@@ -20,10 +21,10 @@ function showLogin() {
 
 function describe(c) {
   const s = c.state;
-  if (!c.online) return "offline";
-  if (!s || !s.match || s.phase === "idle") return "no match in play";
-  const phase = { between_turns: "between turns", in_turn: "turn running", paused: "paused", finished: "finished" }[s.phase];
-  return `${phase}${s.team ? ` · ${s.team}` : ""} · ${Object.entries(s.scores).map(([t, p]) => `${t} ${p}`).join(" · ")}`;
+  if (!c.online) return t("offline");
+  if (!s || !s.match || s.phase === "idle") return t("no match in play");
+  const phase = { between_turns: t("between turns"), in_turn: t("turn running"), paused: t("paused"), finished: t("finished") }[s.phase];
+  return [phase, s.team, ...Object.entries(s.scores).map(([team, p]) => `${team} ${p}`)].filter(Boolean).join(" · ");
 }
 
 const sections = new Map(); // cockpit id -> its section, built once (a reply line stays put)
@@ -35,7 +36,7 @@ function section(c) {
     el("p", { class: "what muted" }),
     el("div", { class: "controls" }, commands.map((a) => el("button", {
       type: "button", class: a === "end" ? "danger" : a === "start" ? "primary" : "", dataset: { action: a },
-      onclick: () => command(cockpits.get(c.id), a, reply), text: LABELS[a] || a }))),
+      onclick: () => command(cockpits.get(c.id), a, reply), text: LABELS()[a] || a }))),
     reply);
 }
 
@@ -56,13 +57,14 @@ function render() {
 
 async function command(c, action, reply) {
   error("");
-  reply.textContent = `${LABELS[action]}: asking ${c.name}…`;
+  const label = LABELS()[action];
+  reply.textContent = t("{command}: asking {cockpit}…", { command: label, cockpit: c.name });
   try {
     await post("/api/admin/command", { cockpit: c.id, action }, { admin: true });
-    reply.textContent = `${LABELS[action]}: done`;
+    reply.textContent = t("{command}: done", { command: label });
   } catch (e) {
     if (e.status === 403 && /log in|session|CSRF/i.test(e.message)) { csrf.clear(); showLogin(); }
-    reply.textContent = `${LABELS[action]}: ${e.message}`;
+    reply.textContent = `${label}: ${e.message}`;
   }
 }
 
@@ -71,7 +73,7 @@ async function load() {
     const s = await api("/api/admin/status");
     commands = s.commands;
     cockpits = new Map(s.cockpits.map((c) => [c.id, c]));
-    $("#broker").textContent = s.broker ? "Connected to the broker." : "Not connected to the broker: commands wait until it is back.";
+    $("#broker").textContent = s.broker ? t("Connected to the broker.") : t("Not connected to the broker: commands wait until it is back.");
     $("#login").classList.add("hidden");
     $("#app").classList.remove("hidden");
     render();
@@ -98,6 +100,6 @@ $("#login").addEventListener("submit", async (ev) => {
 connect("venue", {}, {
   cockpit(msg) { if (cockpits.size || commands.length) { cockpits.set(msg.cockpit.id, msg.cockpit); render(); } },
   forget(msg) { cockpits.delete(msg.cockpit); render(); },
-  broker(msg) { $("#broker").textContent = msg.connected ? "Connected to the broker." : "Not connected to the broker."; },
+  broker(msg) { $("#broker").textContent = msg.connected ? t("Connected to the broker.") : t("Not connected to the broker."); },
 });
 load();

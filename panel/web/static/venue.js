@@ -1,32 +1,30 @@
 // The venue board for a TV: every cockpit's match side by side, and the leaderboard of the
 // day, the week and all time (taking turns, or the one in ?period=day|week|all).
-import { $, el, connect, liveBadge, Clock, describeEvent, pauseText } from "/static/common.js";
+import { $, el, t, tn, connect, liveBadge, Clock, describeEvent, pauseText } from "/static/common.js";
 
 const PERIODS = ["day", "week", "all"];
-const PERIOD_TITLES = { day: "Today", week: "This week", all: "All time" };
+const PERIOD_TITLES = () => ({ day: t("Today"), week: t("This week"), all: t("All time") });
 const ROTATE_MS = 20000;
 const pinned = new URLSearchParams(location.search).get("period");
 let period = PERIODS.includes(pinned) ? pinned : "day";
 let board = { cockpits: new Map(), leaderboard: null };
 const clocks = new Map();
 
-const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
 // ---------------------------------------------------------------- one cockpit's tile
 function whatNow(s) {
-  if (!s || s.phase === "idle" || !s.match) return "Waiting for players: press START";
+  if (!s || s.phase === "idle" || !s.match) return t("Waiting for players: press START");
   const coop = s.match.mode === "cooperative";
   if (s.phase === "finished") {
-    if (coop) return s.tier ? `Landed: ${s.tier}` : "Landed";
+    if (coop) return s.tier ? t("Landed: {tier}", { tier: t(s.tier) }) : t("Landed");
     const w = s.winner || [];
-    return w.length > 1 ? `Shared win: ${w.join(" & ")}` : w.length ? `${w[0]} wins!` : "Game over";
+    return w.length > 1 ? t("Shared win: {teams}", { teams: w.join(" & ") }) : w.length ? t("{team} wins!", { team: w[0] }) : t("Game over");
   }
   if (s.phase === "paused") {
     const why = pauseText({ ...s, challenge: s.paused_for.includes("challenge") ? {} : null });
-    return why || "Paused for a challenge";
+    return why || t("Paused for a challenge");
   }
-  const who = coop ? "the crew" : s.team;
-  return s.phase === "between_turns" ? `Next: ${who}` : `Turn: ${who}`;
+  const who = coop ? t("the crew") : s.team;
+  return s.phase === "between_turns" ? t("Next: {team}", { team: who }) : t("Turn: {team}", { team: who });
 }
 
 function tile(c) {
@@ -35,9 +33,10 @@ function tile(c) {
   const node = el("article", { class: `cockpit${c.online ? "" : " offline"}${live ? " playing" : ""}`,
                                dataset: { cockpit: c.id }, "aria-label": c.name },
     el("h2", {}, el("span", { class: "name", text: c.name }),
-      el("span", { class: "badge", text: c.online ? "online" : `offline since ${new Date(c.seen * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}` })),
+      el("span", { class: "badge", text: c.online ? t("online")
+        : t("offline since {time}", { time: new Date(c.seen * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) }) })),
     el("div", { class: "what", text: whatNow(s) }),
-    el("div", { class: "secs idle", "aria-label": "seconds left" }),
+    el("div", { class: "secs idle", "aria-label": t("seconds left") }),
     el("div", { class: "facts", text: facts(s) }),
     scores(s));
   return node;
@@ -45,17 +44,18 @@ function tile(c) {
 
 function facts(s) {
   if (!s || !s.match || s.phase === "idle") return "";
-  const parts = [s.rounds ? `Round ${s.round} of ${s.rounds}` : `Round ${s.round}`];
+  const parts = [s.rounds ? t("Round {round} of {rounds}", { round: s.round, rounds: s.rounds }) : t("Round {round}", { round: s.round })];
   if (s.phase === "in_turn" || s.phase === "paused") {
-    parts.push(plural(s.completed, "card"), plural(s.mistakes, "mistake"), `${plural(s.counters_held, "time counter")} held`);
+    parts.push(tn("{n} card", "{n} cards", s.completed), tn("{n} mistake", "{n} mistakes", s.mistakes),
+      tn("{n} time counter held", "{n} time counters held", s.counters_held));
   }
-  if (!s.link.connected) parts.push("panel link lost");
+  if (!s.link.connected) parts.push(t("panel link lost"));
   return parts.join(" · ");
 }
 
 function scores(s) {
   const rows = Object.entries((s && s.match && s.scores) || {});
-  return el("table", { "aria-label": "scores" }, el("tbody", {}, rows.map(([team, pts]) =>
+  return el("table", { "aria-label": t("scores") }, el("tbody", {}, rows.map(([team, pts]) =>
     el("tr", { class: team === s.team && s.phase !== "finished" ? "active" : "", dataset: { team } },
       el("td", { text: team }), el("td", { class: "pts", text: String(pts) })))));
 }
@@ -75,7 +75,7 @@ function showCockpits() {
 function showCount() {
   const list = [...board.cockpits.values()];
   const online = list.filter((c) => c.online).length;
-  $("#count").textContent = list.length ? `${plural(online, "cockpit")} online of ${list.length}` : "";
+  $("#count").textContent = list.length ? tn("{n} cockpit online of {total}", "{n} cockpits online of {total}", online, { total: list.length }) : "";
 }
 
 function updateCockpit(c) {
@@ -112,34 +112,38 @@ function tick() {
 
 // ---------------------------------------------------------------- the leaderboard
 // "9 points — Gulls on By the window: 5 cards + 4 time counters in 23.4 s"
-function turnLine(t, lead) {
-  const bonus = t.five && t.counters > 0 ? ` + ${plural(t.counters, "time counter")}` : "";
-  const cards = `${plural(t.cards, "card")}${bonus}`;
+function turnLine(turn, lead) {
+  const cards = turn.five && turn.counters > 0
+    ? tn("{cards} + {n} time counter", "{cards} + {n} time counters", turn.counters, { cards: tn("{n} card", "{n} cards", turn.cards) })
+    : tn("{n} card", "{n} cards", turn.cards);
+  const where = { team: turn.team, cockpit: turn.name, cards, seconds: turn.seconds.toFixed(1) };
   if (lead === "seconds") {
-    return el("li", {}, el("strong", { text: `${t.seconds.toFixed(1)} s` }),
-      ` — ${t.team} on ${t.name}: ${cards} = ${plural(t.points, "point")}`);
+    return el("li", {}, el("strong", { text: t("{seconds} s", where) }), " — ",
+      tn("{team} on {cockpit}: {cards} = {n} point", "{team} on {cockpit}: {cards} = {n} points", turn.points, where));
   }
-  return el("li", {}, el("strong", { text: plural(t.points, "point") }),
-    ` — ${t.team} on ${t.name}: ${cards} in ${t.seconds.toFixed(1)} s`);
+  return el("li", {}, el("strong", { text: tn("{n} point", "{n} points", turn.points) }), " — ",
+    t("{team} on {cockpit}: {cards} in {seconds} s", where));
 }
 
 function showLeaderboard() {
   const lb = board.leaderboard && board.leaderboard[period];
-  $("#lbtitle").textContent = `Leaderboard: ${PERIOD_TITLES[period]}`;
+  $("#lbtitle").textContent = t("Leaderboard: {period}", { period: PERIOD_TITLES()[period] });
   if (!lb) return;
-  $("#lbmatches").textContent = lb.matches ? `${plural(lb.matches, "match", "matches")} played` : "No match played yet";
-  $("#teams").replaceChildren(...(lb.teams.length ? lb.teams.map((t) => el("tr", { dataset: { team: t.team } },
-    el("td", { text: t.team }), el("td", { class: "num", text: String(t.played) }),
-    el("td", { class: "num", text: String(t.wins) }), el("td", { class: "num", text: String(t.points) })))
-    : [el("tr", {}, el("td", { colspan: 4, class: "muted", text: "No team match yet" }))]));
+  $("#lbmatches").textContent = lb.matches ? tn("{n} match played", "{n} matches played", lb.matches) : t("No match played yet");
+  $("#teams").replaceChildren(...(lb.teams.length ? lb.teams.map((x) => el("tr", { dataset: { team: x.team } },
+    el("td", { text: x.team }), el("td", { class: "num", text: String(x.played) }),
+    el("td", { class: "num", text: String(x.wins) }), el("td", { class: "num", text: String(x.points) })))
+    : [el("tr", {}, el("td", { colspan: 4, class: "muted", text: t("No team match yet") }))]));
   const none = (text) => [el("li", { class: "muted", text })];
-  $("#best").replaceChildren(...(lb.best_turns.length ? lb.best_turns.map((t) => turnLine(t, "points")) : none("No turn yet")));
-  $("#fastest").replaceChildren(...(lb.fastest_five.length ? lb.fastest_five.map((t) => turnLine(t, "seconds"))
-    : none("Nobody has done five cards in a turn yet")));
-  $("#tiers").replaceChildren(...lb.tiers.map((t) => el("li", { text: `${t.tier}: ${t.landings}` })));
+  $("#best").replaceChildren(...(lb.best_turns.length ? lb.best_turns.map((x) => turnLine(x, "points")) : none(t("No turn yet"))));
+  $("#fastest").replaceChildren(...(lb.fastest_five.length ? lb.fastest_five.map((x) => turnLine(x, "seconds"))
+    : none(t("Nobody has done five cards in a turn yet"))));
+  $("#tiers").replaceChildren(...lb.tiers.map((x) => el("li", { text: `${t(x.tier)}: ${x.landings}` })));
   $("#crews").replaceChildren(...(lb.crews.length ? lb.crews.map((c) => el("li", {},
-    el("strong", { text: plural(c.points, "point") }), ` — ${c.crew} (${plural(c.players, "player")}) on ${c.name}: ${c.tier}`))
-    : none("No cooperative flight yet")));
+    el("strong", { text: tn("{n} point", "{n} points", c.points) }), " — ",
+    tn("{crew} ({n} player) on {cockpit}: {tier}", "{crew} ({n} players) on {cockpit}: {tier}", c.players,
+      { crew: c.crew, cockpit: c.name, tier: t(c.tier) })))
+    : none(t("No cooperative flight yet"))));
 }
 
 function ticker(text) {
@@ -166,14 +170,19 @@ connect("venue", {}, {
     showLeaderboard();
     const last = msg.new[msg.new.length - 1];
     if (last) {
-      const what = last.mode === "cooperative" ? `landed: ${last.tier}` : (last.winner || []).length ? `${last.winner.join(" & ")} won` : "match over";
+      const what = last.mode === "cooperative" ? t("landed: {tier}", { tier: t(last.tier) })
+        : (last.winner || []).length ? t("{teams} won", { teams: last.winner.join(" & ") }) : t("match over");
       ticker(`${last.name}: ${what}`);
     }
   },
   event(msg) { ticker(`${msg.name}: ${describeEvent(msg.event)}`); },
 });
 
-fetch("/api/venue").then((r) => r.json()).then((v) => { $("#title").textContent = v.venue; document.title = `${v.venue}: venue board`; });
+// The venue's language is its computer's (the page has it before it draws anything).
+fetch("/api/venue").then((r) => r.json()).then((v) => {
+  $("#title").textContent = v.venue;
+  document.title = t("{venue}: venue board", { venue: v.venue });
+});
 setInterval(tick, 250);
 if (!pinned) {
   setInterval(() => { period = PERIODS[(PERIODS.indexOf(period) + 1) % PERIODS.length]; showLeaderboard(); }, ROTATE_MS);
