@@ -10,8 +10,9 @@ cooperative flight, a Penguin Kaboom mission), and at each phase each page is re
 title, placeholder and aria-label of what it shows. A word of the pages' English texts (the
 catalog's, less the words Spanish shares: START, PIN, simple ...) found there is a leftover.
 
-The server's own texts (the controls' plain names, the card's lines, the layout's names) are
-left out of the reading here: their Spanish is the server's catalog, not the pages'.
+What the server words (the controls' plain names, the card's lines and drawings, the
+refusals, the settings' labels) is read too: the service says it in the cockpit's language.
+Only the labels printed on the panel's buttons (FLIP, as the panel shows them) are left out.
 """
 
 from __future__ import annotations
@@ -57,18 +58,10 @@ def rig(tmp_path_factory):
 
 
 def server_texts(rig) -> list[str]:
-    """The texts the server words (the layout's names, the card's lines) and the labels printed
-    on the panel's buttons (FLIP, as on the panel): longest first."""
+    """The labels printed on the panel's buttons (FLIP, as on the panel), which the pages show
+    as printed: longest first."""
     layout = rig.gm.ctx.request.get(rig.base + "/api/layout").json()
-    texts = [layout["name"]] + [c["plain"] for c in layout["controls"]] + [m["name"] for m in layout["modules"]]
-    texts += [c["label"] for c in layout["controls"] if c.get("label")]
-    drawings = [c.get("svg") or "" for c in rig.gm.ctx.request.get(rig.base + "/api/completed").json().get("cards", [])]
-    tower = rig.gm.ctx.request.get(f"{rig.base}/api/tower?code={rig.code}")
-    if tower.ok:
-        texts += tower.json().get("lines") or []
-        drawings.append(tower.json().get("svg") or "")
-    # A card drawing's label (panel/web/card_drawing.py) names the card for screen readers.
-    texts += [html.unescape(label) for svg in drawings for label in re.findall(r'aria-label="([^"]*)"', svg)]
+    texts = [c["label"] for c in layout["controls"] if c.get("label")]
     return sorted({t for t in texts if t}, key=len, reverse=True)
 
 

@@ -85,3 +85,35 @@ def test_other_buttons_with_no_match_set_nothing_up(tmp_path):
                 await cockpit.close()
 
     asyncio.run(scenario())
+
+
+def test_the_names_the_cockpit_gives_are_in_its_language(tmp_path):
+    """With Spanish chosen, a walk-up match's default teams are named in Spanish, and a
+    cooperative crew listed as several teams is one crew, called so in Spanish; the
+    engine's own names stay English (scripts, replays)."""
+    async def scenario():
+        with Store(tmp_path / "panel.db") as store:
+            cockpit = Cockpit(store, sim=True)
+            await cockpit.start()
+            try:
+                cockpit.set_language("es")
+                await cockpit.input("cockpit.start", True)
+                await cockpit.input("cockpit.start", False)
+                assert await until(lambda: cockpit.match is not None and cockpit.match.phase is Phase.IN_TURN)
+                assert [t["name"] for t in cockpit.record.settings["teams"]] == ["Equipo azul", "Equipo rojo"]
+                assert list(cockpit.match.scores) == ["Equipo azul", "Equipo rojo"]
+                await cockpit.action("abandon", {})
+                await cockpit.create_match({"mode": "cooperative", "teams": [
+                    {"name": "Gulls", "players": ["Ana", "Bo"]}, {"name": "Puffins", "players": ["Cy"]}]})
+                assert cockpit.record.settings["teams"] == [{"name": "Tripulación", "players": ["Ana", "Bo", "Cy"]}]
+                assert list(cockpit.match.scores) == ["Tripulación"]
+                cockpit.set_language("en")
+                await cockpit.action("abandon", {})
+                await cockpit.create_match({"mode": "cooperative", "teams": [
+                    {"name": "Gulls", "players": ["Ana", "Bo"]}, {"name": "Puffins", "players": ["Cy"]}]})
+                assert list(cockpit.match.scores) == ["Crew"]
+            finally:
+                await cockpit.close()
+
+    asyncio.run(scenario())
+    assert MatchSettings().teams[0].name == "Blue team"

@@ -3,8 +3,8 @@
 from .cooperative import OUTCOMES, TABLE, rounds_for, tier_for
 from .match import (CARDS_PER_TURN, MISTAKES_PER_TURN, PAUSES, Match, Phase, Refusal, allowed_actions, malformed,
                     refusal)
-from .settings import MODES, SETTINGS, MatchSettings, Setting, Team, names
+from .settings import CREW, MODES, SETTINGS, MatchSettings, Setting, Team, default_teams, names
 
 __all__ = ["Match", "MatchSettings", "Team", "Phase", "Refusal", "refusal", "malformed", "allowed_actions", "PAUSES",
-           "MODES", "SETTINGS", "Setting", "names", "CARDS_PER_TURN", "MISTAKES_PER_TURN",
+           "MODES", "SETTINGS", "Setting", "names", "default_teams", "CREW", "CARDS_PER_TURN", "MISTAKES_PER_TURN",
            "TABLE", "OUTCOMES", "rounds_for", "tier_for"]

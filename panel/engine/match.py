@@ -25,7 +25,7 @@ from .clock import at
 from .draw_pile import DrawPile
 from ..i18n import N_, Either
 from .refusal import Refusal, unknown
-from .settings import MatchSettings
+from .settings import CREW, MatchSettings
 
 CARDS_PER_TURN = 5  # rule 8
 MISTAKES_PER_TURN = 2  # rule 8
@@ -172,7 +172,7 @@ class Match:
             # One crew of every player, whatever teams were listed; the tower passes round by round (rule 24).
             self._coop_players = settings.players
             self._coop_rounds = cooperative.rounds_for(len(self._coop_players))
-            self._coop_name = settings.teams[0].name if len(settings.teams) == 1 else "Crew"
+            self._coop_name = settings.teams[0].name if len(settings.teams) == 1 else CREW
             self.scores: dict[str, int] = {self._coop_name: 0}
         else:
             self.scores = {t.name: 0 for t in settings.teams}

@@ -9,7 +9,7 @@ limits from it, and every check goes through `MatchSettings.from_dict`.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Iterable
 
 from ..errors import ConfigError, Problem
@@ -78,13 +78,25 @@ class Team:
         return self.players[i], self.players[:i] + self.players[i + 1:]
 
 
+# The names the engine gives where none is given, marked for the catalog: a cockpit says them
+# in its language when it sets a match up (`default_teams`, `one_crew`); the engine's own
+# (scripts, replays) stay as written here.
+DEFAULT_TEAMS = (N_("Blue team"), N_("Red team"))
+CREW = N_("Crew")  # a cooperative match's one crew, when its players were listed in several teams
+
+
+def default_teams(tr: Any) -> list[dict[str, Any]]:
+    """The default teams, named in the language of `tr` (a gettext translations)."""
+    return [{"name": tr.gettext(name), "players": []} for name in DEFAULT_TEAMS]
+
+
 @dataclass(frozen=True)
 class MatchSettings:
     mode: str = _declare("competitive", label=N_("Mode"), kind="choice", choices=MODES, where=EVERYWHERE,
                          help=N_("competitive: teams take turns; "
                                  "cooperative: one crew, the rulebook's rounds and tiers"))
     teams: tuple[Team, ...] = _declare(
-        (Team("Blue team"), Team("Red team")),
+        tuple(Team(name) for name in DEFAULT_TEAMS),
         label=N_("Teams and players"), kind="teams", where=EVERYWHERE,
         help=N_("competitive: 2 players or more in each team, or none named (the team picks its tower each round); "
                 "cooperative: 2 to 6 players in all, one crew"))
@@ -116,6 +128,13 @@ class MatchSettings:
     @property
     def players(self) -> tuple[str, ...]:
         return tuple(p for t in self.teams for p in t.players)
+
+    def one_crew(self, name: str) -> "MatchSettings":
+        """In cooperative mode, the players of every team listed as the one crew `name`, in
+        the order listed (rule 24: the engine plays them so); other settings unchanged."""
+        if self.mode != "cooperative" or len(self.teams) <= 1:
+            return self
+        return replace(self, teams=(Team(name, self.players),))
 
     def as_dict(self) -> dict[str, Any]:
         d = asdict(self)

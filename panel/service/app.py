@@ -21,7 +21,7 @@ from aiohttp import WSCloseCode, web
 
 from .. import __version__
 from ..debrief import COLUMNS, csv_text
-from ..engine import SETTINGS, MatchSettings, names
+from ..engine import SETTINGS, MatchSettings, default_teams, names
 from ..engine.kaboom import KaboomMatch
 from ..errors import ConfigError
 from ..events import ACTIONS, KABOOM_ACTIONS
@@ -482,6 +482,8 @@ def declared_settings(tr: gettext.NullTranslations) -> list[dict[str, Any]]:
         d = st.as_dict()
         d["label"], d["help"] = tr.gettext(d["label"]), tr.gettext(d["help"]) if d["help"] else ""
         d["choice_names"] = [tr.pgettext("a setting's choice", n) for n in d["choice_names"]]
+        if st.kind == "teams":
+            d["default"] = default_teams(tr)
         out.append(d)
     return out
 

@@ -24,7 +24,7 @@ import time
 from dataclasses import replace
 from typing import Any, Callable, Iterable
 
-from ..engine import Match, MatchSettings, Refusal, allowed_actions, names, refusal
+from ..engine import CREW, Match, MatchSettings, Refusal, allowed_actions, default_teams, names, refusal
 from ..engine.kaboom import KaboomMatch
 from ..engine.kaboom_settings import KaboomSettings
 from ..kaboom.build import kaboom_match, panel_for
@@ -644,7 +644,7 @@ class Cockpit:
         elif self.record is not None:  # the same settings again, a new deck
             body = {k: v for k, v in last.items() if k in names("form") and k != "seed"}
         else:
-            body = {} if "teams" in self.defaults else {"teams": MatchSettings().as_dict()["teams"]}
+            body = {} if "teams" in self.defaults else {"teams": default_teams(translations(self.language))}
         if self.active:
             self._set_status("finished")
         try:
@@ -754,7 +754,9 @@ class Cockpit:
                 # touch sensors) over both. Every match its own deck unless a seed is asked for.
                 base = {**self.defaults, "seed": secrets.randbelow(2**31), "layout": self.layout_path,
                         "touch_sensors": self.touch_sensors}
-                settings = MatchSettings.from_dict(body, key="", allowed=names("form"), base=base)
+                # A cooperative crew listed as teams is one crew, named in the pages' language.
+                settings = MatchSettings.from_dict(body, key="", allowed=names("form"), base=base).one_crew(
+                    translations(self.language).gettext(CREW))
                 layout = layout_for(settings.layout, settings.side, settings.expansion)
                 match = Match(settings, layout, positions=dict(self.positions))
         except ConfigError as e:

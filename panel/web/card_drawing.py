@@ -473,7 +473,7 @@ def card_svg(card: Card | dict, layout: Layout, *, title: str | None = None,
     head.append(hourglass(W - 56 if not card.expansion else W - 120, 52, 50))
     if card.expansion:
         head.append(star(W - 56, 54, 30))
-    label = title or card.label()
+    label = title or spoken(card, layout, tr)
     doc = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{W}" height="{H}" '
            f'role="img" aria-label="{escape(label, {chr(34): "&quot;"})}" class="card card-{card.kind}" '
            f'data-kind="{card.kind}">'
@@ -482,6 +482,15 @@ def card_svg(card: Card | dict, layout: Layout, *, title: str | None = None,
                  stroke_width=6)
            + "".join(head) + "".join(body) + "</svg>")
     return doc
+
+
+def spoken(card: Card, layout: Layout, tr: gettext.NullTranslations = ENGLISH) -> str:
+    """What a screen reader says of the drawing (its label and title): the card's number
+    and its lines in plain words, never the controls' ids."""
+    head = " ".join(([f"#{card.number}"] if card.number is not None else [])
+                    + ([tr.gettext(KIND_NAMES[card.kind])] if KIND_NAMES[card.kind] else []))
+    lines = "; ".join(card_text(card, layout, tr))
+    return f"{head}: {lines}" if head else lines
 
 
 def card_text(card: Card | dict, layout: Layout, tr: gettext.NullTranslations = ENGLISH) -> list[str]:
