@@ -82,10 +82,11 @@ async def five_card_turn(cockpit) -> None:
 
 @contextlib.asynccontextmanager
 async def board_cockpit(db: Path, emu, hmap, layout, *, link_options: dict | None = None,
-                        page=None) -> AsyncIterator[tuple]:
+                        page=None, connected: bool = True) -> AsyncIterator[tuple]:
     """A cockpit whose input source is the co-processor's link (LinkIO, the real SerialLink)
     to the emulated board `emu` over its pty, as the service wires a built cockpit; `page`
-    subscribed. Yields (cockpit, link source, store), the link connected."""
+    subscribed. Yields (cockpit, link source, store), the link connected (unless not
+    `connected`: a board left unplugged)."""
     from panel.link.from_map import link_for_map
     from panel.service.cockpit import Cockpit
     from panel.service.link_io import LinkIO
@@ -99,7 +100,8 @@ async def board_cockpit(db: Path, emu, hmap, layout, *, link_options: dict | Non
         try:
             if page is not None:
                 cockpit.subscribe(page)
-            await asyncio.wait_for(io.connected.wait(), GUARD)
+            if connected:
+                await asyncio.wait_for(io.connected.wait(), GUARD)
             yield cockpit, io, store
         finally:
             await cockpit.close()

@@ -199,3 +199,38 @@ def test_a_turn_started_while_the_link_is_lost_waits_for_the_panel(tmp_path):
 
     with FirmwareEmulator(hmap.board().firmware_config) as emu:
         asyncio.run(scenario(emu))
+
+
+def test_a_turn_resumed_after_a_restart_while_the_link_is_lost_waits_for_the_panel(tmp_path):
+    """The cockpit restarts while the board's cable is out (a power blip, the cable pulled
+    meanwhile): the running turn comes back paused for the restart and, with no link loss
+    ever seen by this cockpit, for the link too. The game master's Resume lifts the
+    restart's pause only: the turn waits for the panel instead of running with half of it
+    dead, and runs when the board is back."""
+    hmap = load_map(REFERENCE)
+    layout = load_layout(expansion=True)
+    db = tmp_path / "panel.db"
+
+    async def first(emu):
+        async with board_cockpit(db, emu, hmap, layout) as (cockpit, io, store):
+            await cockpit.create_match({"teams": TEAMS, "seed": 3, "turn_seconds": 600})
+            await cockpit.action("start_turn", {})
+            assert cockpit.match.phase is Phase.IN_TURN
+
+    async def after_restart(emu):
+        page = Page()
+        async with board_cockpit(db, emu, hmap, layout, page=page, connected=False) as (cockpit, io, store):
+            assert sorted(cockpit.match.snapshot()["paused_for"]) == ["link", "restart"]
+            await page.until(lambda s: not s["link"]["connected"])
+            await cockpit.action("resume", {"reason": "restart"})
+            assert paused_for_link(cockpit.public_state())
+            emu.replug()
+            await page.until(playing)
+            logged = [(e.data["name"], e.data["params"].get("reason")) for e in store.entries(cockpit.record.id)
+                      if e.kind == "action"]
+            assert logged[-4:] == [("pause", "restart"), ("pause", "link"), ("resume", "restart"), ("resume", "link")]
+
+    with FirmwareEmulator(hmap.board().firmware_config) as emu:
+        asyncio.run(first(emu))
+        emu.unplug()
+        asyncio.run(after_restart(emu))
