@@ -316,6 +316,11 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
                           defaults=defaults, touch_sensors=r.touch_sensors, language=language,
                           kaboom_defaults=kaboom, kaboom_walk_up=walk_up, warnings=warnings, clock=clock)
         await cockpit.start()
+        # The drawing code (the tower's card, the join page's QR code) loaded now, before
+        # anyone is served: loaded by the first tower's request, on a worker thread, it held
+        # the interpreter for milliseconds while a turn may be running.
+        from . import drawing  # noqa: F401
+        from ..web import card_drawing, qr  # noqa: F401
         bridge = None
         if r.mqtt is not None:  # the venue's broker: beside the cockpit, never in its way
             from ..mqtt import bridge as mqtt_bridge
