@@ -16,6 +16,7 @@ import sys
 
 from . import __version__
 from .errors import ConfigError
+from .i18n import _, system
 
 
 class _Parser(argparse.ArgumentParser):
@@ -44,8 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         code = args.func(args)
     except ConfigError as e:
+        tr = system()  # a person at a terminal: the system locale's language
         for problem in e.problems:
-            print(f"error: {problem}", file=sys.stderr)
+            print(_("error: {error}").format(error=problem.text(tr)), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -56,6 +56,18 @@ class Either(tuple):
     joined in the message's language."""
 
 
+class Several(tuple):
+    """Values put into a message one after the other, "a; b" (a file's problems), each said
+    in the message's language."""
+
+
+def text_of(value: Any, tr: gettext.NullTranslations | None = None) -> str:
+    """A value a person reads, in the language of `tr`: a Text (a Problem, a Refusal: whatever
+    has `text(tr)`) said in it, anything else as it is."""
+    say = getattr(value, "text", None)
+    return say(tr) if callable(say) else str(value)
+
+
 def render(tr: gettext.NullTranslations | None, message: str, values: dict[str, Any] | None = None) -> str:
     """A message marked N_() with its named values, in the language of `tr` (None: as written).
     The one way a text kept untranslated (an engine's refusal, a service's error) is shown."""
@@ -64,7 +76,9 @@ def render(tr: gettext.NullTranslations | None, message: str, values: dict[str, 
     for k, v in (values or {}).items():
         if isinstance(v, Word):
             v = tr.gettext(v)
-        elif isinstance(v, Text):
+        elif isinstance(v, Several):
+            v = "; ".join(text_of(x, tr) for x in v)
+        elif callable(getattr(v, "text", None)):  # a Text, a Problem
             v = v.text(tr)
         elif isinstance(v, Either):
             items = [str(x) for x in v]

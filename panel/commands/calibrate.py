@@ -15,7 +15,7 @@ import asyncio
 import sys
 from pathlib import Path
 
-from ..i18n import _, ngettext
+from ..i18n import N_, Text, _, ngettext
 
 SAMPLES = 15          # readings per end or position
 TRUE_ENDS = (0.035, 0.955)   # the simulated sliders' real ends: not the map's defaults
@@ -44,8 +44,9 @@ def calibrate_command(args) -> int:
     if args.only:
         unknown = [c for c in args.only if c not in targets]
         if unknown:
-            raise ConfigError(Problem(None, "--only", f"{', '.join(unknown)}: not a slider or knob of "
-                                                      f"{hmap.source} ({', '.join(targets)})"))
+            raise ConfigError(Problem(None, "--only", Text(N_("{ids}: not a slider or knob of {map} ({controls})"),
+                                                           ids=", ".join(unknown), map=hmap.source,
+                                                           controls=", ".join(targets))))
         targets = [c for c in targets if c in args.only]
     if not targets:
         print(_("{map}: no sliders or knob to calibrate").format(map=hmap.source))

@@ -46,7 +46,7 @@ def check_command(args) -> int:
     try:
         _status, warning = status_at_start(hmap, map_arg=args.map or DEFAULT_MAP)
     except ConfigError as e:
-        warning = "; ".join(str(p) for p in e.problems)
+        warning = "; ".join(p.text(tr) for p in e.problems)
     if warning:
         print(_("warning: {warning}").format(warning=warning), file=talk)
     progress = _Progress(talk)
