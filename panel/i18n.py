@@ -81,7 +81,7 @@ def render(tr: gettext.NullTranslations | None, message: str, values: dict[str, 
         elif callable(getattr(v, "text", None)):  # a Text, a Problem
             v = v.text(tr)
         elif isinstance(v, Either):
-            items = [str(x) for x in v]
+            items = [tr.gettext(x) if isinstance(x, Word) else text_of(x, tr) for x in v]
             # Translators: joins the last two alternatives, as in "pause, restart or link"; keep the spaces.
             v = ", ".join(items[:-1]) + tr.gettext(" or ") + items[-1] if len(items) > 1 else "".join(items)
         out[k] = v

@@ -762,8 +762,8 @@ class Cockpit:
         except ConfigError as e:
             # Said now, in the pages' language: the message is the problems' own words.
             raise Refused(400, "; ".join(p.text(translations(self.language)) for p in e.problems)) from None
-        except ValueError as e:
-            raise Refused(400, str(e)) from None
+        except ValueError as e:  # the engine's own checks: a Text, said in the pages' language
+            raise Refused(400, text_of(e.args[0] if e.args else e, translations(self.language))) from None
         settings = match.settings
         code = self.next_code
         try:

@@ -298,10 +298,11 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
         security = Security(store, allow_hosts=r.allow_hosts + ([r.host] if r.host not in ("0.0.0.0", "::") else []))
         first_pin(security, r.pin, N_("game master PIN"),
                   N_("a new one: penguin-panel service reset-pin, or pin = '...' in the settings file"))
-        warnings = list(store.warnings)
+        warnings: list[Any] = list(store.warnings)
         damage = store.quick_check()
         if damage:
-            warnings.append(f"{damage}: copy the file aside and start a new one if matches misbehave")
+            warnings.append(Text(N_("{damage}: copy the file aside and start a new one if matches misbehave"),
+                                 damage=damage))
         defaults, problem = stored_defaults(store, r.match_defaults)
         if problem:
             warnings.append(problem)
