@@ -8,7 +8,9 @@ Texts are written in English where they are used and marked there:
 - a layer that knows no language (the engine, the store, a request's checks) hands on a
   `Text` (an engine's `Refusal` is one): the message marked N_() and its named values,
   said in a language by whoever shows it (`text(tr)`); `Word` marks a value that is itself
-  a word to translate (a colour), `Either` alternatives ("Ice or Fire").
+  a word to translate (a colour), `Either` alternatives ("Ice or Fire"), `Several` a list
+  ("a; b"). A file's `Problem` (panel.errors) holds its reason as a Text: the command line
+  says it in the system locale's language, the service in the cockpit's (`text_of`).
 - the layout files' words (module names, section nouns, controls' own names, shapes) are
   read by `extract_layout` (babel.cfg), each in its context: `Layout.plain_name(id, tr)`.
 - pages: `t("...")`, `tn(...)` and `tp(...)` in common.js, and the `data-t` attribute on an
