@@ -363,3 +363,10 @@ def test_saved_defaults_that_cannot_be_used_are_said_in_the_cockpits_language(tm
     assert problem.text(i18n.translations("es")).startswith(
         "los valores por defecto para nuevas partidas guardados en /admin no se pueden usar (turn_seconds: "
         "debe ser un número de 5 a 600, no 2; side: 'green' no es un valor de side (blue o gray)")
+
+
+def test_off_a_pi_the_self_test_says_so_in_the_system_locales_language(capsys, locale_env):
+    locale_env.setenv("LANG", "es_ES.UTF-8")
+    assert main(["check", "small"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "error: esta máquina no es una Raspberry Pi: ejecútalo con --sim para usar pines simulados"]
