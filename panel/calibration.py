@@ -27,7 +27,7 @@ from typing import Iterable, Sequence
 
 from .errors import ConfigError, Problem, read_toml
 from .hardware.map import AdcSource, EncoderSource, HardwareMap
-from .i18n import _
+from .i18n import N_, Text, _
 
 ENV = "PENGUIN_PANEL_CALIBRATION"
 MIN_SPAN = 0.3   # ends closer than this (of full scale) mean the slider is not really moving
@@ -121,37 +121,37 @@ def load(path: str | Path) -> Calibration:
     f = str(file)
     problems: list[Problem] = []
     if raw.get("format", 1) != 1:
-        problems.append(Problem(f, "format", f"unsupported calibration format {raw.get('format')!r}"))
+        problems.append(Problem(f, "format", Text(N_("unsupported calibration format {value}"), value=repr(raw.get("format")))))
     cal = Calibration(map=raw.get("map") if isinstance(raw.get("map"), str) else None)
     sliders = raw.get("sliders", {})
     if not isinstance(sliders, dict):
-        problems.append(Problem(f, "sliders", "must be a table"))
+        problems.append(Problem(f, "sliders", Text(N_("must be a table"))))
         sliders = {}
     for cid, v in sliders.items():
         key = f"sliders.{cid}"
         if not isinstance(v, dict):
-            problems.append(Problem(f, key, "must be a table with low and high"))
+            problems.append(Problem(f, key, Text(N_("must be a table with low and high"))))
             continue
         lo, hi = v.get("low"), v.get("high")
         if not all(isinstance(x, (int, float)) and not isinstance(x, bool) and 0 <= x <= 1 for x in (lo, hi)):
-            problems.append(Problem(f, key, "low and high must be readings between 0.0 and 1.0"))
+            problems.append(Problem(f, key, Text(N_("low and high must be readings between 0.0 and 1.0"))))
             continue
         if lo == hi:
-            problems.append(Problem(f, key, "low and high must differ"))
+            problems.append(Problem(f, key, Text(N_("low and high must differ"))))
             continue
         checked = v.get("checked", [])
         if not isinstance(checked, list) or not all(isinstance(x, str) for x in checked):
-            problems.append(Problem(f, f"{key}.checked", "must be a list of position names"))
+            problems.append(Problem(f, f"{key}.checked", Text(N_("must be a list of position names"))))
             checked = []
         cal.sliders[cid] = SliderCalibration(float(lo), float(hi), tuple(checked))
     knobs = raw.get("knob", {})
     if not isinstance(knobs, dict):
-        problems.append(Problem(f, "knob", "must be a table"))
+        problems.append(Problem(f, "knob", Text(N_("must be a table"))))
         knobs = {}
     for cid, v in knobs.items():
         home = v.get("home") if isinstance(v, dict) else None
         if not isinstance(home, str):
-            problems.append(Problem(f, f"knob.{cid}.home", "must be a position name"))
+            problems.append(Problem(f, f"knob.{cid}.home", Text(N_("must be a position name"))))
             continue
         cal.knobs[cid] = home
     if problems:

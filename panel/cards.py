@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError, Problem, read_toml
+from .i18n import N_, Text, Word
 from .layout import DIRECTIONS, SIDES, Layout
 
 CARD_KINDS = ("simple", "sequence", "coordinates", "activation")
@@ -113,77 +114,77 @@ _CARD_KEYS = ("number", "kind", "press", "set", "section", "steps", "word", "col
 
 def parse_card(raw: Any, file: str | None, key: str, problems: list[Problem]) -> Card | None:
     """Parse one [[cards]] entry; shape problems go to `problems` (feasibility is separate)."""
-    def bad(k: str, reason: str) -> None:
+    def bad(k: str, reason: Text) -> None:
         problems.append(Problem(file, f"{key}.{k}" if k else key, reason))
 
     if not isinstance(raw, dict):
-        bad("", "a card must be a table")
+        bad("", Text(N_("a card must be a table")))
         return None
     for k in raw:
         if k not in _CARD_KEYS:
-            bad(k, f"unknown key (expected one of: {', '.join(_CARD_KEYS)})")
+            bad(k, Text(N_("unknown key (expected one of: {keys})"), keys=", ".join(_CARD_KEYS)))
     kind = raw.get("kind")
     if kind not in CARD_KINDS:
-        bad("kind", f"{kind!r} is not a card kind ({', '.join(CARD_KINDS)})")
+        bad("kind", Text(N_("{value} is not a card kind ({kinds})"), value=repr(kind), kinds=", ".join(CARD_KINDS)))
         return None
     before = len(problems)
     number = raw.get("number")
     if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
-        bad("number", "must be a whole number")
+        bad("number", Text(N_("must be a whole number")))
         number = None
     exp = raw.get("expansion", kind in ("coordinates", "activation"))
     if not isinstance(exp, bool):
-        bad("expansion", "must be true or false")
+        bad("expansion", Text(N_("must be true or false")))
         exp = False
     colours = raw.get("colours", [])
     if not isinstance(colours, list) or not all(isinstance(c, str) for c in colours):
-        bad("colours", "must be an array of colour names")
+        bad("colours", Text(N_("must be an array of colour names")))
         colours = []
     card = Card(kind, number=number, expansion=exp, colours=tuple(colours))
     if kind == "simple":
         press = raw.get("press", [])
         sets = raw.get("set", {})
         if not isinstance(press, list) or not all(isinstance(p, str) for p in press):
-            bad("press", "must be an array of button ids")
+            bad("press", Text(N_("must be an array of button ids")))
             press = []
         if not isinstance(sets, dict):
-            bad("set", "must be a table of token id = position")
+            bad("set", Text(N_("must be a table of token id = position")))
             sets = {}
         clean_sets = []
         for tid, pos in sets.items():
             if isinstance(pos, int) and not isinstance(pos, bool):
                 pos = str(pos)
             if not isinstance(pos, str):
-                bad(f"set.{tid}", "a position must be a string (or a whole number)")
+                bad(f"set.{tid}", Text(N_("a position must be a string (or a whole number)")))
                 continue
             clean_sets.append((tid, pos))
         if len(set(press)) != len(press):
-            bad("press", "a button is listed twice")
+            bad("press", Text(N_("a button is listed twice")))
         if not press and not clean_sets and len(problems) == before:
-            bad("", "a simple card needs at least one 'press' or 'set'")
+            bad("", Text(N_("a simple card needs at least one 'press' or 'set'")))
         for k in ("section", "steps", "word"):
             if k in raw:
-                bad(k, f"not used on a simple card")
+                bad(k, Text(N_("not used on a simple card")))
         card = replace(card, press=tuple(press), set=tuple(clean_sets))
     elif kind == "activation":
         word = raw.get("word")
         if not isinstance(word, str) or not word.isalpha():
-            bad("word", "an activation card needs a 'word' of letters")
+            bad("word", Text(N_("an activation card needs a 'word' of letters")))
             return None
         word = word.upper()
         section = raw.get("section")
         if section is not None and not isinstance(section, str):
-            bad("section", "must be the id of a keypad section (a string)")
+            bad("section", Text(N_("must be the id of a keypad section (a string)")))
             return None
         card = replace(card, word=word, steps=tuple(word), section=section or None)
     else:
         section = raw.get("section")
         steps = raw.get("steps")
         if not isinstance(section, str):
-            bad("section", f"a {kind} card needs a 'section'")
+            bad("section", Text(N_("a {kind} card needs a 'section'"), kind=kind))
         if not isinstance(steps, list) or not steps or not all(isinstance(s, str) for s in steps):
-            bad("steps", f"a {kind} card needs 'steps', an array of "
-                         + ("directions" if kind == "sequence" else "coordinates like \"A1\""))
+            bad("steps", Text(N_("a sequence card needs 'steps', an array of directions") if kind == "sequence"
+                              else N_("a {kind} card needs 'steps', an array of coordinates like \"A1\""), kind=kind))
             return None
         if not isinstance(section, str):
             return None
@@ -196,7 +197,7 @@ def parse_cards(raw_cards: Any, file: str | None, key: str = "cards") -> tuple[l
     problems: list[Problem] = []
     cards: list[Card] = []
     if not isinstance(raw_cards, list):
-        return [], [Problem(file, key, "must be an array of tables ([[cards]])")]
+        return [], [Problem(file, key, Text(N_("must be an array of tables ([[cards]])")))]
     for i, rc in enumerate(raw_cards):
         c = parse_card(rc, file, f"{key}[{i}]", problems)
         if c is not None:
@@ -211,23 +212,23 @@ def load_deck(path: str | Path) -> Deck:
     problems: list[Problem] = []
     for k in raw:
         if k not in ("side", "expansion", "seed", "layout", "cards"):
-            problems.append(Problem(file, k, "unknown key (expected side, expansion, seed, layout, cards)"))
+            problems.append(Problem(file, k, Text(N_("unknown key (expected side, expansion, seed, layout, cards)"))))
     side = raw.get("side", "blue")
     if side not in SIDES:
-        problems.append(Problem(file, "side", f"{side!r} is not a side (blue or gray)"))
+        problems.append(Problem(file, "side", Text(N_("{value} is not a side (blue or gray)"), value=repr(side))))
         side = "blue"
     exp = raw.get("expansion", False)
     if not isinstance(exp, bool):
-        problems.append(Problem(file, "expansion", "must be true or false"))
+        problems.append(Problem(file, "expansion", Text(N_("must be true or false"))))
         exp = False
     cards, card_problems = parse_cards(raw.get("cards", []), file)
     problems += card_problems
     layout = raw.get("layout")
     if layout is not None and not isinstance(layout, str):
-        problems.append(Problem(file, "layout", "must be the path of a layout file (a string)"))
+        problems.append(Problem(file, "layout", Text(N_("must be the path of a layout file (a string)"))))
     seed = raw.get("seed")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        problems.append(Problem(file, "seed", "must be a whole number"))
+        problems.append(Problem(file, "seed", Text(N_("must be a whole number"))))
     if problems:
         raise ConfigError(problems)
     return Deck(side, exp, cards, seed, file, layout)
@@ -268,48 +269,60 @@ def colour_sequence(card: Card, layout: Layout) -> tuple[str, ...]:
     return tuple(layout.buttons[b].colour for b in sequence_buttons(card, layout))
 
 
-def check_card(card: Card, layout: Layout) -> list[str]:
-    """Reasons this card cannot be played on this layout (empty when it can)."""
-    why: list[str] = []
+def check_card(card: Card, layout: Layout) -> list[Text]:
+    """Reasons this card cannot be played on this layout (empty when it can), each said in
+    the language of whoever shows it (`str()` is English)."""
+    why: list[Text] = []
     if card.kind == "simple":
         for b in card.press:
             if b not in layout.buttons:
-                why.append(f"button '{b}' is not on the {_panel(layout)}")
+                why.append(Text(N_("button '{id}' is not on the {panel}"), id=b, panel=_panel(layout)))
         for t, p in card.set:
             tok = layout.tokens.get(t)
             if tok is None:
-                why.append(f"token '{t}' is not on the {_panel(layout)}")
+                why.append(Text(N_("token '{id}' is not on the {panel}"), id=t, panel=_panel(layout)))
             elif p not in tok.positions:
-                why.append(f"token '{t}' has no position '{p}' (it has {', '.join(tok.positions)})")
+                why.append(Text(N_("token '{id}' has no position '{position}' (it has {positions})"), id=t,
+                                position=p, positions=", ".join(tok.positions)))
         n = len(card.press) + len(card.set)
         if not 1 <= n <= 4:
-            why.append(f"a simple card gives 1 to 4 instructions, this one gives {n}")
+            why.append(Text(N_("a simple card gives 1 to 4 instructions, this one gives {n}"), n=n))
         return why
     want = {"sequence": "sequence", "coordinates": "coordinates", "activation": "keypad"}[card.kind]
     if card.kind == "activation" and not card.section:
         try:
             sid = card_section(card, layout)
         except KeyError:
-            return [f"no keypad on the {_panel(layout)} can type '{card.word}'"]
+            return [Text(N_("no keypad on the {panel} can type '{word}'"), panel=_panel(layout), word=card.word)]
     else:
         sid = card.section
     section = layout.sections.get(sid or "")
     if section is None:
-        return [f"section '{sid}' is not on the {_panel(layout)}"]
+        return [Text(N_("section '{section}' is not on the {panel}"), section=sid, panel=_panel(layout))]
     if section.kind != want:
-        return [f"section '{sid}' is a {section.kind} section, {'an' if card.kind[0] in 'aeiou' else 'a'} {card.kind} card needs a {want} section"]
+        return [Text(_WRONG_SECTION[card.kind], section=sid, kind=section.kind)]
     for s in card.steps:
         if s not in section.roles or s == "ok":
-            what = {"sequence": "direction", "coordinates": "coordinate", "activation": "letter"}[card.kind]
-            why.append(f"section '{sid}' has no {what} '{s}'")
+            why.append(Text(_NO_STEP[card.kind], section=sid, step=s))
     if card.kind == "sequence" and any(s not in DIRECTIONS for s in card.steps):
-        why.append("sequence steps must be directions: up, down, left, right")
+        why.append(Text(N_("sequence steps must be directions: up, down, left, right")))
     if not why and card.colours:
         actual = tuple(layout.buttons[section.roles[s]].colour for s in card.steps)
         if tuple(card.colours) != actual:
-            why.append(f"colour sequence {', '.join(card.colours)} does not match the panel's "
-                       f"{', '.join(actual)} on the {layout.side} side")
+            why.append(Text(N_("colour sequence {colours} does not match the panel's {actual} on the {side} side"),
+                            colours=", ".join(card.colours), actual=", ".join(actual), side=Word(layout.side)))
     return why
+
+
+# Why a sequence-type card cannot be played, one message for each kind of card.
+_WRONG_SECTION = {"sequence": N_("section '{section}' is a {kind} section, a sequence card needs a sequence section"),
+                  "coordinates": N_("section '{section}' is a {kind} section, a coordinates card needs a "
+                                    "coordinates section"),
+                  "activation": N_("section '{section}' is a {kind} section, an activation card needs a "
+                                   "keypad section")}
+_NO_STEP = {"sequence": N_("section '{section}' has no direction '{step}'"),
+            "coordinates": N_("section '{section}' has no coordinate '{step}'"),
+            "activation": N_("section '{section}' has no letter '{step}'")}
 
 
 def with_colours(card: Card, layout: Layout) -> Card:
@@ -319,5 +332,9 @@ def with_colours(card: Card, layout: Layout) -> Card:
     return replace(card, colours=colour_sequence(card, layout))
 
 
-def _panel(layout: Layout) -> str:
-    return f"{layout.side} side" + (" with the expansion" if layout.expansion else " (base game)")
+def _panel(layout: Layout) -> Text:
+    return Text(_PANEL[layout.side, layout.expansion])
+
+
+_PANEL = {("blue", False): N_("blue side (base game)"), ("blue", True): N_("blue side with the expansion"),
+          ("gray", False): N_("gray side (base game)"), ("gray", True): N_("gray side with the expansion")}

@@ -25,6 +25,7 @@ from typing import Sequence
 
 from .cards import Card, Deck, check_card, with_colours
 from .errors import ConfigError, Problem
+from .i18n import N_, Text, Word
 from .layout import DIRECTIONS, Layout, Section
 
 # The shape of the printed deck (60 base + 20 expansion cards).
@@ -55,8 +56,8 @@ def generate_deck(layout: Layout, *, seed: int, expansion: bool | None = None) -
     if expansion is None:
         expansion = layout.expansion
     if expansion and not layout.expansion:
-        raise ConfigError(Problem(layout.source, None, "an expansion deck needs the layout loaded with "
-                                                       "the expansion modules (expansion=True)"))
+        raise ConfigError(Problem(layout.source, None, Text(N_("an expansion deck needs the layout loaded with "
+                                                               "the expansion modules (expansion=True)"))))
     gen = _Generator(layout, random.Random(seed))
     gen.require(expansion)
     cards = gen.base_cards()
@@ -66,7 +67,7 @@ def generate_deck(layout: Layout, *, seed: int, expansion: bool | None = None) -
     for c in cards:  # a generator bug must never reach a table as an unplayable card
         why = check_card(c, layout)
         if why:
-            raise RuntimeError(f"deck generator bug: unplayable card {c.label()}: {'; '.join(why)}")
+            raise RuntimeError(f"deck generator bug: unplayable card {c.label()}: {'; '.join(map(str, why))}")
     return Deck(layout.side, expansion, cards, seed)
 
 
@@ -87,21 +88,22 @@ class _Generator:
         self.keypads = [s for s in layout.sections.values() if s.kind == "keypad" and len(_letters(s)) >= 2]
 
     def require(self, expansion: bool) -> None:
-        where = f"the {self.layout.side} side" + (" with the expansion" if self.layout.expansion else "")
         missing = []
         if not self.token_sections:
-            missing.append("'tokens' section (for token cards)")
+            missing.append(N_("'tokens' section (for token cards)"))
         if not self.button_sections:
-            missing.append("'buttons' section (for button cards)")
+            missing.append(N_("'buttons' section (for button cards)"))
         if not self.sequence_sections:
-            missing.append("'sequence' section (for sequence cards)")
+            missing.append(N_("'sequence' section (for sequence cards)"))
         if expansion and not self.coordinate_sections:
-            missing.append("'coordinates' section (for coordinate cards)")
+            missing.append(N_("'coordinates' section (for coordinate cards)"))
         if expansion and not self.keypads:
-            missing.append("'keypad' section (for activation cards)")
+            missing.append(N_("'keypad' section (for activation cards)"))
+        why = (N_("cannot make a deck for the {side} side with the expansion: the layout has no {section}")
+               if self.layout.expansion else N_("cannot make a deck for the {side} side: the layout has no {section}"))
         if missing:
-            raise ConfigError([Problem(self.layout.source, None, f"cannot make a deck for {where}: "
-                                                                 f"the layout has no {m}") for m in missing])
+            raise ConfigError([Problem(self.layout.source, None, Text(why, side=Word(self.layout.side), section=Word(m)))
+                               for m in missing])
 
     # -------------------------------------------------------------- dealing
 
@@ -184,7 +186,7 @@ class _Generator:
                 break
         else:
             raise ConfigError(Problem(self.layout.source, f"sections.{section.id}",
-                                      "cannot find enough different activation words on this keypad"))
+                                      Text(N_("cannot find enough different activation words on this keypad"))))
         words.add(word)
         card = Card("activation", section=section.id, word=word, steps=tuple(word), expansion=True)
         return with_colours(card, self.layout)

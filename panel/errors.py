@@ -11,6 +11,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from .i18n import N_, Text
+
 
 class Problem:
     """One thing wrong with one file: where (file, key) and why. A reason given as a Text
@@ -65,31 +67,32 @@ def read_toml(path: str | Path) -> dict[str, Any]:
             data = f.read()
         return tomllib.loads(data.decode("utf-8"))
     except FileNotFoundError:
-        raise ConfigError(Problem(path, None, "file not found")) from None
+        raise ConfigError(Problem(path, None, Text(N_("file not found")))) from None
     except IsADirectoryError:
-        raise ConfigError(Problem(path, None, "is a directory, not a file")) from None
+        raise ConfigError(Problem(path, None, Text(N_("is a directory, not a file")))) from None
     except PermissionError:
-        raise ConfigError(Problem(path, None, "permission denied")) from None
+        raise ConfigError(Problem(path, None, Text(N_("permission denied")))) from None
     except UnicodeDecodeError:
-        raise ConfigError(Problem(path, None, "not UTF-8 text")) from None
+        raise ConfigError(Problem(path, None, Text(N_("not UTF-8 text")))) from None
     except OSError as e:
-        raise ConfigError(Problem(path, None, f"cannot be read ({e.strerror or e})")) from None
+        raise ConfigError(Problem(path, None, Text(N_("cannot be read ({why})"), why=e.strerror or e))) from None
     except tomllib.TOMLDecodeError as e:
-        raise ConfigError(Problem(path, None, f"not valid TOML ({e})")) from None
+        raise ConfigError(Problem(path, None, Text(N_("not valid TOML ({why})"), why=e))) from None
     except RecursionError:
         text = data.decode("utf-8")
         line = _deepest_line(text)
         raise ConfigError(Problem(path, _key_at(text, line),
-                                  f"arrays or tables nested too deeply (line {line + 1})")) from None
+                                  Text(N_("arrays or tables nested too deeply (line {line})"), line=line + 1))) from None
     except ValueError as e:  # not a TOMLDecodeError: a number the reader cannot convert
         text = data.decode("utf-8")
         m = _LONG_INT.search(text)
         if m is None:
-            raise ConfigError(Problem(path, None, f"a value cannot be read ({e})")) from None
+            raise ConfigError(Problem(path, None, Text(N_("a value cannot be read ({why})"), why=e))) from None
         line = text.count("\n", 0, m.start())
         digits = sum(ch.isdigit() for ch in m.group())
         raise ConfigError(Problem(path, _key_at(text, line),
-                                  f"a number of {digits} digits is too long (line {line + 1})")) from None
+                                  Text(N_("a number of {digits} digits is too long (line {line})"), digits=digits,
+                                       line=line + 1))) from None
 
 
 def _deepest_line(text: str) -> int:

@@ -8,7 +8,9 @@ Texts are written in English where they are used and marked there:
 - a layer that knows no language (the engine, the store, a request's checks) hands on a
   `Text` (an engine's `Refusal` is one): the message marked N_() and its named values,
   said in a language by whoever shows it (`text(tr)`); `Word` marks a value that is itself
-  a word to translate (a colour), `Either` alternatives ("Ice or Fire").
+  a word to translate (a colour), `Either` alternatives ("Ice or Fire"), `Several` a list
+  ("a; b"). A file's `Problem` (panel.errors) holds its reason as a Text: the command line
+  says it in the system locale's language, the service in the cockpit's (`text_of`).
 - the layout files' words (module names, section nouns, controls' own names, shapes) are
   read by `extract_layout` (babel.cfg), each in its context: `Layout.plain_name(id, tr)`.
 - pages: `t("...")`, `tn(...)` and `tp(...)` in common.js, and the `data-t` attribute on an
@@ -56,6 +58,18 @@ class Either(tuple):
     joined in the message's language."""
 
 
+class Several(tuple):
+    """Values put into a message one after the other, "a; b" (a file's problems), each said
+    in the message's language."""
+
+
+def text_of(value: Any, tr: gettext.NullTranslations | None = None) -> str:
+    """A value a person reads, in the language of `tr`: a Text (a Problem, a Refusal: whatever
+    has `text(tr)`) said in it, anything else as it is."""
+    say = getattr(value, "text", None)
+    return say(tr) if callable(say) else str(value)
+
+
 def render(tr: gettext.NullTranslations | None, message: str, values: dict[str, Any] | None = None) -> str:
     """A message marked N_() with its named values, in the language of `tr` (None: as written).
     The one way a text kept untranslated (an engine's refusal, a service's error) is shown."""
@@ -64,10 +78,12 @@ def render(tr: gettext.NullTranslations | None, message: str, values: dict[str, 
     for k, v in (values or {}).items():
         if isinstance(v, Word):
             v = tr.gettext(v)
-        elif isinstance(v, Text):
+        elif isinstance(v, Several):
+            v = "; ".join(text_of(x, tr) for x in v)
+        elif callable(getattr(v, "text", None)):  # a Text, a Problem
             v = v.text(tr)
         elif isinstance(v, Either):
-            items = [str(x) for x in v]
+            items = [tr.gettext(x) if isinstance(x, Word) else text_of(x, tr) for x in v]
             # Translators: joins the last two alternatives, as in "pause, restart or link"; keep the spaces.
             v = ", ".join(items[:-1]) + tr.gettext(" or ") + items[-1] if len(items) > 1 else "".join(items)
         out[k] = v

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from .errors import ConfigError, Problem, read_toml
-from .i18n import CONTROL_NAME, MODULE, N_, NC_, SECTION, SHAPE, SOURCE, Word, render, translations
+from .i18n import CONTROL_NAME, MODULE, N_, NC_, SECTION, SHAPE, SOURCE, Text, Word, render, translations
 
 SIDES = ("blue", "gray")
 DIRECTIONS = ("up", "down", "left", "right")
@@ -223,12 +223,12 @@ class _Checker:
         self.file = file
         self.problems: list[Problem] = []
 
-    def add(self, key: str, reason: str) -> None:
+    def add(self, key: str, reason: Text) -> None:
         self.problems.append(Problem(self.file, key, reason))
 
     def table(self, value: Any, key: str) -> dict | None:
         if not isinstance(value, dict):
-            self.add(key, f"must be a table, not {type(value).__name__}")
+            self.add(key, Text(N_("must be a table, not {type}"), type=type(value).__name__))
             return None
         return value
 
@@ -236,29 +236,29 @@ class _Checker:
         if value is None:
             return []
         if not isinstance(value, list):
-            self.add(key, f"must be an array, not {type(value).__name__}")
+            self.add(key, Text(N_("must be an array, not {type}"), type=type(value).__name__))
             return []
         return value
 
     def unknown(self, raw: dict, allowed: tuple[str, ...], key: str) -> None:
         for k in raw:
             if k not in allowed:
-                self.add(f"{key}.{k}", f"unknown key (expected one of: {', '.join(allowed)})")
+                self.add(f"{key}.{k}", Text(N_("unknown key (expected one of: {keys})"), keys=", ".join(allowed)))
 
     def name(self, raw: dict, key: str, field_: str = "name") -> str | None:
         v = raw.get(field_)
         if v is None:
-            self.add(key, f"missing '{field_}'")
+            self.add(key, Text(N_("missing '{key}'"), key=field_))
             return None
         if not isinstance(v, str) or not _NAME.match(v):
-            self.add(f"{key}.{field_}", f"{v!r} must be lowercase letters, digits, '_' or '-'")
+            self.add(f"{key}.{field_}", Text(N_("{value} must be lowercase letters, digits, '_' or '-'"), value=repr(v)))
             return None
         return v
 
     def text(self, raw: dict, key: str, field_: str, default: str = "") -> str:
         v = raw.get(field_, default)
         if not isinstance(v, str):
-            self.add(f"{key}.{field_}", f"must be a string, not {type(v).__name__}")
+            self.add(f"{key}.{field_}", Text(N_("must be a string, not {type}"), type=type(v).__name__))
             return default
         return v
 
@@ -269,11 +269,12 @@ class _Checker:
             missing = [s for s in SIDES if s not in v]
             extra = [s for s in v if s not in SIDES]
             if missing or extra:
-                self.add(f"{key}.{field_}", "a per-side value needs exactly the keys 'blue' and 'gray'")
+                self.add(f"{key}.{field_}", Text(N_("a per-side value needs exactly the keys 'blue' and 'gray'")))
                 return default
             v = v[side]
         if not isinstance(v, str):
-            self.add(f"{key}.{field_}", f"must be a string or a {{blue, gray}} table, not {type(v).__name__}")
+            self.add(f"{key}.{field_}", Text(N_("must be a string or a {{blue, gray}} table, not {type}"),
+                                             type=type(v).__name__))
             return default
         return v
 
@@ -283,7 +284,7 @@ class _Checker:
             return default
         if (not isinstance(v, list) or len(v) != 2
                 or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in v)):
-            self.add(f"{key}.at", "must be [column, row], two whole numbers >= 0")
+            self.add(f"{key}.at", Text(N_("must be [column, row], two whole numbers >= 0")))
             return default
         return (v[0], v[1])
 
@@ -301,7 +302,7 @@ def _parse(raw: dict, file: str, side: str, expansion: bool) -> tuple[Layout, li
     chk.unknown(raw, _TOP_KEYS, "layout")
     fmt = raw.get("format", 1)
     if fmt != 1:
-        chk.add("format", f"unsupported layout format {fmt!r} (this program reads format 1)")
+        chk.add("format", Text(N_("unsupported layout format {value} (this program reads format 1)"), value=repr(fmt)))
     name = chk.text(raw, "name", "name", "layout")
     seen_ids: dict[str, str] = {}
     modules: dict[str, Module] = {}
@@ -312,7 +313,7 @@ def _parse(raw: dict, file: str, side: str, expansion: bool) -> tuple[Layout, li
 
     def claim(cid: str, key: str) -> bool:
         if cid in seen_ids:
-            chk.add(key, f"duplicate control id '{cid}' (first defined at {seen_ids[cid]})")
+            chk.add(key, Text(N_("duplicate control id '{id}' (first defined at {key})"), id=cid, key=seen_ids[cid]))
             return False
         seen_ids[cid] = key
         return True
@@ -326,21 +327,22 @@ def _parse(raw: dict, file: str, side: str, expansion: bool) -> tuple[Layout, li
         bname = chk.name(rb, key)
         role = rb.get("role")
         if role not in COCKPIT_ROLES:
-            chk.add(f"{key}.role", f"{role!r} is not a cockpit role ({', '.join(COCKPIT_ROLES)})")
+            chk.add(f"{key}.role", Text(N_("{value} is not a cockpit role ({roles})"), value=repr(role),
+                                         roles=", ".join(COCKPIT_ROLES)))
         if bname is None:
             continue
         cid = f"cockpit.{bname}"
         if not claim(cid, key):
             continue
         if any(b.role == role for b in cockpit.values()):
-            chk.add(f"{key}.role", f"role '{role}' given twice in the cockpit")
+            chk.add(f"{key}.role", Text(N_("role '{role}' given twice in the cockpit"), role=role))
         cockpit[cid] = Button(cid, bname, "cockpit", "cockpit", chk.sided(rb, key, "colour", side, "white"),
                               chk.text(rb, key, "shape", "round"), chk.text(rb, key, "label", bname.upper()),
                               role, chk.at(rb, key, (i, 0)))
 
     raw_modules = chk.array(raw.get("modules"), "modules")
     if not raw_modules:
-        chk.add("modules", "a layout needs at least one module")
+        chk.add("modules", Text(N_("a layout needs at least one module")))
     for mi, rm in enumerate(raw_modules):
         mkey = f"modules[{mi}]"
         rm = chk.table(rm, mkey)
@@ -350,10 +352,10 @@ def _parse(raw: dict, file: str, side: str, expansion: bool) -> tuple[Layout, li
         mid = chk.name(rm, mkey, "id")
         mexp = rm.get("expansion", False)
         if not isinstance(mexp, bool):
-            chk.add(f"{mkey}.expansion", "must be true or false")
+            chk.add(f"{mkey}.expansion", Text(N_("must be true or false")))
             mexp = False
         if mid is not None and mid in modules:
-            chk.add(f"{mkey}.id", f"duplicate module id '{mid}'")
+            chk.add(f"{mkey}.id", Text(N_("duplicate module id '{id}'"), id=mid))
             continue
         msections: list[str] = []
         for si, rs in enumerate(chk.array(rm.get("sections"), f"{mkey}.sections")):
@@ -365,12 +367,13 @@ def _parse(raw: dict, file: str, side: str, expansion: bool) -> tuple[Layout, li
             sid = chk.name(rs, skey, "id")
             skind = rs.get("kind")
             if skind not in SECTION_KINDS:
-                chk.add(f"{skey}.kind", f"{skind!r} is not a section kind ({', '.join(SECTION_KINDS)})")
+                chk.add(f"{skey}.kind", Text(N_("{value} is not a section kind ({kinds})"), value=repr(skind),
+                                              kinds=", ".join(SECTION_KINDS)))
                 continue
             if sid is None:
                 continue
             if sid in sections or sid == "cockpit":
-                chk.add(f"{skey}.id", f"duplicate section id '{sid}'")
+                chk.add(f"{skey}.id", Text(N_("duplicate section id '{id}'"), id=sid))
                 continue
             sbuttons: list[str] = []
             stokens: list[str] = []
@@ -392,9 +395,11 @@ def _parse(raw: dict, file: str, side: str, expansion: bool) -> tuple[Layout, li
                     continue
                 if role is not None:
                     if role in roles:
-                        what = "keypad letter" if skind == "keypad" else "role"
-                        chk.add(f"{bkey}.role", f"{what} '{role}' appears twice in section '{sid}' "
-                                                f"(also on '{roles[role]}')")
+                        chk.add(f"{bkey}.role", Text(N_("keypad letter '{role}' appears twice in section '{section}' "
+                                                        "(also on '{other}')") if skind == "keypad" else
+                                                     N_("role '{role}' appears twice in section '{section}' "
+                                                        "(also on '{other}')"),
+                                                     role=role, section=sid, other=roles[role]))
                     else:
                         roles[role] = cid
                 buttons[cid] = Button(cid, bname, sid, mid or "", chk.sided(rb, bkey, "colour", side, "white"),
@@ -407,26 +412,29 @@ def _parse(raw: dict, file: str, side: str, expansion: bool) -> tuple[Layout, li
                 if rt is None:
                     continue
                 if skind != "tokens":
-                    chk.add(tkey, f"tokens belong in a 'tokens' section, not a '{skind}' one")
+                    chk.add(tkey, Text(N_("tokens belong in a 'tokens' section, not a '{kind}' one"), kind=skind))
                     continue
                 chk.unknown(rt, _TOKEN_KEYS, tkey)
                 tname = chk.name(rt, tkey)
                 tkind = rt.get("kind")
                 if tkind not in TOKEN_KINDS:
-                    chk.add(f"{tkey}.kind", f"{tkind!r} is not a token kind ({', '.join(TOKEN_KINDS)})")
+                    chk.add(f"{tkey}.kind", Text(N_("{value} is not a token kind ({kinds})"), value=repr(tkind),
+                                                  kinds=", ".join(TOKEN_KINDS)))
                 positions = rt.get("positions")
                 if not isinstance(positions, list) or not all(isinstance(p, str) and p for p in positions):
-                    chk.add(f"{tkey}.positions", "must be an array of position names (strings)")
+                    chk.add(f"{tkey}.positions", Text(N_("must be an array of position names (strings)")))
                     continue
                 if len(positions) < 2:
-                    chk.add(f"{tkey}.positions", f"a token needs at least 2 positions, this one has {len(positions)}")
+                    chk.add(f"{tkey}.positions", Text(N_("a token needs at least 2 positions, this one has {n}"),
+                                                       n=len(positions)))
                     continue
                 if len(set(positions)) != len(positions):
-                    chk.add(f"{tkey}.positions", "a position name appears twice")
+                    chk.add(f"{tkey}.positions", Text(N_("a position name appears twice")))
                     continue
                 start = rt.get("start", positions[0])
                 if start not in positions:
-                    chk.add(f"{tkey}.start", f"{start!r} is not one of the positions {positions}")
+                    chk.add(f"{tkey}.start", Text(N_("{value} is not one of the positions {positions}"), value=repr(start),
+                                                   positions=positions))
                     start = positions[0]
                 if tname is None:
                     continue
@@ -438,12 +446,12 @@ def _parse(raw: dict, file: str, side: str, expansion: bool) -> tuple[Layout, li
                 stokens.append(cid)
             _check_section_roles(chk, skey, sid, skind, roles)
             if not rs.get("buttons") and not rs.get("tokens"):
-                chk.add(skey, f"section '{sid}' has no controls")
+                chk.add(skey, Text(N_("section '{section}' has no controls"), section=sid))
             sections[sid] = Section(sid, mid or "", skind, chk.text(rs, skey, "label", sid), tuple(sbuttons),
                                     tuple(stokens), roles, mexp)
             msections.append(sid)
         if not msections:
-            chk.add(mkey, "a module needs at least one section")
+            chk.add(mkey, Text(N_("a module needs at least one section")))
         if mid is not None:
             modules[mid] = Module(mid, chk.text(rm, mkey, "name", mid), mexp, chk.at(rm, mkey, (mi, 0)),
                                   tuple(msections))
@@ -459,11 +467,12 @@ def _parse(raw: dict, file: str, side: str, expansion: bool) -> tuple[Layout, li
 
 def _check_role(chk: _Checker, key: str, skind: str, role: Any) -> str | None:
     if not isinstance(role, str):
-        chk.add(key, "must be a string")
+        chk.add(key, Text(N_("must be a string")))
         return None
     if role == "ok":
         if skind not in ("sequence", "coordinates", "keypad"):
-            chk.add(key, f"an OK button belongs in a sequence, coordinates or keypad section, not '{skind}'")
+            chk.add(key, Text(N_("an OK button belongs in a sequence, coordinates or keypad section, not '{kind}'"),
+                              kind=skind))
         return role
     if skind == "sequence" and role in DIRECTIONS:
         return role
@@ -471,22 +480,23 @@ def _check_role(chk: _Checker, key: str, skind: str, role: Any) -> str | None:
         return role
     if skind == "keypad" and _LETTER.match(role):
         return role
-    expected = {"sequence": "a direction (up, down, left, right) or ok",
-                "coordinates": "a coordinate like A1, or ok",
-                "keypad": "one capital letter, or ok"}.get(skind, "no role")
-    chk.add(key, f"{role!r} is not a role for a '{skind}' section (expected {expected})")
+    expected = {"sequence": N_("a direction (up, down, left, right) or ok"),
+                "coordinates": N_("a coordinate like A1, or ok"),
+                "keypad": N_("one capital letter, or ok")}.get(skind, N_("no role"))
+    chk.add(key, Text(N_("{value} is not a role for a '{kind}' section (expected {expected})"), value=repr(role),
+                      kind=skind, expected=Word(expected)))
     return None
 
 
 def _check_section_roles(chk: _Checker, skey: str, sid: str, skind: str, roles: dict[str, str]) -> None:
     if skind in ("sequence", "coordinates", "keypad") and "ok" not in roles:
-        chk.add(skey, f"{skind} section '{sid}' has no OK button (role = \"ok\")")
+        chk.add(skey, Text(N_("{kind} section '{section}' has no OK button (role = \"ok\")"), kind=skind, section=sid))
     if skind == "sequence" and sum(1 for d in DIRECTIONS if d in roles) < 2:
-        chk.add(skey, f"sequence section '{sid}' needs at least two direction buttons")
+        chk.add(skey, Text(N_("sequence section '{section}' needs at least two direction buttons"), section=sid))
     if skind == "coordinates" and sum(1 for r in roles if r != "ok") < 2:
-        chk.add(skey, f"coordinates section '{sid}' needs at least two coordinate buttons")
+        chk.add(skey, Text(N_("coordinates section '{section}' needs at least two coordinate buttons"), section=sid))
     if skind == "keypad" and sum(1 for r in roles if r != "ok") < 2:
-        chk.add(skey, f"keypad section '{sid}' needs at least two letter buttons")
+        chk.add(skey, Text(N_("keypad section '{section}' needs at least two letter buttons"), section=sid))
 
 
 def load_layout(path: str | Path | None = None, *, side: str = "blue", expansion: bool = False) -> Layout:
@@ -495,7 +505,7 @@ def load_layout(path: str | Path | None = None, *, side: str = "blue", expansion
     Raises ConfigError listing every problem, each naming the file and the key.
     """
     if side not in SIDES:
-        raise ConfigError(Problem(None, "side", f"{side!r} is not a side (blue or gray)"))
+        raise ConfigError(Problem(None, "side", Text(N_("{value} is not a side (blue or gray)"), value=repr(side))))
     file = Path(path) if path is not None else default_layout_path()
     raw = read_toml(file)
     layout, problems = _parse(raw, str(file), side, expansion)

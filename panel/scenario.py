@@ -36,6 +36,7 @@ from .cards import Card, parse_cards
 from .engine import Match, MatchSettings, malformed
 from .errors import ConfigError, Problem, read_toml
 from .events import ACTIONS, Action, GameEvent, InputEvent
+from .i18n import N_, Text, Word
 from .layout import Layout, load_layout
 from .scenario_inputs import each_input, start_positions
 
@@ -73,9 +74,9 @@ def parse_scenario(raw: dict[str, Any], *, file: str | None = None, base: Path |
     problems: list[Problem] = []
     for k in raw:
         if k not in ("match", "cards", "input", "end", "panel"):
-            problems.append(Problem(file, k, "unknown key (expected match, cards, panel, input, end)"))
+            problems.append(Problem(file, k, Text(N_("unknown key (expected match, cards, panel, input, end)"))))
     if "match" not in raw:
-        raise ConfigError(Problem(file, "match", "a scenario needs a [match] table"))
+        raise ConfigError(Problem(file, "match", Text(N_("a scenario needs a [match] table"))))
     settings = MatchSettings.from_dict(raw["match"], file=file)
     layout_path = None
     if settings.layout:
@@ -94,7 +95,7 @@ def parse_scenario(raw: dict[str, Any], *, file: str | None = None, base: Path |
             for why in check_card(c, layout):
                 problems.append(Problem(file, f"cards[{i}]", why))
         if not cards and not card_problems:
-            problems.append(Problem(file, "cards", "the deck given has no cards"))
+            problems.append(Problem(file, "cards", Text(N_("the deck given has no cards"))))
 
     positions = start_positions(raw.get("panel", {}), layout, file, problems)
 
@@ -102,7 +103,7 @@ def parse_scenario(raw: dict[str, Any], *, file: str | None = None, base: Path |
     problems += input_problems
     end = raw.get("end")
     if end is not None and (not isinstance(end, (int, float)) or isinstance(end, bool) or end < 0):
-        problems.append(Problem(file, "end", "must be a time in seconds (a number >= 0)"))
+        problems.append(Problem(file, "end", Text(N_("must be a time in seconds (a number >= 0)"))))
         end = None
     if problems:
         raise ConfigError(problems)
@@ -117,8 +118,9 @@ def parse_inputs(raw_inputs: Any, layout: Layout, file: str | None,
         target = e[verb]
         if verb in ("press", "hold", "release"):
             if not isinstance(target, str) or (target not in layout.buttons and target not in layout.cockpit):
-                bad(f"{target!r} is not a button on the {layout.side} side"
-                    + (" with the expansion" if layout.expansion else ""), verb)
+                bad(Text(N_("{value} is not a button on the {side} side with the expansion") if layout.expansion
+                         else N_("{value} is not a button on the {side} side"), value=repr(target),
+                         side=Word(layout.side)), verb)
                 continue
             if verb in ("press", "hold"):
                 out.append(InputEvent(target, True, t))
@@ -127,23 +129,24 @@ def parse_inputs(raw_inputs: Any, layout: Layout, file: str | None,
         elif verb == "move":
             tok = layout.tokens.get(target) if isinstance(target, str) else None
             if tok is None:
-                bad(f"{target!r} is not a token on this layout", "move")
+                bad(Text(N_("{value} is not a token on this layout"), value=repr(target)), "move")
                 continue
             to = e.get("to")
             to = str(to) if isinstance(to, int) and not isinstance(to, bool) else to
             if to not in tok.positions:
-                bad(f"{to!r} is not a position of {target} ({', '.join(tok.positions)})", "to")
+                bad(Text(N_("{value} is not a position of {id} ({positions})"), value=repr(to), id=target,
+                         positions=", ".join(tok.positions)), "to")
                 continue
             out.append(InputEvent(target, to, t))
         else:
             if target == "new_match":
-                bad("a scenario plays one match: new_match is the service's, not a scenario's", "action")
+                bad(Text(N_("a scenario plays one match: new_match is the service's, not a scenario's")), "action")
                 continue
             params = {p: e[p] for p in _ACTION_PARAMS if p in e}
             action = Action(target, t, params)
             why = malformed(action, layout)
             if why is not None:
-                bad(why.reason, why.param)
+                bad(Text(why.message, **why.values), why.param)
                 continue
             out.append(action)
     return out, problems

@@ -291,3 +291,82 @@ def test_the_api_answers_in_the_cockpits_language(svc, gm):
         "players[1].colour: dos jugadores tienen el pingüino rojo"
     assert gm.post("/api/admin/match", {"mode": "kaboom", "players": ["red"]})[0] == 200
     assert is_error(gm.act("join", colour="red"), 409) == "el pingüino rojo ya se ha unido"
+
+
+# ---------------------------------------------------------------------------- a file's problems
+
+BAD_FILES = {  # what a maker may get wrong: the command, the file, and the line it gets in each language
+    "hardware map": (["hardware", "check"], '[controls.alarm]\nred = { gpio = 1 }\n', "controls.alarm.red.gpio",
+                     "GPIO1 is reserved for the HAT ID EEPROM (ID_SD/ID_SC); use GPIO2-27",
+                     "GPIO1 está reservado para la EEPROM de identificación del HAT (ID_SD/ID_SC); usa GPIO2-27"),
+    "settings file": (["play", "--sim", "--settings"], '[service]\nport = "x"\n', "service.port",
+                      "must be a port number 0-65535, not 'x'", "debe ser un número de puerto 0-65535, no 'x'"),
+    "layout": (["layout", "show", "--layout"], 'name = "mine"\nmodules = []\n', "modules",
+               "a layout needs at least one module", "una disposición necesita al menos un módulo"),
+    "deck": (["deck", "check"], 'side = "green"\n', "side",
+             "'green' is not a side (blue or gray)", "'green' no es un lado (blue o gray)"),
+    "scenario": (["replay"], SCENARIO + '[[input]]\nt = 50\npress = "grid.r9c9"\n', "input[5].press",
+                 "'grid.r9c9' is not a button on the blue side", "'grid.r9c9' no es un botón del lado azul"),
+    "missing file": (["replay"], None, None, "file not found", "no se encuentra el archivo"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("what", sorted(BAD_FILES))
+def test_a_bad_file_is_one_line_in_the_system_locales_language(tmp_path, capsys, locale_env, what, lang):
+    """Through the real command line: each problem of a file is one line naming the file and
+    the key, in Spanish under LANG=es_ES.UTF-8 and in English otherwise."""
+    argv, text, key, english, spanish = BAD_FILES[what]
+    path = tmp_path / "bad.toml"
+    if text is not None:
+        path.write_text(text)
+    if lang == "es":
+        locale_env.setenv("LANG", "es_ES.UTF-8")
+    assert main([*argv, str(path)]) == 2
+    where = ": ".join(p for p in (str(path), key) if p)
+    expected = f"error: {where}: {english if lang == 'en' else spanish}"
+    assert expected in capsys.readouterr().err.splitlines()
+
+
+def test_a_file_that_is_not_toml_says_so_in_the_system_locales_language(tmp_path, capsys, locale_env):
+    path = tmp_path / "bad.toml"
+    path.write_text("end = \n")
+    locale_env.setenv("LANG", "es_ES.UTF-8")
+    assert main(["replay", str(path)]) == 2
+    assert capsys.readouterr().err.startswith(f"error: {path}: no es TOML válido (")
+    locale_env.setenv("LANG", "C.UTF-8")
+    assert main(["replay", str(path)]) == 2
+    assert capsys.readouterr().err.startswith(f"error: {path}: not valid TOML (")
+
+
+def test_a_maps_warnings_in_the_system_locales_language(capsys, locale_env, tmp_path):
+    """`hardware check` on a map that wires one control: the others are warnings, in Spanish."""
+    path = tmp_path / "one.toml"
+    path.write_text('[controls.grid]\nr1c1 = { gpio = 5 }\n')
+    locale_env.setenv("LANGUAGE", "es")
+    assert main(["hardware", "check", str(path)]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert f"aviso: {path}: controls.grid.r1c2: control de la disposición sin cablear (no está en el mapa)" in err
+
+
+def test_saved_defaults_that_cannot_be_used_are_said_in_the_cockpits_language(tmp_path):
+    """The start's warning about /admin's saved defaults names each problem, in the language
+    of whoever reads it: the journal (English here) and /admin in Spanish."""
+    from panel.service.run import stored_defaults
+
+    with Store(tmp_path / "p.db") as store:
+        store.set_setting("match_defaults", json.dumps({"turn_seconds": 2, "side": "green"}))
+        defaults, problem = stored_defaults(store, {})
+    assert defaults == {}
+    assert str(problem).startswith("the defaults for new matches saved on /admin cannot be used (turn_seconds: "
+                                   "must be a number from 5 to 600, not 2; side: 'green' is not a side")
+    assert problem.text(i18n.translations("es")).startswith(
+        "los valores por defecto para nuevas partidas guardados en /admin no se pueden usar (turn_seconds: "
+        "debe ser un número de 5 a 600, no 2; side: 'green' no es un valor de side (blue o gray)")
+
+
+def test_off_a_pi_the_self_test_says_so_in_the_system_locales_language(capsys, locale_env):
+    locale_env.setenv("LANG", "es_ES.UTF-8")
+    assert main(["check", "small"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "error: esta máquina no es una Raspberry Pi: ejecútalo con --sim para usar pines simulados"]

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from ..errors import ConfigError, Problem
+from ..i18n import N_, Text
 
 
 def register(sub) -> None:
@@ -31,7 +32,7 @@ def broker_config(args) -> int:
 
     bad = [c for c in args.cockpits if not COCKPIT_ID.match(c)]
     if bad:
-        raise ConfigError([Problem(None, c, "not a cockpit id (1 to 32 of a-z, 0-9, - and _)") for c in bad])
+        raise ConfigError([Problem(None, c, Text(N_("not a cockpit id (1 to 32 of a-z, 0-9, - and _)"))) for c in bad])
     out = Path(args.out) if args.out else None
     conf_path = (out.resolve() if out else Path("/etc/mosquitto/conf.d")) / "penguin-panel.conf"
     acl_path = (out.resolve() if out else Path("/etc/mosquitto")) / "penguin-panel.acl"

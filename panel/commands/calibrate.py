@@ -15,7 +15,7 @@ import asyncio
 import sys
 from pathlib import Path
 
-from ..i18n import _, ngettext
+from ..i18n import N_, Text, _, ngettext, system, text_of
 
 SAMPLES = 15          # readings per end or position
 TRUE_ENDS = (0.035, 0.955)   # the simulated sliders' real ends: not the map's defaults
@@ -44,8 +44,9 @@ def calibrate_command(args) -> int:
     if args.only:
         unknown = [c for c in args.only if c not in targets]
         if unknown:
-            raise ConfigError(Problem(None, "--only", f"{', '.join(unknown)}: not a slider or knob of "
-                                                      f"{hmap.source} ({', '.join(targets)})"))
+            raise ConfigError(Problem(None, "--only", Text(N_("{ids}: not a slider or knob of {map} ({controls})"),
+                                                           ids=", ".join(unknown), map=hmap.source,
+                                                           controls=", ".join(targets))))
         targets = [c for c in targets if c in args.only]
     if not targets:
         print(_("{map}: no sliders or knob to calibrate").format(map=hmap.source))
@@ -54,7 +55,7 @@ def calibrate_command(args) -> int:
     try:
         new, problems = asyncio.run(_calibrate(hmap, layout, targets, path, sim=args.sim))
     except RuntimeError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(_("error: {error}").format(error=text_of(e.args[0] if e.args else e, system())), file=sys.stderr)
         return 2
     cal = calmod.merged(old, new)
     calmod.save(cal, path)

@@ -18,7 +18,7 @@ import sys
 import time
 
 from ..hardware.map import DEFAULT_MAP, checked_map
-from ..i18n import N_, _, system
+from ..i18n import N_, _, system, text_of
 
 
 def register(sub) -> None:
@@ -46,7 +46,7 @@ def check_command(args) -> int:
     try:
         _status, warning = status_at_start(hmap, map_arg=args.map or DEFAULT_MAP)
     except ConfigError as e:
-        warning = "; ".join(str(p) for p in e.problems)
+        warning = "; ".join(p.text(tr) for p in e.problems)
     if warning:
         print(_("warning: {warning}").format(warning=warning), file=talk)
     progress = _Progress(talk)
@@ -58,7 +58,7 @@ def check_command(args) -> int:
         try:
             report = asyncio.run(_run_live(hmap, layout, progress, talk, args.step_timeout, tr))
         except RuntimeError as e:  # not a Pi, no GPIO access: say so in one line
-            print(_("error: {error}").format(error=e), file=sys.stderr)
+            print(_("error: {error}").format(error=text_of(e.args[0] if e.args else e, tr)), file=sys.stderr)
             return 2
     progress.done()
     report.calibration = warning

@@ -17,6 +17,7 @@ from pathlib import Path
 from ..cards import Deck, check_card, dump_deck, load_deck
 from ..deckgen import generate_deck
 from ..errors import ConfigError, Problem
+from ..i18n import N_, Text, _, system
 from ..layout import default_layout_path, load_layout
 from .layout import add_layout_options
 
@@ -59,7 +60,7 @@ def generate(args) -> int:
     try:
         Path(args.out).write_text(text, encoding="utf-8")
     except OSError as e:
-        raise ConfigError(Problem(args.out, None, f"cannot write the deck ({e.strerror or e})")) from None
+        raise ConfigError(Problem(args.out, None, Text(N_("cannot write the deck ({why})"), why=e.strerror or e))) from None
     where = f"the {deck.side} side" + (" with the expansion" if deck.expansion else "")
     print(f"{args.out}: {len(deck.cards)} cards for {where} (seed {seed})")
     return 0
@@ -71,12 +72,13 @@ def check(args) -> int:
     layout = load_layout(layout_path, side=deck.side, expansion=deck.expansion)
     where = f"the {deck.side} side" + (" with the expansion" if deck.expansion else "")
     bad = deck_problems(deck, layout)
+    tr = system()
     for i, reasons in bad:
         card = deck.cards[i]
         num = f" (#{card.number})" if card.number is not None else ""
-        print(f"{args.file}: cards[{i}]{num}: {'; '.join(reasons)}")
+        print(f"{args.file}: cards[{i}]{num}: {'; '.join(why.text(tr) for why in reasons)}")
     if not deck.cards:
-        print(f"{args.file}: cards: the deck has no cards")
+        print(f"{args.file}: cards: {_('the deck has no cards')}")
         return 1
     if bad:
         return 1
@@ -84,14 +86,14 @@ def check(args) -> int:
     return 0
 
 
-def deck_problems(deck: Deck, layout) -> list[tuple[int, list[str]]]:
+def deck_problems(deck: Deck, layout) -> list[tuple[int, list[Text]]]:
     """(index, reasons) for every card of the deck that cannot be played on this layout."""
     out = []
     for i, card in enumerate(deck.cards):
         reasons = check_card(card, layout)
         if card.expansion and not deck.expansion:
             # The rulebook leaves starred cards in the box for the base game.
-            reasons.append("an expansion card (star) in a deck without the expansion")
+            reasons.append(Text(N_("an expansion card (star) in a deck without the expansion")))
         if reasons:
             out.append((i, reasons))
     return out
@@ -112,6 +114,6 @@ def _named_layout(deck: Deck, deck_file: str) -> str | None:
     p = Path(deck.layout)
     p = p if p.is_absolute() else Path(deck_file).resolve().parent / p
     if not p.is_file():
-        raise ConfigError(Problem(deck_file, "layout", f"the layout file it names, {p}, is not there "
-                                                       "(give one with --layout)"))
+        raise ConfigError(Problem(deck_file, "layout", Text(N_("the layout file it names, {file}, is not there "
+                                                               "(give one with --layout)"), file=p)))
     return str(p)

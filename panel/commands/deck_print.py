@@ -10,6 +10,7 @@ A cafe can then play the offline hourglass variant, or check a disputed card by 
 from __future__ import annotations
 
 from ..errors import ConfigError, Problem
+from ..i18n import N_, Text
 
 
 def add_print_parser(dsub) -> None:
@@ -36,7 +37,7 @@ def print_command(args) -> int:
         layout = load_layout(args.layout, side=args.side, expansion=args.expansion)
         deck = generate_deck(layout, seed=args.seed)
     if not deck.cards:
-        raise ConfigError(Problem(args.deck, "cards", "the deck has no cards to print"))
+        raise ConfigError(Problem(args.deck, "cards", Text(N_("the deck has no cards to print"))))
     try:
         data = deck_pdf(deck, layout)
     except ValueError as e:
@@ -44,6 +45,6 @@ def print_command(args) -> int:
     try:
         write_pdf(data, args.out)
     except OSError as e:
-        raise ConfigError(Problem(args.out, None, f"cannot write the PDF ({e.strerror or e})")) from None
+        raise ConfigError(Problem(args.out, None, Text(N_("cannot write the PDF ({why})"), why=e.strerror or e))) from None
     print(f"{args.out}: {len(deck.cards)} cards on {page_count(len(deck.cards))} pages")
     return 0

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from .. import firmware
 from ..errors import ConfigError, Problem
+from ..i18n import N_, Text
 from ..firmware import config as fwconfig
 
 # Where the board's files are: the repository's firmware/ folder in a checkout, the
@@ -70,11 +71,12 @@ def load_config(path: str) -> dict:
     try:
         raw = json.loads(p.read_text())
     except FileNotFoundError:
-        raise ConfigError(Problem(p, None, "file not found")) from None
+        raise ConfigError(Problem(p, None, Text(N_("file not found")))) from None
     except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError(Problem(p, None, f"cannot read ({e})")) from None
+        raise ConfigError(Problem(p, None, Text(N_("cannot be read ({why})"), why=e))) from None
     except json.JSONDecodeError as e:
-        raise ConfigError(Problem(p, None, f"not valid JSON ({e.msg} at line {e.lineno} column {e.colno})")) from None
+        raise ConfigError(Problem(p, None, Text(N_("not valid JSON ({why} at line {line} column {column})"), why=e.msg,
+                                                line=e.lineno, column=e.colno))) from None
     problems = fwconfig.validate(raw)
     if problems:
         raise ConfigError([Problem(p, *pr.split(": ", 1)) for pr in problems])
@@ -105,8 +107,8 @@ def _port(args) -> str:
 
     ports = find_ports()
     if not ports:
-        raise ConfigError("no Pico found (USB 2E8A:0005 or /dev/serial/by-id/*MicroPython*): "
-                          "plug it in, or give --port")
+        raise ConfigError(Problem(None, None, Text(N_("no Pico found ({where}): plug it in, or give --port"),
+                                                   where="USB 2E8A:0005 or /dev/serial/by-id/*MicroPython*")))
     return ports[0]
 
 
@@ -155,7 +157,7 @@ def enter_maintenance(port: str, timeout: float = 8.0) -> bool:
             time.sleep(0.5)
             return True
         time.sleep(0.1)
-    raise ConfigError(f"{port}: the board did not come back after entering maintenance mode")
+    raise ConfigError(Problem(port, None, Text(N_("the board did not come back after entering maintenance mode"))))
 
 
 def cmd_install(args) -> int:
@@ -166,8 +168,8 @@ def cmd_install(args) -> int:
     elif args.hardware:
         cfg_text = fwconfig.canonical(config_from_map(args.hardware))
     elif not args.keep_config:
-        raise ConfigError("give --hardware MAP or --config FILE (the wiring the board should use), "
-                          "or --keep-config")
+        raise ConfigError(Problem(None, None, Text(N_("give --hardware MAP or --config FILE (the wiring the board "
+                                                      "should use), or --keep-config"))))
     port = args.port or ("<first Pico found>" if args.dry_run else _port(args))
     with tempfile.TemporaryDirectory() as tmp:
         cfg_file = None
@@ -182,13 +184,14 @@ def cmd_install(args) -> int:
                 print(f"config.json: {cfg_text}")
             return 0
         if not Path(mpremote).exists():
-            raise ConfigError("mpremote not found: pip install mpremote (it ships with penguin-panel)")
+            raise ConfigError(Problem(None, None, Text(N_("mpremote not found: pip install mpremote (it ships with "
+                                                          "penguin-panel)"))))
         if enter_maintenance(port):
             print(f"{port}: board in maintenance mode")
         r = subprocess.run(cmd)
         if r.returncode != 0:
-            raise ConfigError(f"{port}: mpremote failed (exit {r.returncode}); is MicroPython on the board? "
-                              "see firmware/README.md")
+            raise ConfigError(Problem(port, None, Text(N_("mpremote failed (exit {code}); is MicroPython on the board? "
+                                                          "see firmware/README.md"), code=r.returncode)))
     print(f"{port}: firmware installed ({len(BOARD_FILES)} files"
           f"{', config.json' if cfg_text else ''}); the board restarts into the app")
     return 0

@@ -26,19 +26,20 @@ def register(sub) -> None:
 def kiosk(args) -> int:
     from .. import kiosk as k
     from ..errors import ConfigError, Problem
+    from ..i18n import N_, Text
     from ..service.run import DEFAULT_PORT, read_settings
 
     url = args.url
     if url is None:
         port = read_settings(args.settings).get("service", {}).get("port", DEFAULT_PORT)
         if port == 0:
-            raise ConfigError(Problem(args.settings, "service.port", "0 picks a free port at each start: "
-                                      "the kiosk needs a fixed one to find the board"))
+            raise ConfigError(Problem(args.settings, "service.port", Text(N_("0 picks a free port at each start: "
+                                                                             "the kiosk needs a fixed one to find the board"))))
         url = k.board_url(port)
     profile = k.profile_dir()
     if profile is None:
-        raise ConfigError(Problem(None, None, "XDG_RUNTIME_DIR is not set: run the kiosk from its systemd unit "
-                                              "or a login session on this machine"))
+        raise ConfigError(Problem(None, None, Text(N_("XDG_RUNTIME_DIR is not set: run the kiosk from its systemd "
+                                                      "unit or a login session on this machine"))))
     missing = k.missing_programs()
     cmd = k.command(url, cage=shutil.which("cage") or "cage", browser=k.find_browser() or "chromium",
                     profile=profile)
@@ -46,8 +47,8 @@ def kiosk(args) -> int:
         print(shlex.join(cmd))
         return 0
     if missing:
-        raise ConfigError(Problem(None, None, f"the kiosk needs {', '.join(missing)}: "
-                                              f"sudo apt-get install {' '.join(missing)}"))
+        raise ConfigError(Problem(None, None, Text(N_("the kiosk needs {programs}: {command}"), programs=", ".join(missing),
+                                                   command=f"sudo apt-get install {' '.join(missing)}")))
     k.fresh_profile(profile)
     os.execv(cmd[0], cmd)
     return 1  # not reached: exec replaced this process

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from ..errors import ConfigError, Problem
-from ..i18n import _, ngettext
+from ..i18n import N_, Text, _, ngettext
 from ..scenario import input_entry
 from ..service.replay import entry_event
 
@@ -47,7 +47,7 @@ def _open(db: str | None):
 
     path = Path(db) if db else default_db()
     if not path.exists():
-        raise ConfigError(Problem(path, None, "no such database (has the service run? see --db)"))
+        raise ConfigError(Problem(path, None, Text(N_("no such database (has the service run? see --db)"))))
     return Store(path)
 
 
@@ -73,10 +73,11 @@ def export_match(args) -> int:
     with _open(args.db) as store:
         record = store.match(args.match)
         if record is None:
-            raise ConfigError(Problem(None, "match", f"no match {args.match} in the database"))
+            raise ConfigError(Problem(None, "match", Text(N_("no match {id} in the database"), id=args.match)))
         if record.pruned:
-            raise ConfigError(Problem(None, "match", f"match {args.match}'s log was removed on {record.pruned[:10]} "
-                                                     "by the retention setting (its debrief is kept)"))
+            raise ConfigError(Problem(None, "match", Text(N_("match {id}'s log was removed on {day} by the retention "
+                                                             "setting (its debrief is kept)"), id=args.match,
+                                                          day=record.pruned[:10])))
         entries = store.entries(record.id)
     settings = {k: v for k, v in record.settings.items() if v is not None}
     doc = {"match": settings}
@@ -113,7 +114,7 @@ def prune_logs(args) -> int:
         if value is None:
             continue
         if value < 0:
-            raise ConfigError(Problem(None, flag, f"must be 0 (no limit) or more, not {value}"))
+            raise ConfigError(Problem(None, flag, Text(N_("must be 0 (no limit) or more, not {value}"), value=value)))
         retention = replace(retention, **{field: value or None})
     with _open(args.db or service.get("db")) as store:
         report = prune(store, retention)

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from ..errors import ConfigError, Problem
+from ..i18n import N_, Text
 
 UNIT_NAME = "penguin-panel.service"
 KIOSK_UNIT = "penguin-panel-kiosk.service"
@@ -84,8 +85,8 @@ def unit_template(name: str = UNIT_NAME) -> Path:
     """systemd/<name> of the checkout this package runs from."""
     path = Path(__file__).resolve().parents[2] / "systemd" / name
     if not path.is_file():
-        raise ConfigError(Problem(str(path), None, "the unit file is not there: install from a checkout of the "
-                                                   "repository (python3 bootstrap.py start)"))
+        raise ConfigError(Problem(str(path), None, Text(N_("the unit file is not there: install from a checkout of the "
+                                                           "repository ({command})"), command="python3 bootstrap.py start")))
     return path
 
 
@@ -219,7 +220,7 @@ def kiosk_can_run(unit: str) -> bool:
 def screen_connected(unit: str) -> bool:
     m = re.search(r"^ExecCondition=(.+)$", unit, flags=re.M)
     if m is None:  # the unit changed shape: fail loudly rather than install blind
-        raise ConfigError(Problem(KIOSK_UNIT, "ExecCondition", "missing: the kiosk unit must check for a screen"))
+        raise ConfigError(Problem(KIOSK_UNIT, "ExecCondition", Text(N_("missing: the kiosk unit must check for a screen"))))
     return subprocess.run(shlex.split(m.group(1)), capture_output=True).returncode == 0
 
 
@@ -261,7 +262,8 @@ def _run(cmd: list[str]) -> None:
     print(f"penguin-panel: {' '.join(cmd)}")
     r = subprocess.run(cmd)
     if r.returncode != 0:
-        raise ConfigError(Problem(None, None, f"{' '.join(cmd)} failed (exit {r.returncode})"))
+        raise ConfigError(Problem(None, None, Text(N_("{command} failed (exit {code})"), command=" ".join(cmd),
+                                                   code=r.returncode)))
 
 
 def _group_exists(name: str) -> bool:
@@ -281,12 +283,12 @@ def reset_pin(args) -> int:
 
     db = Path(args.db) if args.db else default_db()
     if not db.exists():
-        raise ConfigError(Problem(str(db), None, "no database here: start the service once first"))
+        raise ConfigError(Problem(str(db), None, Text(N_("no database here: start the service once first"))))
     try:
         with Store(db) as store:
             pin = make_pin()
             Security(store).set_pin(pin)
     except StoreError as e:
-        raise ConfigError(Problem(None, "--db", str(e))) from None
+        raise ConfigError(Problem(None, "--db", e.args[0])) from None
     print(f"penguin-panel: new game master PIN: {pin}")
     return 0

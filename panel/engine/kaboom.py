@@ -25,7 +25,7 @@ from ..kaboom.mapping import KaboomMapping
 from ..layout import Layout
 from .clock import Countdown, at
 from .kaboom_settings import COLOURS, KaboomSettings
-from ..i18n import N_, Word
+from ..i18n import N_, Either, Text, Word
 from .refusal import Refusal, unknown
 
 
@@ -79,7 +79,8 @@ class KaboomMatch:
         if mapping is not None:
             missing = [c for c in settings.colours if c not in mapping.players]
             if missing:
-                raise ValueError(f"this panel has no button for the {', '.join(missing)} penguin")
+                raise ValueError(Text(N_("this panel has no button for the {colour} penguin"),
+                                      colour=Either(Word(c) for c in missing)))
         self.settings = settings
         self.rules = settings.rules
         self.mapping = mapping

@@ -23,7 +23,7 @@ from ..layout import Layout
 from . import cooperative
 from .clock import at
 from .draw_pile import DrawPile
-from ..i18n import N_, Either
+from ..i18n import N_, Either, Text, Word
 from .refusal import Refusal, unknown
 from .settings import CREW, MatchSettings
 
@@ -135,8 +135,10 @@ class Match:
     def __init__(self, settings: MatchSettings, layout: Layout, cards: list[Card] | None = None, *,
                  positions: dict[str, str] | None = None, shuffle: bool | None = None):
         if layout.side != settings.side or layout.expansion != settings.expansion:
-            raise ValueError(f"layout is for the {layout.side} side (expansion {layout.expansion}), settings ask for "
-                             f"the {settings.side} side (expansion {settings.expansion})")
+            raise ValueError(Text(N_("layout is for the {side} side (expansion {expansion}), settings ask for the "
+                                     "{wanted} side (expansion {wanted_expansion})"), side=Word(layout.side),
+                                  expansion=layout.expansion, wanted=Word(settings.side),
+                                  wanted_expansion=settings.expansion))
         self.settings = settings
         self.layout = layout
         if cards is None:
@@ -149,9 +151,10 @@ class Match:
         for c in cards:
             why = check_card(c, layout)
             if why:
-                raise ValueError(f"card {c.label()} cannot be played on this layout: {why[0]}")
+                raise ValueError(Text(N_("card {card} cannot be played on this layout: {why}"), card=c.label(),
+                                      why=why[0]))
         if not cards:
-            raise ValueError("the deck has no cards")
+            raise ValueError(Text(N_("the deck has no cards")))
         self._pile = DrawPile(cards, seed=settings.seed, shuffle=bool(shuffle))
         self._by_number = {}
         for c in cards:

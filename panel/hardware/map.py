@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError, Problem, read_toml
+from ..i18n import N_, Text, Word
 from ..layout import Layout
 
 # BCM GPIOs on the 40-pin header. GPIO0/1 are the HAT ID EEPROM's I2C bus: left alone.
@@ -46,6 +47,7 @@ PWM_CHANNEL = {12: 0, 18: 0, 13: 1, 19: 1}
 #   spi: adafruit-circuitpython-neopixel-spi, the bus's MOSI pin; no root, no PWM/audio clash.
 #   pwm: adafruit-circuitpython-neopixel (rpi_ws281x underneath); root; not on a Pi 5.
 NEOPIXEL_PINS = {"spi": {10: "spi0", 20: "spi1"}, "pwm": {10: None, 12: None, 18: None, 21: None}}
+NEOPIXEL_CHAIN = N_("the NeoPixel chain")  # what uses its data pin, in the checker's messages
 PIXEL_ORDERS = ("GRB", "RGB", "GRBW", "RGBW")
 PIXEL_ROLES = ("timer", "counters", "mistakes", "progress")
 MODELS = ("zero2w", "3", "4", "5")
@@ -364,9 +366,9 @@ class HardwareMap:
         for cid, s in self.controls.items():
             claims += [(p, cid, f"{self.keys[cid]}.{s.key}") for p in s.pi_pins]
         if self.neopixel is not None:
-            claims.append((self.neopixel.pin, "the NeoPixel chain", "neopixel.gpio"))
+            claims.append((self.neopixel.pin, NEOPIXEL_CHAIN, "neopixel.gpio"))
         if self.buzzer is not None:
-            claims.append((self.buzzer.pin, "the buzzer", "buzzer.gpio"))
+            claims.append((self.buzzer.pin, N_("the buzzer"), "buzzer.gpio"))
         return claims
 
     # -- checks against a layout -------------------------------------------------------
@@ -381,53 +383,57 @@ class HardwareMap:
         for cid, s in self.controls.items():
             key = self.keys[cid]
             if cid not in layout:
-                errors.append(Problem(f, key, f"unknown control id '{cid}' (not in layout '{layout.name}')"))
+                errors.append(Problem(f, key, Text(N_("unknown control id '{id}' (not in layout '{layout}')"), id=cid,
+                                                     layout=layout.name)))
                 continue
             c = layout.control(cid)
             if c.kind == "button":
                 if not isinstance(s, (GpioSource, MatrixSource)):
-                    errors.append(Problem(f, key, f"'{cid}' is a button: wire it to 'gpio' or 'matrix', "
-                                                  f"not '{s.key}'"))
+                    errors.append(Problem(f, key, Text(N_("'{id}' is a button: wire it to 'gpio' or 'matrix', "
+                                                          "not '{source}'"), id=cid, source=s.key)))
                 elif s.closed is not None:
-                    errors.append(Problem(f, f"{key}.closed", "only a token has positions; a button is "
-                                                              "pressed while its contact is closed"))
+                    errors.append(Problem(f, f"{key}.closed", Text(N_("only a token has positions; a button is "
+                                                                      "pressed while its contact is closed"))))
                 continue
             tk = c.token_kind
             if tk == "slider":
                 if not isinstance(s, AdcSource):
-                    errors.append(Problem(f, key, f"'{cid}' is a slider: it needs an ADC channel "
-                                                  f"('mcp3008' or 'pico_adc'), not '{s.key}'"))
+                    errors.append(Problem(f, key, Text(N_("'{id}' is a slider: it needs an ADC channel "
+                                                          "('mcp3008' or 'pico_adc'), not '{source}'"),
+                                                       id=cid, source=s.key)))
             elif tk == "knob":
                 if not isinstance(s, EncoderSource):
-                    errors.append(Problem(f, key, f"'{cid}' is the knob: it needs 'encoder' or "
-                                                  f"'pico_encoder', not '{s.key}'"))
+                    errors.append(Problem(f, key, Text(N_("'{id}' is the knob: it needs 'encoder' or "
+                                                          "'pico_encoder', not '{source}'"), id=cid, source=s.key)))
             elif tk == "round_lever" or isinstance(s, PinPairSource):
                 if not isinstance(s, PinPairSource):
-                    errors.append(Problem(f, key, f"'{cid}' is a round lever: it needs a pin pair "
-                                                  f"'pins = [a, b]', not '{s.key}'"))
+                    errors.append(Problem(f, key, Text(N_("'{id}' is a round lever: it needs a pin pair "
+                                                          "'pins = [a, b]', not '{source}'"), id=cid, source=s.key)))
                 elif len(c.positions) != 3:
-                    errors.append(Problem(f, key, f"a pin pair reads 3 positions, '{cid}' has "
-                                                  f"{len(c.positions)}"))
+                    errors.append(Problem(f, key, Text(N_("a pin pair reads 3 positions, '{id}' has {n}"), id=cid,
+                                                       n=len(c.positions))))
             else:  # switch, click, lever: one contact, two positions
                 if not isinstance(s, (GpioSource, MatrixSource)):
-                    errors.append(Problem(f, key, f"'{cid}' is a {tk}: wire its contact to 'gpio' or "
-                                                  f"'matrix', not '{s.key}'"))
+                    errors.append(Problem(f, key, Text(N_("'{id}' is a {kind}: wire its contact to 'gpio' or "
+                                                          "'matrix', not '{source}'"), id=cid, kind=tk, source=s.key)))
                 elif len(c.positions) != 2:
-                    errors.append(Problem(f, key, f"one contact reads 2 positions, '{cid}' has "
-                                                  f"{len(c.positions)}"))
+                    errors.append(Problem(f, key, Text(N_("one contact reads 2 positions, '{id}' has {n}"), id=cid,
+                                                       n=len(c.positions))))
                 elif s.closed is not None and s.closed not in c.positions:
-                    errors.append(Problem(f, f"{key}.closed", f"{s.closed!r} is not a position of "
-                                                              f"'{cid}' ({', '.join(c.positions)})"))
+                    errors.append(Problem(f, f"{key}.closed", Text(N_("{value} is not a position of '{id}' ({positions})"),
+                                                                   value=repr(s.closed), id=cid,
+                                                                   positions=", ".join(c.positions))))
 
         if self.neopixel is not None:
             for cid in self.neopixel.buttons:
                 if cid not in layout:
                     errors.append(Problem(f, f"neopixel.buttons.{cid}",
-                                          f"unknown control id '{cid}' (not in layout '{layout.name}')"))
+                                          Text(N_("unknown control id '{id}' (not in layout '{layout}')"), id=cid,
+                                               layout=layout.name)))
 
         for c in layout.controls():
             if c.id not in self.controls:
-                p = Problem(f, f"controls.{c.id}", "control of the layout is not wired (unmapped)")
+                p = Problem(f, f"controls.{c.id}", Text(N_("control of the layout is not wired (unmapped)")))
                 (errors if strict else warnings).append(p)
         return errors, warnings
 
@@ -441,67 +447,68 @@ class _Reader:
         self.file = file
         self.problems: list[Problem] = []
 
-    def add(self, key: str, reason: str) -> None:
+    def add(self, key: str, reason: Text) -> None:
         self.problems.append(Problem(self.file, key, reason))
 
     def unknown(self, raw: dict, allowed: tuple[str, ...], key: str) -> None:
         for k in raw:
             if k not in allowed:
                 where = f"{key}.{k}" if key else k
-                self.add(where, f"unknown key (expected one of: {', '.join(allowed)})")
+                self.add(where, Text(N_("unknown key (expected one of: {keys})"), keys=", ".join(allowed)))
 
     def table(self, raw: Any, key: str) -> dict | None:
         if raw is None:
             return None
         if not isinstance(raw, dict):
-            self.add(key, f"must be a table, not {type(raw).__name__}")
+            self.add(key, Text(N_("must be a table, not {type}"), type=type(raw).__name__))
             return None
         return raw
 
     def int_(self, v: Any, key: str, lo: int | None = None, hi: int | None = None,
-             what: str = "a whole number") -> int | None:
+             what: str = N_("a whole number")) -> int | None:
+        """`what` (marked N_) says what the number is, in the problem's words."""
         if not isinstance(v, int) or isinstance(v, bool):
-            self.add(key, f"must be {what}, not {v!r}")
+            self.add(key, Text(N_("must be {what}, not {value}"), what=Word(what), value=repr(v)))
             return None
         if (lo is not None and v < lo) or (hi is not None and v > hi):
-            self.add(key, f"{v} is out of range ({what})")
+            self.add(key, Text(N_("{value} is out of range ({what})"), value=v, what=Word(what)))
             return None
         return v
 
     def gpio(self, v: Any, key: str) -> int | None:
         if not isinstance(v, int) or isinstance(v, bool):
-            self.add(key, f"must be a BCM GPIO number, not {v!r}")
+            self.add(key, Text(N_("must be a BCM GPIO number, not {value}"), value=repr(v)))
             return None
         if v in (0, 1):
-            self.add(key, f"GPIO{v} is reserved for the HAT ID EEPROM (ID_SD/ID_SC); use GPIO2-27")
+            self.add(key, Text(N_("GPIO{pin} is reserved for the HAT ID EEPROM (ID_SD/ID_SC); use GPIO2-27"), pin=v))
             return None
         if v not in PI_GPIOS:
-            self.add(key, f"GPIO{v} is not on the 40-pin header (GPIO2-27)")
+            self.add(key, Text(N_("GPIO{pin} is not on the 40-pin header (GPIO2-27)"), pin=v))
             return None
         return v
 
     def pico_gp(self, v: Any, key: str) -> int | None:
         if not isinstance(v, int) or isinstance(v, bool) or v not in PICO_GPS:
-            self.add(key, f"{v!r} is not a free Pico GP pin (GP0-22, GP26-28)")
+            self.add(key, Text(N_("{value} is not a free Pico GP pin (GP0-22, GP26-28)"), value=repr(v)))
             return None
         return v
 
     def pair(self, v: Any, key: str, pin) -> tuple[int, int] | None:
         if not isinstance(v, list) or len(v) != 2:
-            self.add(key, "must be a pair of pins [a, b]")
+            self.add(key, Text(N_("must be a pair of pins [a, b]")))
             return None
         a, b = pin(v[0], f"{key}[0]"), pin(v[1], f"{key}[1]")
         if a is None or b is None:
             return None
         if a == b:
-            self.add(key, f"the two pins of a pair must differ (both are {a})")
+            self.add(key, Text(N_("the two pins of a pair must differ (both are {pin})"), pin=a))
             return None
         return (a, b)
 
     def choice(self, raw: dict, key: str, name: str, options: tuple[str, ...], default: str) -> str:
         v = raw.get(name, default)
         if v not in options:
-            self.add(f"{key}.{name}", f"{v!r} is not one of: {', '.join(options)}")
+            self.add(f"{key}.{name}", Text(N_("{value} is not one of: {options}"), value=repr(v), options=", ".join(options)))
             return default
         return v
 
@@ -509,7 +516,7 @@ class _Reader:
 def _pull_active(r: _Reader, raw: dict, key: str) -> tuple[str, str]:
     pull = r.choice(raw, key, "pull", ("up", "down", "none"), "up")
     if "active" not in raw and pull == "none":
-        r.add(f"{key}.active", "a floating input (pull = \"none\") needs 'active' (\"low\" or \"high\")")
+        r.add(f"{key}.active", Text(N_("a floating input (pull = \"none\") needs 'active' (\"low\" or \"high\")")))
     default = "high" if pull == "down" else "low"
     active = r.choice(raw, key, "active", ("low", "high"), default)
     return pull, active
@@ -518,7 +525,7 @@ def _pull_active(r: _Reader, raw: dict, key: str) -> tuple[str, str]:
 def _closed(r: _Reader, raw: dict, key: str) -> str | None:
     v = raw.get("closed")
     if v is not None and not isinstance(v, str):
-        r.add(f"{key}.closed", "must be a position name")
+        r.add(f"{key}.closed", Text(N_("must be a position name")))
         return None
     return v
 
@@ -529,8 +536,9 @@ def _parse_source(r: _Reader, raw: Any, key: str) -> Source | None:
         return None
     kinds = [k for k in SOURCE_KEYS if k in raw]
     if len(kinds) != 1:
-        r.add(key, ("no source given" if not kinds else f"more than one source ({', '.join(kinds)})")
-              + f": give exactly one of {', '.join(SOURCE_KEYS)}")
+        r.add(key, Text(N_("more than one source ({given}): give exactly one of {keys}") if kinds else
+                        N_("no source given: give exactly one of {keys}"), given=", ".join(kinds),
+                        keys=", ".join(SOURCE_KEYS)))
         return None
     kind = kinds[0]
     r.unknown(raw, (kind,) + _OPTION_KEYS[kind], key)
@@ -547,10 +555,10 @@ def _parse_source(r: _Reader, raw: Any, key: str) -> Source | None:
     if kind in ("encoder", "pico_encoder"):
         pins = r.pair(v, k, r.gpio if kind == "encoder" else r.pico_gp)
         spp = r.int_(raw.get("steps_per_position", 4), f"{key}.steps_per_position", 1, 100,
-                     "detents per position, 1-100")
+                     N_("detents per position, 1-100"))
         wrap = raw.get("wrap", True)
         if not isinstance(wrap, bool):
-            r.add(f"{key}.wrap", "must be true or false")
+            r.add(f"{key}.wrap", Text(N_("must be true or false")))
             wrap = True
         pull = r.choice(raw, key, "pull", ("up", "down", "none"), "up") if kind == "encoder" else "up"
         if pins is None or spp is None:
@@ -558,31 +566,31 @@ def _parse_source(r: _Reader, raw: Any, key: str) -> Source | None:
         return EncoderSource(pins, "pi" if kind == "encoder" else "pico", spp, wrap, pull)
     if kind in ("mcp3008", "pico_adc"):
         hi = 7 if kind == "mcp3008" else 2
-        ch = r.int_(v, k, 0, hi, f"an ADC channel 0-{hi}")
+        ch = r.int_(v, k, 0, hi, N_("an ADC channel 0-7") if hi == 7 else N_("an ADC channel 0-2"))
         cal = raw.get("calibration", [0.0, 1.0])
         ok = (isinstance(cal, list) and len(cal) == 2
               and all(isinstance(x, (int, float)) and not isinstance(x, bool) and 0 <= x <= 1 for x in cal)
               and cal[0] != cal[1])
         if not ok:
-            r.add(f"{key}.calibration", "must be [low, high]: two different readings between 0.0 and 1.0")
+            r.add(f"{key}.calibration", Text(N_("must be [low, high]: two different readings between 0.0 and 1.0")))
             cal = [0.0, 1.0]
         if raw.get("reversed", False) is True:  # wired backwards: swap the ends
             cal = [cal[1], cal[0]]
         hyst = raw.get("hysteresis", 0.05)
         if not isinstance(hyst, (int, float)) or isinstance(hyst, bool) or not 0 <= hyst < 0.5:
-            r.add(f"{key}.hysteresis", "must be a fraction of full scale, 0 to 0.5")
+            r.add(f"{key}.hysteresis", Text(N_("must be a fraction of full scale, 0 to 0.5")))
             hyst = 0.05
-        settle = r.int_(raw.get("settle_ms", 150), f"{key}.settle_ms", 0, 5000, "milliseconds, 0-5000")
+        settle = r.int_(raw.get("settle_ms", 150), f"{key}.settle_ms", 0, 5000, N_("milliseconds, 0-5000"))
         if ch is None:
             return None
         return AdcSource(ch, "mcp3008" if kind == "mcp3008" else "pico", (float(cal[0]), float(cal[1])),
                          float(hyst), 150 if settle is None else settle)
     if kind == "matrix":
         if not isinstance(v, list) or len(v) != 2:
-            r.add(k, "must be [row, column]")
+            r.add(k, Text(N_("must be [row, column]")))
             return None
-        row = r.int_(v[0], f"{k}[0]", 0, 31, "a row index 0-31")
-        col = r.int_(v[1], f"{k}[1]", 0, 31, "a column index 0-31")
+        row = r.int_(v[0], f"{k}[0]", 0, 31, N_("a row index 0-31"))
+        col = r.int_(v[1], f"{k}[1]", 0, 31, N_("a column index 0-31"))
         if row is None or col is None:
             return None
         return MatrixSource(row, col, _closed(r, raw, key))
@@ -596,27 +604,29 @@ def _parse_neopixel(r: _Reader, raw: Any) -> NeoPixelConfig | None:
     r.unknown(raw, ("gpio", "driver", "count", "order", "brightness", "buttons") + PIXEL_ROLES, "neopixel")
     driver = r.choice(raw, "neopixel", "driver", tuple(NEOPIXEL_PINS), "spi")
     if "gpio" not in raw:
-        r.add("neopixel", "missing 'gpio' (the data pin)")
+        r.add("neopixel", Text(N_("missing 'gpio' (the data pin)")))
         return None
     pin = r.gpio(raw["gpio"], "neopixel.gpio")
-    count = r.int_(raw.get("count"), "neopixel.count", 1, 1024, "the number of pixels, 1-1024")
+    count = r.int_(raw.get("count"), "neopixel.count", 1, 1024, N_("the number of pixels, 1-1024"))
     order = r.choice(raw, "neopixel", "order", PIXEL_ORDERS, "GRB")
     bright = raw.get("brightness", 0.3)
     if not isinstance(bright, (int, float)) or isinstance(bright, bool) or not 0 < bright <= 1:
-        r.add("neopixel.brightness", "must be a fraction between 0 (off) and 1 (full)")
+        r.add("neopixel.brightness", Text(N_("must be a fraction between 0 (off) and 1 (full)")))
         bright = 0.3
     if pin is None or count is None:
         return None
     if pin not in NEOPIXEL_PINS[driver]:
         pins = ", ".join(f"GPIO{p}" for p in NEOPIXEL_PINS[driver])
-        r.add("neopixel.gpio", f"the '{driver}' NeoPixel driver cannot drive GPIO{pin} (it drives {pins})")
+        r.add("neopixel.gpio", Text(N_("the '{driver}' NeoPixel driver cannot drive GPIO{pin} (it drives {pins})"),
+                                    driver=driver, pin=pin, pins=pins))
     owner: dict[int, str] = {}
 
     def take(i: int, key: str) -> None:
         if i >= count:
-            r.add(key, f"pixel {i} is past the end of the chain ({count} pixels, 0-{count - 1})")
+            r.add(key, Text(N_("pixel {i} is past the end of the chain ({count} pixels, 0-{last})"), i=i, count=count,
+                            last=count - 1))
         elif i in owner:
-            r.add(key, f"pixel {i} is already given to {owner[i]}")
+            r.add(key, Text(N_("pixel {i} is already given to {key}"), i=i, key=owner[i]))
         else:
             owner[i] = key
 
@@ -630,8 +640,8 @@ def _parse_neopixel(r: _Reader, raw: Any) -> NeoPixelConfig | None:
         if seg is None:
             continue
         r.unknown(seg, ("first", "count"), key)
-        first = r.int_(seg.get("first"), f"{key}.first", 0, None, "a pixel index >= 0")
-        n = r.int_(seg.get("count"), f"{key}.count", 1, 1024, "a number of pixels >= 1")
+        first = r.int_(seg.get("first"), f"{key}.first", 0, None, N_("a pixel index >= 0"))
+        n = r.int_(seg.get("count"), f"{key}.count", 1, 1024, N_("a number of pixels >= 1"))
         if first is None or n is None:
             continue
         segments[role] = (first, n)
@@ -643,7 +653,7 @@ def _parse_neopixel(r: _Reader, raw: Any) -> NeoPixelConfig | None:
         names = r.table(names, f"neopixel.buttons.{section}")
         for name, idx in (names or {}).items():
             key = f"neopixel.buttons.{section}.{name}"
-            i = r.int_(idx, key, 0, None, "a pixel index >= 0")
+            i = r.int_(idx, key, 0, None, N_("a pixel index >= 0"))
             if i is not None:
                 take(i, key)
                 buttons[f"{section}.{name}"] = i
@@ -655,36 +665,37 @@ def _parse(raw: dict, file: str) -> tuple[HardwareMap, list[Problem]]:
     r.unknown(raw, _TOP_KEYS, "")
     fmt = raw.get("format", 1)
     if fmt != 1:
-        r.add("format", f"unsupported hardware map format {fmt!r} (this program reads format 1)")
+        r.add("format", Text(N_("unsupported hardware map format {value} (this program reads format 1)"), value=repr(fmt)))
     name = raw.get("name", Path(file).stem)
     if not isinstance(name, str):
-        r.add("name", "must be a string")
+        r.add("name", Text(N_("must be a string")))
         name = Path(file).stem
     model = raw.get("model")
     if model is not None and model not in MODELS:
-        r.add("model", f"{model!r} is not a Pi model this build supports ({', '.join(MODELS)})")
+        r.add("model", Text(N_("{value} is not a Pi model this build supports ({models})"), value=repr(model),
+                            models=", ".join(MODELS)))
         model = None
     expansion = raw.get("expansion", False)
     if not isinstance(expansion, bool):
-        r.add("expansion", "must be true or false")
+        r.add("expansion", Text(N_("must be true or false")))
         expansion = False
 
     declared = raw.get("buses", [])
     buses: dict[str, str] = {}  # bus -> why it is in use
     if not isinstance(declared, list):
-        r.add("buses", "must be an array of bus names")
+        r.add("buses", Text(N_("must be an array of bus names")))
         declared = []
     for i, b in enumerate(declared):
         if not isinstance(b, str) or b not in BUS_PINS:
-            r.add(f"buses[{i}]", f"{b!r} is not a bus ({', '.join(BUS_PINS)})")
+            r.add(f"buses[{i}]", Text(N_("{value} is not a bus ({buses})"), value=repr(b), buses=", ".join(BUS_PINS)))
         else:
-            buses[b] = "buses = [...]"
+            buses[b] = "buses = [...]"  # the file's own words: said as they are
 
     controls: dict[str, Source] = {}
     keys: dict[str, str] = {}
     craw = r.table(raw.get("controls"), "controls")
     if craw is None:
-        r.add("controls", "missing: a map needs a [controls] table")
+        r.add("controls", Text(N_("missing: a map needs a [controls] table")))
         craw = {}
     for section, names in craw.items():
         names = r.table(names, f"controls.{section}")
@@ -705,13 +716,13 @@ def _parse(raw: dict, file: str) -> tuple[HardwareMap, list[Problem]]:
         kind = r.choice(cpraw, "coprocessor", "kind", ("pico",), "pico")
         port = cpraw.get("port")
         if port is not None and not isinstance(port, str):
-            r.add("coprocessor.port", "must be a device path like /dev/ttyACM0")
+            r.add("coprocessor.port", Text(N_("must be a device path like /dev/ttyACM0")))
             port = None
         lines = {}
         for what in ("rows", "cols"):
             v = cpraw.get(what, [])
             if not isinstance(v, list):
-                r.add(f"coprocessor.{what}", "must be an array of Pico GP pin numbers")
+                r.add(f"coprocessor.{what}", Text(N_("must be an array of Pico GP pin numbers")))
                 v = []
             lines[what] = tuple(p for i, p in enumerate(v) if r.pico_gp(p, f"coprocessor.{what}[{i}]") is not None)
         cp = CoprocessorConfig(kind, port, lines["rows"], lines["cols"])
@@ -720,24 +731,24 @@ def _parse(raw: dict, file: str) -> tuple[HardwareMap, list[Problem]]:
     mraw = r.table(raw.get("mcp3008"), "mcp3008")
     if mraw is not None:
         r.unknown(mraw, ("port", "device"), "mcp3008")
-        port = r.int_(mraw.get("port", 0), "mcp3008.port", 0, 0, "0 (the Pi's hardware SPI0)")
-        dev = r.int_(mraw.get("device", 0), "mcp3008.device", 0, 1, "0 (CE0, GPIO8) or 1 (CE1, GPIO7)")
+        port = r.int_(mraw.get("port", 0), "mcp3008.port", 0, 0, N_("0 (the Pi's hardware SPI0)"))
+        dev = r.int_(mraw.get("device", 0), "mcp3008.device", 0, 1, N_("0 (CE0, GPIO8) or 1 (CE1, GPIO7)"))
         mcp = Mcp3008Config(port or 0, dev or 0)
     if any(isinstance(s, AdcSource) and s.on == "mcp3008" for s in controls.values()):
         mcp = mcp or Mcp3008Config()
-        buses.setdefault("spi0", "the MCP3008")
+        buses.setdefault("spi0", N_("the MCP3008"))
 
     neo = _parse_neopixel(r, raw.get("neopixel"))
     if neo is not None and neo.pin in NEOPIXEL_PINS["spi"] and (neo.driver == "spi" or neo.pin == 10):
         bus = NEOPIXEL_PINS["spi"][neo.pin]
         if bus == "spi0" and mcp is not None:
-            r.add("neopixel.gpio", f"the NeoPixel chain on {bus} MOSI would take the MCP3008's SPI traffic "
-                                   f"as pixel data: put the chain on the other SPI bus (GPIO10/GPIO20) or "
-                                   f"use driver = \"pwm\"")
-        buses.setdefault(bus, "the NeoPixel chain")
+            r.add("neopixel.gpio", Text(N_("the NeoPixel chain on {bus} MOSI would take the MCP3008's SPI traffic "
+                                           "as pixel data: put the chain on the other SPI bus (GPIO10/GPIO20) or "
+                                           "use driver = \"pwm\""), bus=bus))
+        buses.setdefault(bus, NEOPIXEL_CHAIN)
     if neo is not None and neo.driver == "pwm" and model == "5":
-        r.add("neopixel.driver", "the 'pwm' NeoPixel driver (rpi_ws281x) does not work on a Pi 5: "
-                                 "use driver = \"spi\"")
+        r.add("neopixel.driver", Text(N_("the 'pwm' NeoPixel driver (rpi_ws281x) does not work on a Pi 5: "
+                                         "use driver = \"spi\"")))
 
     buzzer = None
     braw = r.table(raw.get("buzzer"), "buzzer")
@@ -746,10 +757,11 @@ def _parse(raw: dict, file: str) -> tuple[HardwareMap, list[Problem]]:
         pin = r.gpio(braw.get("gpio"), "buzzer.gpio")
         if pin is not None:
             if pin not in PWM_CHANNEL:
-                r.add("buzzer.gpio", f"GPIO{pin} has no hardware PWM: put the buzzer on GPIO12, 13, 18 or 19")
+                r.add("buzzer.gpio", Text(N_("GPIO{pin} has no hardware PWM: put the buzzer on GPIO12, 13, 18 or 19"), pin=pin))
             elif neo is not None and neo.driver == "pwm" and PWM_CHANNEL.get(neo.pin) == PWM_CHANNEL[pin]:
-                r.add("buzzer.gpio", f"GPIO{pin} shares PWM channel {PWM_CHANNEL[pin]} with the NeoPixel chain "
-                                     f"on GPIO{neo.pin}: use a pin of the other channel")
+                r.add("buzzer.gpio", Text(N_("GPIO{pin} shares PWM channel {channel} with the NeoPixel chain "
+                                             "on GPIO{other}: use a pin of the other channel"), pin=pin,
+                                          channel=PWM_CHANNEL[pin], other=neo.pin))
             buzzer = BuzzerConfig(pin)
 
     hm = HardwareMap(name, file, model, expansion, tuple(sorted(buses)), controls, keys, neo, buzzer, cp, mcp)
@@ -763,32 +775,32 @@ def _check_pins(r: _Reader, hm: HardwareMap, buses: dict[str, str]) -> None:
     reserved = {pin: (bus, sig) for bus in buses for pin, sig in BUS_PINS[bus].items()}
     for pin, what, key in hm.pi_claims():
         if pin in seen:
-            r.add(key, f"GPIO{pin} is used twice (also by {seen[pin]})")
+            r.add(key, Text(N_("GPIO{pin} is used twice (also by {other})"), pin=pin, other=Word(seen[pin])))
             continue
         seen[pin] = what
         if pin in reserved and not (key == "neopixel.gpio" and reserved[pin][1] == "MOSI"):
             bus, sig = reserved[pin]
-            r.add(key, f"GPIO{pin} is {bus.upper()} {sig}, reserved because the map uses {bus} "
-                       f"(for {buses[bus]})")
+            r.add(key, Text(N_("GPIO{pin} is {signal}, reserved because the map uses {bus} (for {user})"), pin=pin,
+                            signal=f"{bus.upper()} {sig}", bus=bus, user=Word(buses[bus])))
 
     # Co-processor: matrix lines and analog pins each used once, cells inside the matrix.
     cp = hm.coprocessor
     cells = [(cid, s) for cid, s in hm.controls.items() if isinstance(s, MatrixSource)]
     if cells and (cp is None or not cp.rows or not cp.cols):
-        r.add("coprocessor", "controls use 'matrix' cells but the map gives no [coprocessor] rows and cols")
+        r.add("coprocessor", Text(N_("controls use 'matrix' cells but the map gives no [coprocessor] rows and cols")))
     pico_seen: dict[int, str] = {}
 
-    def claim_gp(gp: int, what: str, key: str) -> None:
+    def claim_gp(gp: int, what: str | Text, key: str) -> None:
         if gp in pico_seen:
-            r.add(key, f"Pico GP{gp} is used twice (also by {pico_seen[gp]})")
+            r.add(key, Text(N_("Pico GP{pin} is used twice (also by {other})"), pin=gp, other=pico_seen[gp]))
         else:
             pico_seen[gp] = what
 
     if cp is not None:
         for i, gp in enumerate(cp.rows):
-            claim_gp(gp, f"matrix row {i}", f"coprocessor.rows[{i}]")
+            claim_gp(gp, Text(N_("matrix row {i}"), i=i), f"coprocessor.rows[{i}]")
         for i, gp in enumerate(cp.cols):
-            claim_gp(gp, f"matrix column {i}", f"coprocessor.cols[{i}]")
+            claim_gp(gp, Text(N_("matrix column {i}"), i=i), f"coprocessor.cols[{i}]")
     for cid, s in hm.controls.items():
         key = hm.keys[cid]
         if isinstance(s, AdcSource) and s.on == "pico":
@@ -800,9 +812,11 @@ def _check_pins(r: _Reader, hm: HardwareMap, buses: dict[str, str]) -> None:
     for cid, s in cells:
         key = f"{hm.keys[cid]}.matrix"
         if cp is not None and cp.rows and cp.cols and (s.row >= len(cp.rows) or s.col >= len(cp.cols)):
-            r.add(key, f"cell ({s.row}, {s.col}) is outside the {len(cp.rows)}x{len(cp.cols)} matrix")
+            r.add(key, Text(N_("cell ({row}, {col}) is outside the {rows}x{cols} matrix"), row=s.row, col=s.col,
+                            rows=len(cp.rows), cols=len(cp.cols)))
         elif (s.row, s.col) in taken:
-            r.add(key, f"matrix cell ({s.row}, {s.col}) is used twice (also by {taken[(s.row, s.col)]})")
+            r.add(key, Text(N_("matrix cell ({row}, {col}) is used twice (also by {other})"), row=s.row, col=s.col,
+                            other=taken[(s.row, s.col)]))
         else:
             taken[(s.row, s.col)] = cid
     adc: dict[tuple[str, int], str] = {}
@@ -810,8 +824,8 @@ def _check_pins(r: _Reader, hm: HardwareMap, buses: dict[str, str]) -> None:
         if isinstance(s, AdcSource):
             k = (s.on, s.channel)
             if k in adc:
-                r.add(f"{hm.keys[cid]}.{s.key}", f"ADC channel {s.channel} is used twice "
-                                                          f"(also by {adc[k]})")
+                r.add(f"{hm.keys[cid]}.{s.key}", Text(N_("ADC channel {channel} is used twice (also by {other})"),
+                                                      channel=s.channel, other=adc[k]))
             else:
                 adc[k] = cid
 
@@ -839,7 +853,8 @@ def map_path(arg: str | Path) -> Path:
 def _read(arg: str | Path) -> tuple[Path, dict]:
     file = map_path(arg)
     if not file.exists() and len(file.parts) == 1:
-        raise ConfigError(Problem(file, None, f"no such file, nor a shipped map ({', '.join(shipped_maps())})"))
+        raise ConfigError(Problem(file, None, Text(N_("no such file, nor a shipped map ({maps})"),
+                                                  maps=", ".join(shipped_maps()))))
     return file, read_toml(file)
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from contextlib import contextmanager
 from pathlib import Path
 
+from ..i18n import N_, Text
+
 MODEL_FILE = Path("/proc/device-tree/model")
 
 
@@ -38,7 +40,7 @@ def pin_factory(*, sim: bool = False, model_file: Path = MODEL_FILE):
     if sim:
         return mock_factory()
     if board_model(model_file) is None:
-        raise RuntimeError("this machine is not a Raspberry Pi: run with --sim to use simulated pins")
+        raise RuntimeError(Text(N_("this machine is not a Raspberry Pi: run with --sim to use simulated pins")))
     return None
 
 

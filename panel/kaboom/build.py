@@ -33,17 +33,17 @@ def kaboom_match(raw: dict[str, Any], positions: dict[str, str] | None = None, *
     return KaboomMatch(settings, mapping, layout=layout, positions=positions)
 
 
-def declaration(layout_path: str | None, defaults: dict[str, Any]) -> dict[str, Any]:
+def declaration(layout_path: str | None, defaults: dict[str, Any], tr: Any = None) -> dict[str, Any]:
     """What the game master's page needs to offer a Kaboom mission on this panel: the
     penguins it has a button for, the difficulties, every mission's numbers at each, the
     custom mission's starting values and limits, and the defaults. `available` is False
-    (with the reason) on a layout without a usable [kaboom] table."""
+    (with the reason, in the language of `tr`) on a layout without a usable [kaboom] table."""
     try:
         _, mapping = panel_for(layout_path)
         missions = defaults.get("missions")
         presets = load_missions(missions if isinstance(missions, str) else None)
     except ConfigError as e:
-        return {"available": False, "reason": "; ".join(str(p) for p in e.problems)}
+        return {"available": False, "reason": "; ".join(p.text(tr) for p in e.problems)}
     return {"available": True, "colours": list(mapping.players), "difficulties": list(DIFFICULTIES),
             "form": list(KaboomSettings.FORM), **presets.as_dict(),
             "defaults": {k: v for k, v in defaults.items() if k in KaboomSettings.FORM}}

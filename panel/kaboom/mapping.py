@@ -21,6 +21,7 @@ from typing import Any
 
 from ..engine.kaboom_settings import COLOURS
 from ..errors import ConfigError, Problem, read_toml
+from ..i18n import N_, Text
 from ..layout import Layout, default_layout_path, load_layout
 
 BUTTON_ROLES = ("recharge", "mission", "alert_flipped", "alert_deactivated", "start")
@@ -61,23 +62,23 @@ class KaboomMapping:
 def parse_mapping(raw: Any, layout: Layout, file: str) -> KaboomMapping:
     problems: list[Problem] = []
 
-    def bad(key: str, reason: str) -> None:
+    def bad(key: str, reason: Text) -> None:
         problems.append(Problem(file, f"kaboom.{key}" if key else "kaboom", reason))
 
     if not isinstance(raw, dict):
-        raise ConfigError(Problem(file, "kaboom", "this layout has no [kaboom] table: it says which controls "
-                                                  "Penguin Kaboom uses (see the default layout)"))
+        raise ConfigError(Problem(file, "kaboom", Text(N_("this layout has no [kaboom] table: it says which controls "
+                                                          "Penguin Kaboom uses (see the default layout)"))))
     for k in raw:
         if k not in _KEYS:
-            bad(k, f"unknown key (expected one of: {', '.join(_KEYS)})")
+            bad(k, Text(N_("unknown key (expected one of: {keys})"), keys=", ".join(_KEYS)))
     used: dict[str, str] = {}
 
     def button(key: str, cid: Any) -> str | None:
         if not isinstance(cid, str) or (cid not in layout.buttons and cid not in layout.cockpit):
-            bad(key, f"{cid!r} is not a button of the layout")
+            bad(key, Text(N_("{value} is not a button of the layout"), value=repr(cid)))
             return None
         if cid in used:
-            bad(key, f"{cid} is already the {used[cid]}: one job per control")
+            bad(key, Text(N_("{id} is already the {key}: one job per control"), id=cid, key=used[cid]))
             return None
         used[cid] = key
         return cid
@@ -85,11 +86,11 @@ def parse_mapping(raw: Any, layout: Layout, file: str) -> KaboomMapping:
     players: dict[str, str] = {}
     raw_players = raw.get("players")
     if not isinstance(raw_players, dict) or not raw_players:
-        bad("players", "needs a table of colour = button id, e.g. { red = \"alarm.red\" }")
+        bad("players", Text(N_("needs a table of colour = button id, e.g. {example}"), example='{ red = "alarm.red" }'))
         raw_players = {}
     for colour, cid in raw_players.items():
         if colour not in COLOURS:
-            bad(f"players.{colour}", f"not a penguin colour ({', '.join(COLOURS)})")
+            bad(f"players.{colour}", Text(N_("not a penguin colour ({colours})"), colours=", ".join(COLOURS)))
             continue
         b = button(f"players.{colour}", cid)
         if b is not None:
@@ -102,7 +103,7 @@ def parse_mapping(raw: Any, layout: Layout, file: str) -> KaboomMapping:
             roles[r] = next((b.id for b in layout.cockpit.values() if b.role == "start"), None)
             continue
         if cid is None:
-            bad(r, "missing: which button is it?")
+            bad(r, Text(N_("missing: which button is it?")))
             continue
         roles[r] = button(r, cid)
 
@@ -110,15 +111,18 @@ def parse_mapping(raw: Any, layout: Layout, file: str) -> KaboomMapping:
     cover_id = cover_open = None
     cover_positions: tuple[str, ...] = ()
     if not isinstance(cover, dict) or set(cover) != {"control", "open"}:
-        bad("cover", "needs { control = token id, open = its position when the protection is off }")
+        bad("cover", Text(N_("needs {example}: a token id, and its position when the protection is off"),
+                         example='{ control = "...", open = "..." }'))
     else:
         tok = layout.tokens.get(cover["control"]) if isinstance(cover["control"], str) else None
         if tok is None:
-            bad("cover.control", f"{cover['control']!r} is not a switch or lever of the layout")
+            bad("cover.control", Text(N_("{value} is not a switch or lever of the layout"), value=repr(cover["control"])))
         elif cover["open"] not in tok.positions:
-            bad("cover.open", f"{cover['open']!r} is not a position of {tok.id} ({', '.join(tok.positions)})")
+            bad("cover.open", Text(N_("{value} is not a position of {id} ({positions})"), value=repr(cover["open"]),
+                                   id=tok.id, positions=", ".join(tok.positions)))
         elif cover["open"] == tok.start:
-            bad("cover.open", f"{cover['open']!r} is where {tok.id} starts: the protection must start on")
+            bad("cover.open", Text(N_("{value} is where {id} starts: the protection must start on"),
+                                   value=repr(cover["open"]), id=tok.id))
         else:
             cover_id, cover_open, cover_positions = tok.id, cover["open"], tok.positions
     if problems:

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..engine.kaboom_settings import DIFFICULTIES, LIMITS, MissionRules, RULE_WORDS
 from ..errors import ConfigError, Problem, read_toml
+from ..i18n import N_, Text, Word
 
 DEFAULT_MISSIONS = "kaboom-missions.toml"
 _DIFFICULTY_KEYS = ("time_per_player", "alert_seconds")
@@ -80,39 +81,41 @@ def _whole(v: Any) -> bool:
 def parse_missions(raw: dict[str, Any], file: str) -> Missions:
     problems: list[Problem] = []
 
-    def bad(key: str, reason: str) -> None:
+    def bad(key: str, reason: Text) -> None:
         problems.append(Problem(file, key, reason))
 
     for k in raw:
         if k not in _TOP_KEYS:
-            bad(k, f"unknown key (expected one of: {', '.join(_TOP_KEYS)})")
+            bad(k, Text(N_("unknown key (expected one of: {keys})"), keys=", ".join(_TOP_KEYS)))
     if raw.get("format", 1) != 1:
-        bad("format", f"unsupported missions format {raw.get('format')!r} (this program reads format 1)")
+        bad("format", Text(N_("unsupported missions format {value} (this program reads format 1)"),
+                           value=repr(raw.get("format"))))
 
     difficulties: dict[str, Difficulty] = {}
     raw_d = raw.get("difficulty")
     if not isinstance(raw_d, dict):
-        bad("difficulty", f"needs a table for each difficulty: {', '.join(DIFFICULTIES)}")
+        bad("difficulty", Text(N_("needs a table for each difficulty: {names}"), names=", ".join(DIFFICULTIES)))
         raw_d = {}
     for name in raw_d:
         if name not in DIFFICULTIES:
-            bad(f"difficulty.{name}", f"unknown difficulty (expected {', '.join(DIFFICULTIES)})")
+            bad(f"difficulty.{name}", Text(N_("unknown difficulty (expected {names})"), names=", ".join(DIFFICULTIES)))
     for name in DIFFICULTIES:
         key = f"difficulty.{name}"
         d = raw_d.get(name)
         if not isinstance(d, dict):
             if raw_d:
-                bad(key, "missing: every difficulty needs time_per_player and alert_seconds")
+                bad(key, Text(N_("missing: every difficulty needs time_per_player and alert_seconds")))
             continue
         ok = True
         for k in d:
             if k not in _DIFFICULTY_KEYS:
-                bad(f"{key}.{k}", f"unknown key (expected {', '.join(_DIFFICULTY_KEYS)})")
+                bad(f"{key}.{k}", Text(N_("unknown key (expected {keys})"), keys=", ".join(_DIFFICULTY_KEYS)))
         for k in _DIFFICULTY_KEYS:
             low, high = LIMITS[k]
             v = d.get(k)
             if not _whole(v) or not low <= v <= high:
-                bad(f"{key}.{k}", f"must be a whole number from {low} to {high} ({RULE_WORDS[k]}), not {v!r}")
+                bad(f"{key}.{k}", Text(N_("must be a whole number from {low} to {high} ({what}), not {value}"), low=low,
+                                         high=high, what=Word(RULE_WORDS[k]), value=repr(v)))
                 ok = False
         if ok:
             difficulties[name] = Difficulty(d["time_per_player"], d["alert_seconds"])
@@ -120,23 +123,24 @@ def parse_missions(raw: dict[str, Any], file: str) -> Missions:
     missions: dict[int, Mission] = {}
     raw_m = raw.get("mission")
     if not isinstance(raw_m, list) or not raw_m:
-        bad("mission", "needs the missions as [[mission]] tables")
+        bad("mission", Text(N_("needs the missions as [[mission]] tables")))
         raw_m = []
     for i, m in enumerate(raw_m):
         key = f"mission[{i}]"
         if not isinstance(m, dict):
-            bad(key, "must be a table")
+            bad(key, Text(N_("must be a table")))
             continue
         for k in m:
             if k not in _MISSION_KEYS:
-                bad(f"{key}.{k}", f"unknown key (expected one of: {', '.join(_MISSION_KEYS)})")
+                bad(f"{key}.{k}", Text(N_("unknown key (expected one of: {keys})"), keys=", ".join(_MISSION_KEYS)))
         number = m.get("number")
         if not _whole(number) or number != i + 1:
-            bad(f"{key}.number", f"must be {i + 1}: missions are numbered 1, 2, 3 ... in order, not {number!r}")
+            bad(f"{key}.number", Text(N_("must be {n}: missions are numbered 1, 2, 3 ... in order, not {value}"),
+                                      n=i + 1, value=repr(number)))
             continue
         name = m.get("name", f"Mission {number}")
         if not isinstance(name, str) or not name.strip():
-            bad(f"{key}.name", "must be a name (text)")
+            bad(f"{key}.name", Text(N_("must be a name (text)")))
             continue
         # A mission's own rules checked as rules; its clocks come from the difficulty (the
         # lowest legal values stand in here) and are checked below, at every difficulty.
@@ -149,7 +153,8 @@ def parse_missions(raw: dict[str, Any], file: str) -> Missions:
         for k in ("time_change", "alert_change"):
             v = m.get(k, 0)
             if not _whole(v):
-                bad(f"{key}.{k}", f"must be a whole number of seconds (negative takes some off), not {v!r}")
+                bad(f"{key}.{k}", Text(N_("must be a whole number of seconds (negative takes some off), not {value}"),
+                                      value=repr(v)))
                 v = None
             changes[k] = v
         if rules is None or None in changes.values():
@@ -163,8 +168,9 @@ def parse_missions(raw: dict[str, Any], file: str) -> Missions:
                 low, high = LIMITS[k]
                 if not low <= base + change <= high:
                     what = "time_change" if k == "time_per_player" else "alert_change"
-                    bad(f"{key}.{what}", f"gives {base + change} {RULE_WORDS[k]} at {dname} "
-                                         f"(must be from {low} to {high})")
+                    bad(f"{key}.{what}", Text(N_("gives {value} {what} at {difficulty} (must be from {low} to {high})"),
+                                              value=base + change, what=Word(RULE_WORDS[k]), difficulty=dname,
+                                              low=low, high=high))
         missions[number] = mission
 
     custom = MissionRules.from_dict(raw.get("custom"), file=file, key="custom", problems=problems)

@@ -38,7 +38,7 @@ from ..engine.kaboom import ACTIONS, KaboomMatch, malformed
 from ..engine.kaboom_settings import KaboomSettings
 from ..errors import ConfigError, Problem
 from ..events import Action, GameEvent, InputEvent
-from ..i18n import _
+from ..i18n import N_, Text, _
 from ..scenario_inputs import each_input, start_positions
 from ..layout import Layout
 from .build import panel_for
@@ -107,7 +107,7 @@ def parse_kaboom_scenario(raw: dict[str, Any], *, file: str | None = None, base:
     problems: list[Problem] = []
     for k in raw:
         if k not in ("match", "input", "end", "panel"):
-            problems.append(Problem(file, k, "unknown key for a Kaboom scenario (expected match, panel, input, end)"))
+            problems.append(Problem(file, k, Text(N_("unknown key for a Kaboom scenario (expected match, panel, input, end)"))))
     raw_match = raw.get("match")
     missions_path = raw_match.get("missions") if isinstance(raw_match, dict) else None
     presets = load_missions(_path(base, missions_path) if isinstance(missions_path, str) else None)
@@ -115,14 +115,15 @@ def parse_kaboom_scenario(raw: dict[str, Any], *, file: str | None = None, base:
     layout, mapping = panel_for(str(_path(base, settings.layout)) if settings.layout else None)
     missing = [c for c in settings.colours if c not in mapping.players]
     if missing:
-        problems.append(Problem(file, "match.players", f"the panel has no button for the {', '.join(missing)} "
-                                                       f"penguin (it has {', '.join(mapping.players)})"))
+        problems.append(Problem(file, "match.players", Text(N_("the panel has no button for the {colours} penguin "
+                                                               "(it has {players})"), colours=", ".join(missing),
+                                                            players=", ".join(mapping.players))))
     positions = start_positions(raw.get("panel", {}), layout, file, problems)
     inputs, input_problems = parse_inputs(raw.get("input", []), layout, mapping, file)
     problems += input_problems
     end = raw.get("end")
     if end is not None and (not isinstance(end, (int, float)) or isinstance(end, bool) or end < 0):
-        problems.append(Problem(file, "end", "must be a time in seconds (a number >= 0)"))
+        problems.append(Problem(file, "end", Text(N_("must be a time in seconds (a number >= 0)"))))
         end = None
     if problems:
         raise ConfigError(problems)
@@ -139,8 +140,8 @@ def parse_inputs(raw_inputs: Any, layout: Layout, mapping: KaboomMapping, file: 
         target = e[verb]
         if verb in ("press", "hold", "release"):
             if not isinstance(target, str) or (target not in layout.buttons and target not in layout.cockpit):
-                bad(f"{target!r} is not a button of the panel (Kaboom uses "
-                    f"{', '.join(kaboom_buttons(mapping))})", verb)
+                bad(Text(N_("{value} is not a button of the panel (Kaboom uses {buttons})"), value=repr(target),
+                         buttons=", ".join(kaboom_buttons(mapping))), verb)
                 continue
             if verb in ("press", "hold"):
                 out.append(InputEvent(target, True, t))
@@ -149,23 +150,24 @@ def parse_inputs(raw_inputs: Any, layout: Layout, mapping: KaboomMapping, file: 
         elif verb == "move":
             tok = layout.tokens.get(target) if isinstance(target, str) else None
             if tok is None:
-                bad(f"{target!r} is not a token of the panel (the mission button's protection is "
-                    f"{mapping.cover})", "move")
+                bad(Text(N_("{value} is not a token of the panel (the mission button's protection is {cover})"),
+                         value=repr(target), cover=mapping.cover), "move")
                 continue
             to = e.get("to")
             to = str(to) if isinstance(to, int) and not isinstance(to, bool) else to
             if to not in tok.positions:
-                bad(f"{to!r} is not a position of {target} ({', '.join(tok.positions)})", "to")
+                bad(Text(N_("{value} is not a position of {id} ({positions})"), value=repr(to), id=target,
+                         positions=", ".join(tok.positions)), "to")
                 continue
             out.append(InputEvent(target, to, t))
         else:
             if target == "new_match":
-                bad("a scenario plays one mission: new_match is the service's, not a scenario's", "action")
+                bad(Text(N_("a scenario plays one mission: new_match is the service's, not a scenario's")), "action")
                 continue
             action = Action(target, t, {p: e[p] for p in _ACTION_PARAMS if p in e})
             why = malformed(action)
             if why is not None:
-                bad(why.reason, why.param)
+                bad(Text(why.message, **why.values), why.param)
                 continue
             out.append(action)
     return out, problems

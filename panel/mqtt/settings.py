@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ..errors import ConfigError, Problem
+from ..i18n import N_, Text, Word
 from .protocol import COCKPIT_ID, DEFAULT_DISCOVERY_PREFIX, DEFAULT_PREFIX, PREFIX
 
 
@@ -43,23 +44,23 @@ class Table:
     def from_table(cls, raw: Any, *, file: str | None = None, table: str = "mqtt"):
         problems: list[Problem] = []
 
-        def bad(key: str | None, reason: str) -> None:
+        def bad(key: str | None, reason: Text) -> None:
             problems.append(Problem(file, f"{table}.{key}" if key else table, reason))
 
         if not isinstance(raw, dict):
-            raise ConfigError(Problem(file, table, "must be a table"))
+            raise ConfigError(Problem(file, table, Text(N_("must be a table"))))
         declared = [f.name for f in fields(cls)]
         hints = typing.get_type_hints(cls)
         kw: dict[str, Any] = {}
         for key, value in raw.items():
             if key not in declared:
-                bad(key, f"unknown key (expected one of: {', '.join(declared)})")
+                bad(key, Text(N_("unknown key (expected one of: {keys})"), keys=", ".join(declared)))
                 continue
             want = _base_type(hints[key])
             if _is(value, want):
                 kw[key] = tuple(value) if want is tuple else value
             else:
-                bad(key, f"must be {_TYPE_WORDS[want]}, not {value!r}")
+                bad(key, Text(N_("must be {what}, not {value}"), what=Word(_TYPE_WORDS[want]), value=repr(value)))
         settings = cls(**kw)
         settings._check(bad)
         if problems:
@@ -102,35 +103,36 @@ class BrokerSettings(Table):
                 ctx.load_cert_chain(self.cert_file, self.key_file)
         except (ssl.SSLError, OSError) as e:
             where = self.cert_file or self.ca_file
-            raise ConfigError(Problem(None, None, f"{where}: cannot be used for TLS "
-                                                  f"({getattr(e, 'reason', None) or e})")) from None
+            raise ConfigError(Problem(None, None, Text(N_("{file}: cannot be used for TLS ({why})"), file=where,
+                                                       why=getattr(e, "reason", None) or e))) from None
         return ctx
 
     def _check(self, bad) -> None:
         if not self.host.strip():
-            bad("host", "must name the broker (a host name or an address)")
+            bad("host", Text(N_("must name the broker (a host name or an address)")))
         if self.port is not None and not 1 <= self.port <= 65535:
-            bad("port", f"must be a port number 1-65535, not {self.port}")
+            bad("port", Text(N_("must be a port number 1-65535, not {value}"), value=self.port))
         if not PREFIX.match(self.topic_prefix):
-            bad("topic_prefix", f"{self.topic_prefix!r}: letters, digits, - and _ in levels split by / "
-                                "(no + or #, no leading or trailing /)")
+            bad("topic_prefix", Text(N_("{value}: letters, digits, - and _ in levels split by / "
+                                        "(no + or #, no leading or trailing /)"), value=repr(self.topic_prefix)))
         if self.password is not None and self.username is None:
-            bad("password", "needs a username")
+            bad("password", Text(N_("needs a username")))
         if (self.cert_file or self.ca_file) and not self.tls:
-            bad("tls", "must be true to use ca_file or cert_file")
+            bad("tls", Text(N_("must be true to use ca_file or cert_file")))
         if self.key_file and not self.cert_file:
-            bad("key_file", "needs cert_file (the client certificate)")
+            bad("key_file", Text(N_("needs cert_file (the client certificate)")))
         unreadable = False
         for key in ("ca_file", "cert_file", "key_file"):
             path = getattr(self, key)
             if path and not os.access(path, os.R_OK):
-                bad(key, f"{path}: {'cannot be read' if os.path.exists(path) else 'file not found'}")
+                bad(key, Text(N_("{file}: cannot be read") if os.path.exists(path) else N_("{file}: file not found"),
+                             file=path))
                 unreadable = True
         if self.tls and not unreadable:
             try:
                 self.ssl_context()
             except ConfigError as e:
-                bad("cert_file" if self.cert_file else "ca_file", e.problems[0].reason)
+                bad("cert_file" if self.cert_file else "ca_file", e.problems[0].said)
 
 
 @dataclass(frozen=True)
@@ -152,11 +154,12 @@ class BridgeSettings(BrokerSettings):
     def _check(self, bad) -> None:
         super()._check(bad)
         if not COCKPIT_ID.match(self.cockpit_id):
-            bad("cockpit_id", f"{self.cockpit_id!r}: 1 to 32 of a-z, 0-9, - and _, starting with a letter or digit")
+            bad("cockpit_id", Text(N_("{value}: 1 to 32 of a-z, 0-9, - and _, starting with a letter or digit"),
+                                  value=repr(self.cockpit_id)))
         if len(self.name) > 64:
-            bad("name", "at most 64 characters")
+            bad("name", Text(N_("at most 64 characters")))
         if not PREFIX.match(self.discovery_prefix):
-            bad("discovery_prefix", f"{self.discovery_prefix!r}: topic levels without + or #")
+            bad("discovery_prefix", Text(N_("{value}: topic levels without + or #"), value=repr(self.discovery_prefix)))
 
 
 def default_cockpit_id() -> str:
@@ -169,7 +172,8 @@ def default_cockpit_id() -> str:
     return host or "cockpit"
 
 
-_TYPE_WORDS = {str: "a string", int: "a whole number", bool: "true or false", tuple: "an array of strings"}
+_TYPE_WORDS = {str: N_("a string"), int: N_("a whole number"), bool: N_("true or false"),
+               tuple: N_("an array of strings")}
 
 
 def _base_type(hint: Any) -> type:

@@ -500,7 +500,7 @@ async def admin_status(request: web.Request) -> web.Response:
     # be set): the page builds its forms from them.
     return web.json_response({"link": cockpit.link_status(), "match": match, "version": __version__,
                               "defaults": cockpit.defaults, "settings": declared_settings(said(request)),
-                              "kaboom": kaboom_declaration(cockpit.layout_path, cockpit.kaboom_defaults),
+                              "kaboom": kaboom_declaration(cockpit.layout_path, cockpit.kaboom_defaults, said(request)),
                               "language": cockpit.language, "warnings": cockpit.problems(),
                               "languages": [{"code": lang, "name": language_name(lang)} for lang in languages()]})
 

@@ -28,9 +28,9 @@ from ..engine import CREW, Match, MatchSettings, Refusal, allowed_actions, defau
 from ..engine.kaboom import KaboomMatch
 from ..engine.kaboom_settings import KaboomSettings
 from ..kaboom.build import kaboom_match, panel_for
-from ..errors import ConfigError
+from ..errors import ConfigError, Problem
 from ..events import Action, GameEvent, InputEvent
-from ..i18n import N_, SOURCE, Text, Word, languages, translations
+from ..i18n import N_, SOURCE, Text, Word, languages, text_of, translations
 from ..layout import Layout
 from ..scenario import named
 from .effects import sim_leds
@@ -183,7 +183,7 @@ class Cockpit:
         self._last_card: str | None = None  # the key of the card the towers were last sent
         self._art: tuple[str, str | None] | None = None  # (card key, its SVG): the last card drawn
         self._tasks: set[asyncio.Task] = set()
-        self.warnings: list[str | Text] = list(warnings)  # for the game master: what the start found wrong
+        self.warnings: list[str | Text | Problem] = list(warnings)  # for the game master: what the start found wrong
         self.store_error: str | None = None  # why the last write failed, until one succeeds
         self._retry_at: float | None = None  # clock time of the next try to log a due deadline
         self._retry_wait = RETRY_FIRST
@@ -394,7 +394,7 @@ class Cockpit:
         now = [Text(N_("the cockpit cannot save: {reason}; presses and actions are refused until it can"),
                     reason=Word(self.store_error))] if self.store_error else []
         tr = translations(self.language)
-        return [w.text(tr) if isinstance(w, Text) else w for w in now + self.warnings]
+        return [text_of(w, tr) for w in now + self.warnings]
 
     def tower_card(self, full: dict[str, Any] | None = None) -> dict[str, Any] | None:
         full = full if full is not None else self.full_snapshot()
@@ -762,8 +762,8 @@ class Cockpit:
         except ConfigError as e:
             # Said now, in the pages' language: the message is the problems' own words.
             raise Refused(400, "; ".join(p.text(translations(self.language)) for p in e.problems)) from None
-        except ValueError as e:
-            raise Refused(400, str(e)) from None
+        except ValueError as e:  # the engine's own checks: a Text, said in the pages' language
+            raise Refused(400, text_of(e.args[0] if e.args else e, translations(self.language))) from None
         settings = match.settings
         code = self.next_code
         try:

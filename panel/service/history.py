@@ -22,7 +22,7 @@ from ..engine import CARDS_PER_TURN, MISTAKES_PER_TURN, MatchSettings
 from ..engine.kaboom import KaboomMatch
 from ..kaboom import debrief as kaboom_debrief
 from ..errors import ConfigError, Problem
-from ..i18n import N_, SOURCE, Text, _, ngettext, system, translations
+from ..i18n import N_, SOURCE, Several, Text, _, ngettext, system, translations
 from ..scenario import contract_events
 from .replay import layout_for, replay_events
 from .store import BadRow, Entry, MatchRecord, Store, StoreWriteError, Summary
@@ -74,8 +74,10 @@ class Retention:
                 continue
             v = service[key]
             if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 100_000:
-                problems.append(Problem(file, f"service.{key}", f"must be a whole number of "
-                                        f"{field} from 0 (no limit) to 100000, not {v!r}"))
+                problems.append(Problem(file, f"service.{key}", Text(
+                    N_("must be a whole number of days from 0 (no limit) to 100000, not {value}") if field == "days"
+                    else N_("must be a whole number of matches from 0 (no limit) to 100000, not {value}"),
+                    value=repr(v))))
                 continue
             values[field] = v or None
         if problems:
@@ -100,7 +102,7 @@ def summarise(record: MatchRecord, entries: list[Entry]) -> dict[str, Any]:
     try:
         match, events = replay_events(record, entries)
     except ConfigError as e:
-        raise CannotRebuild(REBUILD, id=record.id, problem="; ".join(str(p) for p in e.problems)) from None
+        raise CannotRebuild(REBUILD, id=record.id, problem=Several(e.problems)) from None
     except (ValueError, KeyError, TypeError) as e:
         raise CannotRebuild(REBUILD, id=record.id, problem=f"{type(e).__name__}: {e}") from None
     if isinstance(match, KaboomMatch):

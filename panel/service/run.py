@@ -24,7 +24,7 @@ from ..engine import MatchSettings
 from ..engine.kaboom_settings import KaboomSettings
 from ..kaboom.missions import load_missions
 from ..errors import ConfigError, Problem, read_toml
-from ..i18n import N_, _, languages, system_language
+from ..i18n import N_, Several, Text, _, languages, system, system_language, text_of
 from .app import build_app
 from .cockpit import Cockpit
 from .guard import ConnectionGuard, bind, guard_process, start_serving
@@ -85,34 +85,35 @@ def read_settings(path: str | None) -> dict[str, Any]:
     problems = []
     for k in raw:
         if k not in ("service", "match", "kaboom", "mqtt"):
-            problems.append(Problem(path, k, "unknown table (expected [service], [match], [kaboom] and [mqtt])"))
+            problems.append(Problem(path, k, Text(N_("unknown table (expected [service], [match], [kaboom] and [mqtt])"))))
     service = raw.get("service", {})
     match = raw.get("match", {})
     if not isinstance(service, dict):
-        problems.append(Problem(path, "service", "must be a table"))
+        problems.append(Problem(path, "service", Text(N_("must be a table"))))
         service = {}
     if not isinstance(match, dict):
-        problems.append(Problem(path, "match", "must be a table"))
+        problems.append(Problem(path, "match", Text(N_("must be a table"))))
         match = {}
     for k in service:
         if k not in SERVICE_KEYS:
-            problems.append(Problem(path, f"service.{k}", f"unknown key (expected one of: {', '.join(SERVICE_KEYS)})"))
+            problems.append(Problem(path, f"service.{k}", Text(N_("unknown key (expected one of: {keys})"),
+                                                              keys=", ".join(SERVICE_KEYS))))
     for k in ("host", "db", "layout", "hardware"):
         if k in service and not isinstance(service[k], str):
-            problems.append(Problem(path, f"service.{k}", "must be a string"))
+            problems.append(Problem(path, f"service.{k}", Text(N_("must be a string"))))
     port = service.get("port")
     if port is not None and (not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535):
-        problems.append(Problem(path, "service.port", f"must be a port number 0-65535, not {port!r}"))
+        problems.append(Problem(path, "service.port", Text(N_("must be a port number 0-65535, not {value}"), value=repr(port))))
     if not isinstance(service.get("sim_from_network", False), bool):
-        problems.append(Problem(path, "service.sim_from_network", "must be true or false"))
+        problems.append(Problem(path, "service.sim_from_network", Text(N_("must be true or false"))))
     hosts = service.get("allow_hosts", [])
     if not isinstance(hosts, list) or not all(isinstance(h, str) for h in hosts):
-        problems.append(Problem(path, "service.allow_hosts", "must be an array of host names"))
+        problems.append(Problem(path, "service.allow_hosts", Text(N_("must be an array of host names"))))
     if "pin" in service:
         try:
             check_pin_format(service["pin"])
         except PinError as e:
-            problems.append(Problem(path, "service.pin", str(e)))
+            problems.append(Problem(path, "service.pin", e.args[0]))
     try:
         Retention.from_settings(service, file=path)
     except ConfigError as e:
@@ -123,7 +124,7 @@ def read_settings(path: str | None) -> dict[str, Any]:
         problems += e.problems
     kaboom = raw.get("kaboom", {})
     if not isinstance(kaboom, dict):
-        problems.append(Problem(path, "kaboom", "must be a table"))
+        problems.append(Problem(path, "kaboom", Text(N_("must be a table"))))
         kaboom = {}
     problems += check_kaboom_defaults(kaboom, path)
     mqtt = None
@@ -146,10 +147,11 @@ def check_kaboom_defaults(kaboom: dict[str, Any], path: str) -> list[Problem]:
     """The [kaboom] table: what a Penguin Kaboom mission set up at the panel is played with
     (difficulty, mission or custom numbers, a café's own missions file) and whether a
     penguin's colour pressed between matches sets one up (walk_up)."""
-    problems = [Problem(path, f"kaboom.{k}", f"unknown key (expected one of: {', '.join(KABOOM_DEFAULT_KEYS)})")
+    problems = [Problem(path, f"kaboom.{k}", Text(N_("unknown key (expected one of: {keys})"),
+                                                  keys=", ".join(KABOOM_DEFAULT_KEYS)))
                 for k in kaboom if k not in KABOOM_DEFAULT_KEYS]
     if not isinstance(kaboom.get("walk_up", False), bool):
-        problems.append(Problem(path, "kaboom.walk_up", "must be true or false"))
+        problems.append(Problem(path, "kaboom.walk_up", Text(N_("must be true or false"))))
     mission = {k: v for k, v in kaboom.items() if k in KABOOM_DEFAULT_KEYS and k != "walk_up"}
     try:  # the same checks as a mission the game master sets up
         missions = mission.get("missions")
@@ -169,13 +171,15 @@ def resolve(opts: Options) -> Resolved:
     host = opts.host or service.get("host") or ("127.0.0.1" if opts.sim else "0.0.0.0")
     port = opts.port if opts.port is not None else service.get("port", DEFAULT_PORT)
     if not 0 <= port <= 65535:
-        raise ConfigError(Problem(None, "--port", f"must be 0-65535, not {port}"))
+        raise ConfigError(Problem(None, "--port", Text(N_("must be 0-65535, not {value}"), value=port)))
     db = Path(opts.db or service.get("db") or default_db()).expanduser()
     touch = bool(match.pop("touch_sensors", False))
     hardware = opts.hardware or service.get("hardware")
     if not opts.sim and hardware is None:
-        raise ConfigError(Problem(None, "--hardware", "a built cockpit needs its hardware map "
-                                  "(penguin-panel play --hardware MAP.toml), or try the simulator: penguin-panel play --sim"))
+        raise ConfigError(Problem(None, "--hardware", Text(N_("a built cockpit needs its hardware map ({command}), "
+                                                              "or try the simulator: {simulator}"),
+                                                           command="penguin-panel play --hardware MAP.toml",
+                                                           simulator="penguin-panel play --sim")))
     layout = opts.layout or service.get("layout")
     hmap, warnings = None, []
     if not opts.sim:
@@ -194,7 +198,7 @@ def resolve(opts: Options) -> Resolved:
                     retention=Retention.from_settings(service))
 
 
-def stored_defaults(store: Store, base: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+def stored_defaults(store: Store, base: dict[str, Any]) -> tuple[dict[str, Any], Text | None]:
     """The defaults for new matches: the settings file's, under those saved on /admin. Saved
     ones that cannot be read are left out, with one line saying so (never a failed start)."""
     stored = store.get_setting("match_defaults")
@@ -206,13 +210,13 @@ def stored_defaults(store: Store, base: dict[str, Any]) -> tuple[dict[str, Any],
             raise ValueError("not a JSON object")
         MatchSettings.check_defaults({**base, **saved}, "defaults", key="")
     except ConfigError as e:
-        why = "; ".join(str(p) for p in e.problems)
+        why: Any = Several(e.problems)
     except (ValueError, RecursionError) as e:
-        why = f"not valid JSON ({str(e).splitlines()[0][:120]})"
+        why = Text(N_("not valid JSON ({why})"), why=str(e).splitlines()[0][:120])
     else:
         return {**base, **saved}, None
-    return dict(base), (f"the defaults for new matches saved on /admin cannot be used ({why}): "
-                        "the settings file's are used; save them again on /admin")
+    return dict(base), Text(N_("the defaults for new matches saved on /admin cannot be used ({why}): "
+                               "the settings file's are used; save them again on /admin"), why=why)
 
 
 def hardware_io(r: Resolved) -> tuple[list, list]:
@@ -224,8 +228,9 @@ def hardware_io(r: Resolved) -> tuple[list, list]:
     unwired) are logged here."""
     from .hardware_io import HardwareIO
 
+    tr = system()  # the journal's reader: the system locale's language
     for p in r.map_warnings:
-        log.warning("warning: %s", p)
+        log.warning("%s", _("warning: {warning}").format(warning=p.text(tr)))
     io = HardwareIO(r.hardware_map, r.layout, map_arg=r.hardware)
     for warning in io.warnings:
         say(_("warning: {warning}").format(warning=warning))
@@ -277,7 +282,7 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
     try:
         owner = OwnerLock(r.db).acquire()
     except StoreError as e:
-        raise ConfigError(Problem(None, "--db", str(e))) from None
+        raise ConfigError(Problem(None, "--db", e.args[0])) from None
     try:
         sock = bind_port(r.host, r.port)
     except ConfigError:
@@ -288,20 +293,21 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
     except StoreError as e:
         sock.close()
         owner.close()
-        raise ConfigError(Problem(None, "--db", str(e))) from None
+        raise ConfigError(Problem(None, "--db", e.args[0])) from None
     with owner, sock, store, Notifier() as notifier:
         security = Security(store, allow_hosts=r.allow_hosts + ([r.host] if r.host not in ("0.0.0.0", "::") else []))
         first_pin(security, r.pin, N_("game master PIN"),
                   N_("a new one: penguin-panel service reset-pin, or pin = '...' in the settings file"))
-        warnings = list(store.warnings)
+        warnings: list[Any] = list(store.warnings)
         damage = store.quick_check()
         if damage:
-            warnings.append(f"{damage}: copy the file aside and start a new one if matches misbehave")
+            warnings.append(Text(N_("{damage}: copy the file aside and start a new one if matches misbehave"),
+                                 damage=damage))
         defaults, problem = stored_defaults(store, r.match_defaults)
         if problem:
             warnings.append(problem)
         for warning in warnings:
-            say(_("warning: {warning}").format(warning=warning))
+            say(_("warning: {warning}").format(warning=text_of(warning, system())))
         # The pages' language: the game master's choice, else the system locale's.
         language = store.get_setting("language")
         if language not in languages():
@@ -385,7 +391,8 @@ def bind_port(host: str, port: int):
     try:
         return bind(host, port)
     except OSError as e:
-        raise ConfigError(Problem(None, "--port", f"cannot listen on {host}:{port} ({e.strerror or e})")) from None
+        raise ConfigError(Problem(None, "--port", Text(N_("cannot listen on {host}:{port} ({why})"), host=host, port=port,
+                                                       why=e.strerror or e))) from None
 
 
 async def until_stopped(stop: asyncio.Event, notifier: Notifier, owner: Any, port: int) -> None:

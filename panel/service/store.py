@@ -48,7 +48,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from ..i18n import N_
+from ..i18n import N_, Text
 
 log = logging.getLogger("penguin-panel")
 
@@ -192,17 +192,19 @@ class OwnerLock:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         except OSError as e:
-            raise StoreError(f"{self.db}: cannot open the database (its lock file {self.path.name}: {e.strerror})") from None
+            raise StoreError(Text(N_("{db}: cannot open the database (its lock file {file}: {why})"), db=self.db,
+                                  file=self.path.name, why=e.strerror)) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = _read_holder(fd)
             os.close(fd)
-            raise DatabaseInUse(f"{self.db} is in use by {holder}: stop that one first "
-                                "(or give this one another --db)") from None
+            raise DatabaseInUse(Text(N_("{db} is in use by {holder}: stop that one first (or give this one another --db)"),
+                                     db=self.db, holder=holder)) from None
         except OSError as e:
             os.close(fd)
-            raise StoreError(f"{self.db}: cannot open the database (cannot lock {self.path.name}: {e.strerror})") from None
+            raise StoreError(Text(N_("{db}: cannot open the database (cannot lock {file}: {why})"), db=self.db,
+                                  file=self.path.name, why=e.strerror)) from None
         self._fd = fd
         self.note(pid=os.getpid(), host=socket.gethostname(), since=time.strftime("%Y-%m-%d %H:%M:%S"))
         return self
@@ -266,13 +268,14 @@ class SQLiteFile:
             self._db = self._connect()
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version > self.VERSION:
-                raise StoreError(f"{self.path}: made by a newer penguin-panel ({self.WHAT} {version})")
+                raise StoreError(Text(N_("{db}: made by a newer penguin-panel ({what} {version})"), db=self.path,
+                                      what=self.WHAT, version=version))
             self._migrate(version)
             self._opened()
         except sqlite3.DatabaseError as e:
-            raise StoreError(f"{self.path}: cannot open the database ({e})") from None
+            raise StoreError(Text(N_("{db}: cannot open the database ({why})"), db=self.path, why=e)) from None
         except OSError as e:
-            raise StoreError(f"{self.path}: cannot open the database ({e.strerror})") from None
+            raise StoreError(Text(N_("{db}: cannot open the database ({why})"), db=self.path, why=e.strerror)) from None
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ConfigError, Problem, read_toml
-from ..i18n import N_
+from ..i18n import N_, Text
 from ..mqtt.settings import BrokerSettings, Table
 from ..service.guard import ConnectionGuard, guard_process, start_serving
 from ..service.run import bind_port, first_pin, say, stop_on_signals, until_stopped
@@ -52,14 +52,14 @@ class VenueSettings(Table):
 
     def _check(self, bad) -> None:
         if not 0 <= self.port <= 65535:
-            bad("port", f"must be a port number 0-65535, not {self.port}")
+            bad("port", Text(N_("must be a port number 0-65535, not {value}"), value=self.port))
         if self.pin is not None:
             try:
                 check_pin_format(self.pin)
             except PinError as e:
-                bad("pin", str(e))
+                bad("pin", e.args[0])
         if not 1 <= len(self.name) <= 64:
-            bad("name", "1 to 64 characters")
+            bad("name", Text(N_("1 to 64 characters")))
 
 
 @dataclass
@@ -81,7 +81,7 @@ def read_settings(path: str | None) -> tuple[VenueSettings, BrokerSettings]:
     problems: list[Problem] = []
     for k in raw:
         if k not in ("venue", "mqtt"):
-            problems.append(Problem(path, k, "unknown table (expected [venue] and [mqtt])"))
+            problems.append(Problem(path, k, Text(N_("unknown table (expected [venue] and [mqtt])"))))
     venue = broker = None
     try:
         venue = VenueSettings.from_table(raw.get("venue", {}), file=path, table="venue")
@@ -115,7 +115,7 @@ async def serve(opts: Options, *, stop: asyncio.Event | None = None, guard: dict
         store = VenueStore(db)
     except StoreError as e:
         sock.close()
-        raise ConfigError(Problem(None, "--db", str(e))) from None
+        raise ConfigError(Problem(None, "--db", e.args[0])) from None
     with sock, store, Notifier() as notifier:
         security = Security(store, allow_hosts=list(venue_settings.allow_hosts)
                             + ([host] if host not in ("0.0.0.0", "::") else []))
