@@ -258,7 +258,7 @@ class SQLiteFile:
         """scan_wal: look for damage in a WAL left by a crash before SQLite reads it (only the
         owner of the database may: another process's WAL is being written)."""
         self.path = Path(path)
-        self.warnings: list[str] = []  # what a person should hear about the file, one line each
+        self.warnings: list[Text] = []  # what a person should hear about the file, one line each
         if scan_wal:
             damage = wal_damage(self.path)
             if damage:
@@ -312,17 +312,18 @@ class SQLiteFile:
     def closed(self) -> bool:
         return self._db is None
 
-    def quick_check(self) -> str | None:
+    def quick_check(self) -> Text | None:
         """SQLite's quick_check: None when the file is whole, else its first findings."""
+        damaged = N_("{db}: the database is damaged ({findings})")
         try:
             rows = [r[0] for r in self._db.execute("PRAGMA quick_check(5)")]
         except sqlite3.DatabaseError as e:
-            return f"{self.path}: the database is damaged ({e})"
+            return Text(damaged, db=self.path, findings=e)
         if rows == ["ok"]:
             return None
         lines = [line.strip() for r in rows for line in str(r).splitlines()
                  if line.strip() and not line.startswith("*** in database")]
-        return f"{self.path}: the database is damaged ({'; '.join(lines)[:300]})"
+        return Text(damaged, db=self.path, findings="; ".join(lines)[:300])  # SQLite's own words
 
     @contextmanager
     def _writing(self):
@@ -846,7 +847,7 @@ def _wal_checksum(data: bytes, s0: int, s1: int, order: str) -> tuple[int, int]:
     return s0, s1
 
 
-def wal_damage(db: Path) -> str | None:
+def wal_damage(db: Path) -> Text | None:
     """One line when the WAL a crash left beside `db` has committed changes SQLite will drop.
 
     SQLite reads a WAL up to the first frame whose checksum fails and silently ignores the
@@ -864,7 +865,8 @@ def wal_damage(db: Path) -> str | None:
         return None
     magic, _version, page_size, _ckpt, salt1, salt2, c1, c2 = struct.unpack(">8I", data[:32])
     if magic not in WAL_MAGIC or not 512 <= page_size <= 65536:
-        return f"{wal}: the journal's header is damaged: changes saved since the last checkpoint are lost"
+        return Text(N_("{wal}: the journal's header is damaged: changes saved since the last checkpoint are lost"),
+                    wal=wal)
     order = ">" if magic & 1 else "<"
     header_ok = _wal_checksum(data[:24], 0, 0, order) == (c1, c2)
     size = 24 + page_size
@@ -883,6 +885,6 @@ def wal_damage(db: Path) -> str | None:
             lost_commits += 1
     if first_bad is None or not lost_commits:
         return None
-    return (f"{wal}: the journal is damaged at page {first_bad + 1} of {frames}: {lost_commits} saved "
-            f"change{'s' if lost_commits != 1 else ''} after it cannot be read and are lost "
-            "(the match resumes from what could be read)")
+    return Text(N_("{wal}: the journal is damaged at page {page} of {frames}: the saved changes after it cannot be "
+                   "read and are lost ({lost} in all; the match resumes from what could be read)"),
+                wal=wal, page=first_bad + 1, frames=frames, lost=lost_commits)
