@@ -16,6 +16,7 @@ import sys
 
 from . import __version__
 from .errors import ConfigError
+from .i18n import _, system
 
 
 class _Parser(argparse.ArgumentParser):
@@ -44,8 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         code = args.func(args)
     except ConfigError as e:
+        tr = system()
         for problem in e.problems:
-            print(f"error: {problem}", file=sys.stderr)
+            print(_("error: {error}").format(error=problem.text(tr)), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
@@ -54,7 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as e:  # last resort: a clear line, never a traceback
         if os.environ.get("PENGUIN_PANEL_DEBUG"):
             raise
-        print(f"error: {type(e).__name__}: {e} (set PENGUIN_PANEL_DEBUG=1 for details)", file=sys.stderr)
+        print(_("error: {error} (set PENGUIN_PANEL_DEBUG=1 for details)").format(error=f"{type(e).__name__}: {e}"),
+              file=sys.stderr)
         return 1
     return int(code or 0)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from ..i18n import _, ngettext, system
 from ..layout import SIDES
 
 
@@ -23,11 +24,14 @@ def check_command(args) -> int:
     from ..hardware.map import check_map
 
     errors, warnings = check_map(args.map, strict=args.strict, layout_path=args.layout, side=args.side)
+    tr = system()
     for p in warnings:
-        print(f"warning: {p}", file=sys.stderr)
+        print(_("warning: {warning}").format(warning=p.text(tr)), file=sys.stderr)
     for p in errors:
-        print(f"error: {p}", file=sys.stderr)
+        print(_("error: {error}").format(error=p.text(tr)), file=sys.stderr)
     if errors:
         return 2
-    print(f"{args.map}: OK" + (f" ({len(warnings)} warnings)" if warnings else ""))
+    n = len(warnings)
+    print(ngettext("{map}: OK ({n} warning)", "{map}: OK ({n} warnings)", n).format(map=args.map, n=n) if n else
+          _("{map}: OK").format(map=args.map))
     return 0

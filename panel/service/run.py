@@ -24,7 +24,7 @@ from ..engine import MatchSettings
 from ..engine.kaboom_settings import KaboomSettings
 from ..kaboom.missions import load_missions
 from ..errors import ConfigError, Problem, read_toml
-from ..i18n import N_, _, languages, system_language
+from ..i18n import N_, Text, _, languages, system, system_language
 from .app import build_app
 from .cockpit import Cockpit
 from .guard import ConnectionGuard, bind, guard_process, start_serving
@@ -194,7 +194,7 @@ def resolve(opts: Options) -> Resolved:
                     retention=Retention.from_settings(service))
 
 
-def stored_defaults(store: Store, base: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+def stored_defaults(store: Store, base: dict[str, Any]) -> tuple[dict[str, Any], Text | None]:
     """The defaults for new matches: the settings file's, under those saved on /admin. Saved
     ones that cannot be read are left out, with one line saying so (never a failed start)."""
     stored = store.get_setting("match_defaults")
@@ -208,11 +208,11 @@ def stored_defaults(store: Store, base: dict[str, Any]) -> tuple[dict[str, Any],
     except ConfigError as e:
         why = "; ".join(str(p) for p in e.problems)
     except (ValueError, RecursionError) as e:
-        why = f"not valid JSON ({str(e).splitlines()[0][:120]})"
+        why = Text(N_("not valid JSON ({error})"), error=str(e).splitlines()[0][:120])
     else:
         return {**base, **saved}, None
-    return dict(base), (f"the defaults for new matches saved on /admin cannot be used ({why}): "
-                        "the settings file's are used; save them again on /admin")
+    return dict(base), Text(N_("the defaults for new matches saved on /admin cannot be used ({why}): the settings "
+                               "file's are used; save them again on /admin"), why=why)
 
 
 def hardware_io(r: Resolved) -> tuple[list, list]:
@@ -224,11 +224,12 @@ def hardware_io(r: Resolved) -> tuple[list, list]:
     unwired) are logged here."""
     from .hardware_io import HardwareIO
 
+    tr = system()
     for p in r.map_warnings:
-        log.warning("warning: %s", p)
+        log.warning("%s", _("warning: {warning}").format(warning=p.text(tr)))  # at the terminal too
     io = HardwareIO(r.hardware_map, r.layout, map_arg=r.hardware)
     for warning in io.warnings:
-        say(_("warning: {warning}").format(warning=warning))
+        warn(warning)
     sources: list = [io]
     if io.map.on_board():
         # The Pico's matrix, ADC and encoders arrive over the serial link, a source of its own.
@@ -256,6 +257,12 @@ def lan_address() -> str:
 
 def say(message: str) -> None:
     print(f"penguin-panel: {message}", flush=True)
+
+
+def warn(warning: str | Text) -> None:
+    """A warning at start, in the system locale's language (a Text: also the game
+    master's, in the cockpit's, on /admin)."""
+    say(_("warning: {warning}").format(warning=warning.text(system()) if isinstance(warning, Text) else warning))
 
 
 SWITCH_INTERVAL = 0.001  # seconds: how long another thread may hold the interpreter lock while the loop waits
@@ -296,12 +303,13 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
         warnings = list(store.warnings)
         damage = store.quick_check()
         if damage:
-            warnings.append(f"{damage}: copy the file aside and start a new one if matches misbehave")
+            warnings.append(Text(N_("{damage}: copy the file aside and start a new one if matches misbehave"),
+                                 damage=damage))
         defaults, problem = stored_defaults(store, r.match_defaults)
         if problem:
             warnings.append(problem)
         for warning in warnings:
-            say(_("warning: {warning}").format(warning=warning))
+            warn(warning)
         # The pages' language: the game master's choice, else the system locale's.
         language = store.get_setting("language")
         if language not in languages():

@@ -48,7 +48,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from ..i18n import N_
+from ..i18n import N_, Text
 
 log = logging.getLogger("penguin-panel")
 
@@ -256,7 +256,7 @@ class SQLiteFile:
         """scan_wal: look for damage in a WAL left by a crash before SQLite reads it (only the
         owner of the database may: another process's WAL is being written)."""
         self.path = Path(path)
-        self.warnings: list[str] = []  # what a person should hear about the file, one line each
+        self.warnings: list[Text] = []  # what a person should hear about the file, one line each
         if scan_wal:
             damage = wal_damage(self.path)
             if damage:
@@ -309,17 +309,19 @@ class SQLiteFile:
     def closed(self) -> bool:
         return self._db is None
 
-    def quick_check(self) -> str | None:
-        """SQLite's quick_check: None when the file is whole, else its first findings."""
+    def quick_check(self) -> Text | None:
+        """SQLite's quick_check: None when the file is whole, else its first findings (SQLite's
+        own words, in English)."""
+        damaged = N_("{path}: the database is damaged ({findings})")
         try:
             rows = [r[0] for r in self._db.execute("PRAGMA quick_check(5)")]
         except sqlite3.DatabaseError as e:
-            return f"{self.path}: the database is damaged ({e})"
+            return Text(damaged, path=str(self.path), findings=str(e))
         if rows == ["ok"]:
             return None
         lines = [line.strip() for r in rows for line in str(r).splitlines()
                  if line.strip() and not line.startswith("*** in database")]
-        return f"{self.path}: the database is damaged ({'; '.join(lines)[:300]})"
+        return Text(damaged, path=str(self.path), findings="; ".join(lines)[:300])
 
     @contextmanager
     def _writing(self):
@@ -843,7 +845,7 @@ def _wal_checksum(data: bytes, s0: int, s1: int, order: str) -> tuple[int, int]:
     return s0, s1
 
 
-def wal_damage(db: Path) -> str | None:
+def wal_damage(db: Path) -> Text | None:
     """One line when the WAL a crash left beside `db` has committed changes SQLite will drop.
 
     SQLite reads a WAL up to the first frame whose checksum fails and silently ignores the
@@ -861,7 +863,8 @@ def wal_damage(db: Path) -> str | None:
         return None
     magic, _version, page_size, _ckpt, salt1, salt2, c1, c2 = struct.unpack(">8I", data[:32])
     if magic not in WAL_MAGIC or not 512 <= page_size <= 65536:
-        return f"{wal}: the journal's header is damaged: changes saved since the last checkpoint are lost"
+        return Text(N_("{journal}: the journal's header is damaged: changes saved since the last checkpoint are lost"),
+                    journal=str(wal))
     order = ">" if magic & 1 else "<"
     header_ok = _wal_checksum(data[:24], 0, 0, order) == (c1, c2)
     size = 24 + page_size
@@ -880,6 +883,6 @@ def wal_damage(db: Path) -> str | None:
             lost_commits += 1
     if first_bad is None or not lost_commits:
         return None
-    return (f"{wal}: the journal is damaged at page {first_bad + 1} of {frames}: {lost_commits} saved "
-            f"change{'s' if lost_commits != 1 else ''} after it cannot be read and are lost "
-            "(the match resumes from what could be read)")
+    return Text(N_("{journal}: the journal is damaged at page {page} of {pages}: the changes saved after it "
+                   "({lost} of them) cannot be read and are lost (the match resumes from what could be read)"),
+                journal=str(wal), page=first_bad + 1, pages=frames, lost=lost_commits)
