@@ -371,6 +371,13 @@ def test_the_makers_tools_in_the_system_locales_language(tmp_path, capsys, local
         f"{deck}: 80 cartas para el lado azul con la expansión (semilla 5)",
         f"{deck}: 80 cartas, todas jugables en el lado azul con la expansión"]
     assert 'side = "blue"' in deck.read_text()
+    from panel.cards import dump_deck, load_deck
+
+    two = load_deck(deck)
+    two.cards = two.cards[:2]
+    (tmp_path / "two.toml").write_text(dump_deck(two))
+    assert main(["deck", "print", "--deck", str(tmp_path / "two.toml"), "--out", str(tmp_path / "two.pdf")]) == 0
+    assert capsys.readouterr().out == f"{tmp_path / 'two.pdf'}: 2 cartas en 1 página\n"
 
     assert main(["firmware", "install", "--dry-run", "--keep-config"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == (

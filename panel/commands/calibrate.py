@@ -54,7 +54,7 @@ def calibrate_command(args) -> int:
     try:
         new, problems = asyncio.run(_calibrate(hmap, layout, targets, path, sim=args.sim))
     except RuntimeError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(_("error: {error}").format(error=e), file=sys.stderr)
         return 2
     cal = calmod.merged(old, new)
     calmod.save(cal, path)

@@ -238,7 +238,8 @@ def cmd_emulator(args) -> int:
                     usage=f"{words[0]} {usage}".rstrip()), flush=True)
                 continue
             except TimeoutError as e:  # the machine is too busy for the emulated board to keep up
-                print(f"{words[0]}: {e}", flush=True)
+                print(_("{command}: the machine is too busy for the emulated board to keep up ({detail}); "
+                        "try again").format(command=words[0], detail=e), flush=True)
                 continue
             if words[0] == "replug":
                 print(_("emulated board on {port}").format(port=result), flush=True)
