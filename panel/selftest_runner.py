@@ -423,7 +423,7 @@ def coprocessor_status(hmap: HardwareMap, layout: Layout) -> tuple[dict | None, 
         return None, []
     return ({"status": "not connected", "port": hmap.coprocessor.port if hmap.coprocessor else None,
              "firmware": None, "frame_errors": None,
-             "detail": "the serial link is not part of this self-test yet: its controls are not tested"},
+             "detail": N_("the serial link is not part of this self-test yet: its controls are not tested")},
             theirs)
 
 

@@ -445,23 +445,26 @@ def write_wiring(files: dict[str, str], out: str | Path) -> list[Path]:
     return written
 
 
-def stale_files(files: dict[str, str], out: str | Path) -> list[str]:
-    """Names of the generated files that differ from (or are missing in) `out`, and files
-    there that the map no longer makes."""
+STALE, MISSING, NO_LONGER_MADE = "stale", "missing", "no longer made"
+
+
+def stale_files(files: dict[str, str], out: str | Path) -> dict[str, str]:
+    """The generated files that differ from (STALE) or are missing in `out` (MISSING), and
+    files there that the map no longer makes (NO_LONGER_MADE): name -> which."""
     out = Path(out)
-    stale = []
+    stale = {}
     for name, text in files.items():
         p = out / name
         if not p.is_file():
-            stale.append(f"{name} (missing)")
+            stale[name] = MISSING
             continue
         have = p.read_text(encoding="utf-8")
         if name.endswith(".svg"):
             have = normalise_svg(have)
         if have != text:
-            stale.append(name)
+            stale[name] = STALE
     known = set(files)
     for p in sorted(out.glob("*")) if out.is_dir() else []:
         if p.suffix in (".md", ".svg", ".yml") and p.name not in known:
-            stale.append(f"{p.name} (no longer made)")
+            stale[p.name] = NO_LONGER_MADE
     return stale

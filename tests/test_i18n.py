@@ -200,7 +200,8 @@ def test_the_self_test_in_the_system_locales_language(capsys, locale_env):
     assert header.split() == ["control", "clave", "del", "mapa", "resultado", "detalle"]
     assert any(line.startswith("el botón de alarma rojo ") and line.split()[-1] == "bien" for line in out)
     assert any(re.fullmatch(r"\d+ bien", line) for line in out) and out[-1] == "todo bien", out[-5:]
-    assert any(line.startswith("coprocesador: ") for line in out)
+    assert any(re.fullmatch(r"coprocesador: conectado; firmware \S+; errores de trama 0 \(placa \w+ en /dev/\S+\)",
+                            line) for line in out), out
 
 
 # ---------------------------------------------------------------------------- the service
@@ -370,3 +371,133 @@ def test_off_a_pi_the_self_test_says_so_in_the_system_locales_language(capsys, l
     assert main(["check", "small"]) == 2
     assert capsys.readouterr().err.splitlines() == [
         "error: esta máquina no es una Raspberry Pi: ejecútalo con --sim para usar pines simulados"]
+# ---------------------------------------------------------------------------- the tools around the game
+
+def test_service_install_and_uninstall_in_the_system_locales_language(tmp_path, capsys, locale_env):
+    """`service install` and `uninstall` say what they did and what is left to run in Spanish;
+    the unit and the settings they write stay as they are, for systemd and whoever edits them."""
+    from panel.commands import service as service_cmd
+
+    locale_env.setenv("LANG", "es_ES.UTF-8")
+    locale_env.setattr(service_cmd.os, "geteuid", lambda: 1000)
+    units, config, udev = tmp_path / "units", tmp_path / "etc", tmp_path / "udev"
+    where = ["--unit-dir", str(units), "--config-dir", str(config)]
+    assert main(["service", "install", *where]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == "penguin-panel: instalar un servicio del sistema necesita root; ejecuta:"
+    assert err[1].startswith("  sudo ") and err[1].endswith(" service install")
+
+    locale_env.setattr(service_cmd.os, "geteuid", lambda: 0)  # root, into folders of our own
+    assert main(["service", "install", *where]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[:3] == [f"penguin-panel: escrito {units / service_cmd.UNIT_NAME}",
+                       f"penguin-panel: ajustes en {config / 'settings.toml'}; copia tu mapa de hardware en "
+                       f"{config / 'hardware.toml'}",
+                       "penguin-panel: ahora ejecuta:"], out
+    assert out[-1].endswith("| grep PIN    # el PIN del director de juego, mostrado en el primer arranque")
+    assert "[match]" in (config / "settings.toml").read_text()  # the file written: English
+
+    locale_env.setattr("panel.kiosk.missing_programs", lambda: [])
+    locale_env.setattr(service_cmd, "screen_connected", lambda unit: False)
+    assert main(["service", "install", "--kiosk", "--udev-dir", str(udev), *where]) == 1
+    assert capsys.readouterr().err.startswith("penguin-panel: no hay ninguna pantalla conectada (")
+
+    locale_env.setattr(service_cmd, "SYSTEMD_RUNNING", tmp_path / "no-systemd")
+    uninstall = ["service", "uninstall", "--unit-dir", str(units), "--udev-dir", str(udev)]
+    assert main(uninstall) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"penguin-panel: quitado {units / service_cmd.UNIT_NAME}",
+        "penguin-panel: systemd no está en marcha aquí: nada que parar",
+        "penguin-panel: se conservan: los ajustes (/etc/penguin-panel), las partidas (/var/lib/penguin-panel) "
+        "y los usuarios (userdel quita uno)"]
+    assert main(uninstall) == 0
+    assert capsys.readouterr().out == (f"penguin-panel: nada que quitar ({service_cmd.KIOSK_UNIT}, "
+                                       f"{service_cmd.UNIT_NAME} no están en {units})\n")
+
+
+def test_the_makers_tools_in_the_system_locales_language(tmp_path, capsys, locale_env):
+    """`hardware check`, `wiring --check`, `layout show`, `deck generate`/`check` and
+    `firmware install --dry-run` speak Spanish; what they write to files stays as it is."""
+    locale_env.setenv("LANG", "es_ES.UTF-8")
+    assert main(["hardware", "check", "small"]) == 0
+    out, err = capsys.readouterr()
+    warnings = err.splitlines()
+    assert warnings and all(line.startswith("aviso: ") for line in warnings)
+    assert out == f"small: correcto ({len(warnings)} avisos)\n"
+
+    wiring = tmp_path / "wiring"
+    assert main(["wiring", "small", "--out", str(wiring)]) == 0
+    (wiring / "pinout.md").write_text("changed by hand\n")
+    (wiring / "matrix.md").unlink()
+    (wiring / "old.md").write_text("left from another map\n")
+    capsys.readouterr()
+    assert main(["wiring", "small", "--out", str(wiring), "--check"]) == 1
+    assert sorted(capsys.readouterr().err.splitlines()) == sorted([
+        f"{wiring}: pinout.md está desactualizado", f"{wiring}: falta matrix.md",
+        f"{wiring}: old.md ya no se genera a partir de este mapa",
+        f"ejecuta: penguin-panel wiring small --out {wiring}"])
+
+    assert main(["layout", "show", "--side", "gray"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert re.fullmatch(r"Penguin Airlines: lado gris, sin la expansión: \d+ módulos, \d+ botones, \d+ fichas", first)
+
+    deck = tmp_path / "deck.toml"
+    assert main(["deck", "generate", "--expansion", "--seed", "5", "--out", str(deck)]) == 0
+    assert main(["deck", "check", str(deck)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"{deck}: 80 cartas para el lado azul con la expansión (semilla 5)",
+        f"{deck}: 80 cartas, todas jugables en el lado azul con la expansión"]
+    assert 'side = "blue"' in deck.read_text()
+    from panel.cards import dump_deck, load_deck
+
+    two = load_deck(deck)
+    two.cards = two.cards[:2]
+    (tmp_path / "two.toml").write_text(dump_deck(two))
+    assert main(["deck", "print", "--deck", str(tmp_path / "two.toml"), "--out", str(tmp_path / "two.pdf")]) == 0
+    assert capsys.readouterr().out == f"{tmp_path / 'two.pdf'}: 2 cartas en 1 página\n"
+
+    assert main(["firmware", "install", "--dry-run", "--keep-config"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == (
+        "pediría a la placa de <primera Pico encontrada> que entre en modo de mantenimiento (MAINT) y "
+        "después ejecutaría:")
+
+
+def test_an_unexpected_error_says_its_one_line_in_the_system_locales_language(capsys, locale_env):
+    def broken(*args, **kwargs):
+        raise RuntimeError("the disk went away")
+
+    locale_env.setenv("LANG", "es_ES.UTF-8")
+    locale_env.delenv("PENGUIN_PANEL_DEBUG", raising=False)
+    locale_env.setattr("panel.commands.layout.load_layout", broken)
+    assert main(["layout", "show"]) == 1
+    assert capsys.readouterr().err == ("error: RuntimeError: the disk went away "
+                                       "(define PENGUIN_PANEL_DEBUG=1 para ver los detalles)\n")
+
+
+def test_the_firmware_emulator_talks_to_the_person_in_the_system_locales_language():
+    """The emulator's lines for the person typing are Spanish; its typed commands and "ok"
+    (what scripts drive it by) are its own words."""
+    clean = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
+    r = subprocess.run([sys.executable, "-m", "panel", "firmware", "emulator"], input="fly\npress 9\npress 0 0\nquit\n",
+                       capture_output=True, text=True, timeout=120, env={**clean, "LANG": "es_ES.UTF-8"})
+    lines = r.stdout.splitlines()
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    assert re.fullmatch(r"placa emulada en /dev/\S+", lines[0]) and lines[1].startswith("órdenes: press R C | ")
+    assert lines[2:] == ["orden desconocida 'fly'", "uso: press R C (números enteros, dentro de la configuración)",
+                         "ok"]
+
+
+def test_a_start_up_warning_in_the_system_locales_language_and_the_cockpits(tmp_path):
+    """The saved defaults that cannot be used: `play` says so at start in the system locale's
+    language, the game master's page in the cockpit's (one Text, said twice)."""
+    from panel.service.run import stored_defaults
+
+    with Store(tmp_path / "p.db") as store:
+        store.set_setting("match_defaults", '{"turn_seconds": ')
+        defaults, problem = stored_defaults(store, {"turn_seconds": 30})
+    assert defaults == {"turn_seconds": 30}
+    assert str(problem).startswith("the defaults for new matches saved on /admin cannot be used (not valid JSON (")
+    spanish = problem.text(i18n.translations("es"))
+    assert spanish.startswith("los valores por defecto de las partidas nuevas guardados en /admin no se pueden "
+                              "usar (no es JSON válido (")
+    assert spanish.endswith("): se usan los del archivo de ajustes; vuelve a guardarlos en /admin")

@@ -78,7 +78,7 @@ def running_venue(tmp: Path, names: dict[str, str], env: dict[str, str] | None =
         settings.write_text(f'[venue]\npin = "{PIN}"\nname = "Penguin Café"\n[mqtt]\nhost = "127.0.0.1"\n'
                             f'port = {broker.port}\nusername = "venue"\npassword = "{broker.passwords["venue"]}"\n')
         proc, base = start(["venue", "--host", "127.0.0.1", "--port", "0", "--db", str(tmp / "venue.db"),
-                            "--settings", str(settings)], r"venue board on (http://127\.0\.0\.1:\d+)/", env)
+                            "--settings", str(settings)], r" (http://127\.0\.0\.1:\d+)/  \(", env)  # in env's language
         stack.callback(stop, proc)
         yield type("Venue", (), {"base": base, "cockpits": cockpits, "broker": broker})
 

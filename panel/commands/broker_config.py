@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from ..errors import ConfigError, Problem
-from ..i18n import N_, Text
+from ..i18n import N_, Text, _
 
 
 def register(sub) -> None:
@@ -41,14 +41,14 @@ def broker_config(args) -> int:
                    ha_user=None if args.no_homeassistant else HA_USER)
     conf_text = listener_conf(password_file=args.password_file, acl_file=acl_path, port=args.port)
     users = [*args.cockpits, VENUE_USER] + ([] if args.no_homeassistant else [HA_USER])
-    if out is None:
+    if out is None:  # the files themselves (Mosquitto's): English, like every file written
         print(f"# ---- {conf_path}\n{conf_text}\n# ---- {acl_path}\n{acl_text}")
     else:
         out.mkdir(parents=True, exist_ok=True)
         conf_path.write_text(conf_text)
         acl_path.write_text(acl_text)
-        print(f"penguin-panel: wrote {conf_path} and {acl_path}", file=sys.stderr)
-    print("# then give every user a password (each command asks for it):", file=sys.stderr)
+        print("penguin-panel: " + _("wrote {conf} and {acl}").format(conf=conf_path, acl=acl_path), file=sys.stderr)
+    print("# " + _("then give every user a password (each command asks for it):"), file=sys.stderr)
     first = True
     for user in users:
         print(f"sudo mosquitto_passwd {'-c ' if first else ''}{args.password_file} {user}", file=sys.stderr)

@@ -18,7 +18,15 @@ import sys
 import time
 
 from ..hardware.map import DEFAULT_MAP, checked_map
-from ..i18n import N_, _, system, text_of
+from ..i18n import NC_, N_, _, system, text_of
+
+# The co-processor link's states (panel.link's, and the self-test's own "not connected"),
+# in words: what the summary line says.
+LINK_STATE = "a co-processor link's state"
+LINK_STATES = {"connected": NC_("a co-processor link's state", "connected"),
+               "disconnected": NC_("a co-processor link's state", "disconnected"),
+               "version_mismatch": NC_("a co-processor link's state", "speaking another protocol version"),
+               "not connected": NC_("a co-processor link's state", "not connected")}
 
 
 def register(sub) -> None:
@@ -70,11 +78,20 @@ def check_command(args) -> int:
         if report.coprocessor is not None:
             cp = report.coprocessor
             print("\n" + _("co-processor: {status}; firmware {firmware}; frame errors {errors}").format(
-                status=cp["status"], firmware=cp.get("firmware") or "?",
+                status=tr.pgettext(LINK_STATE, LINK_STATES.get(cp["status"], cp["status"])),
+                firmware=cp.get("firmware") or "?",
                 errors=cp.get("frame_errors") if cp.get("frame_errors") is not None else "?")
-                + (f" ({_(cp['detail'])})" if cp.get("detail") else ""), file=talk)
+                + (f" ({_link_detail(cp)})" if cp.get("detail") else ""), file=talk)
         print("\n" + (_("all good") if report.ok else _("some controls need a look (see above)")), file=talk)
     return 0 if report.ok else 1
+
+
+def _link_detail(cp: dict) -> str:
+    """What the link said, in the maker's language where it is one of the self-test's own
+    sentences or a board answering (the link's other reasons are its own words, English)."""
+    if cp["status"] == "connected" and cp.get("board") and cp.get("port"):
+        return _("board {board} on {port}").format(board=cp["board"], port=cp["port"])
+    return _(cp["detail"])
 
 
 class _Progress:

@@ -17,7 +17,7 @@ from pathlib import Path
 from ..cards import Deck, check_card, dump_deck, load_deck
 from ..deckgen import generate_deck
 from ..errors import ConfigError, Problem
-from ..i18n import N_, Text, _, system
+from ..i18n import N_, Text, _, ngettext, system
 from ..layout import default_layout_path, load_layout
 from .layout import add_layout_options
 
@@ -61,8 +61,9 @@ def generate(args) -> int:
         Path(args.out).write_text(text, encoding="utf-8")
     except OSError as e:
         raise ConfigError(Problem(args.out, None, Text(N_("cannot write the deck ({why})"), why=e.strerror or e))) from None
-    where = f"the {deck.side} side" + (" with the expansion" if deck.expansion else "")
-    print(f"{args.out}: {len(deck.cards)} cards for {where} (seed {seed})")
+    n = len(deck.cards)
+    print(ngettext("{file}: {n} card for {panel} (seed {seed})", "{file}: {n} cards for {panel} (seed {seed})",
+                   n).format(file=args.out, n=n, panel=_which_panel(deck), seed=seed))
     return 0
 
 
@@ -70,7 +71,6 @@ def check(args) -> int:
     deck = load_deck(args.file)
     layout_path = args.layout if args.layout is not None else _named_layout(deck, args.file)
     layout = load_layout(layout_path, side=deck.side, expansion=deck.expansion)
-    where = f"the {deck.side} side" + (" with the expansion" if deck.expansion else "")
     bad = deck_problems(deck, layout)
     tr = system()
     for i, reasons in bad:
@@ -78,12 +78,20 @@ def check(args) -> int:
         num = f" (#{card.number})" if card.number is not None else ""
         print(f"{args.file}: cards[{i}]{num}: {'; '.join(why.text(tr) for why in reasons)}")
     if not deck.cards:
-        print(f"{args.file}: cards: {_('the deck has no cards')}")
+        print(_("{file}: cards: the deck has no cards").format(file=args.file))
         return 1
     if bad:
         return 1
-    print(f"{args.file}: {len(deck.cards)} cards, all playable on {where}")
+    n = len(deck.cards)
+    print(ngettext("{file}: {n} card, playable on {panel}", "{file}: {n} cards, all playable on {panel}",
+                   n).format(file=args.file, n=n, panel=_which_panel(deck)))
     return 0
+
+
+def _which_panel(deck: Deck) -> str:
+    """The panel a deck is for, in words: "the gray side with the expansion"."""
+    side = _(deck.side)
+    return (_("the {side} side with the expansion") if deck.expansion else _("the {side} side")).format(side=side)
 
 
 def deck_problems(deck: Deck, layout) -> list[tuple[int, list[Text]]]:

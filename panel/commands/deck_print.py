@@ -10,7 +10,7 @@ A cafe can then play the offline hourglass variant, or check a disputed card by 
 from __future__ import annotations
 
 from ..errors import ConfigError, Problem
-from ..i18n import N_, Text
+from ..i18n import N_, Text, ngettext
 
 
 def add_print_parser(dsub) -> None:
@@ -46,5 +46,7 @@ def print_command(args) -> int:
         write_pdf(data, args.out)
     except OSError as e:
         raise ConfigError(Problem(args.out, None, Text(N_("cannot write the PDF ({why})"), why=e.strerror or e))) from None
-    print(f"{args.out}: {len(deck.cards)} cards on {page_count(len(deck.cards))} pages")
+    cards, pages = len(deck.cards), page_count(len(deck.cards))
+    print(ngettext("{file}: {cards} card on {pages}", "{file}: {cards} cards on {pages}", cards).format(
+        file=args.out, cards=cards, pages=ngettext("{n} page", "{n} pages", pages).format(n=pages)))
     return 0

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from .. import firmware
 from ..errors import ConfigError, Problem
-from ..i18n import N_, Text
 from ..firmware import config as fwconfig
+from ..i18n import N_, Text, _, ngettext
 
 # Where the board's files are: the repository's firmware/ folder in a checkout, the
 # package's panel/firmware/ in a wheel (pyproject.toml maps the one onto the other).
@@ -140,7 +140,7 @@ def enter_maintenance(port: str, timeout: float = 8.0) -> bool:
             ser.write(protocol.encode(0, "MAINT", protocol.pack(protocol.PI_TO_BOARD, "MAINT")))
             end = time.monotonic() + 1.0
             while time.monotonic() < end:
-                for _, kind, args in parser.feed(ser.read(256)):
+                for _seq, kind, args in parser.feed(ser.read(256)):
                     if acked(kind, args):
                         break
                 else:
@@ -170,7 +170,7 @@ def cmd_install(args) -> int:
     elif not args.keep_config:
         raise ConfigError(Problem(None, None, Text(N_("give --hardware MAP or --config FILE (the wiring the board "
                                                       "should use), or --keep-config"))))
-    port = args.port or ("<first Pico found>" if args.dry_run else _port(args))
+    port = args.port or (_("<first Pico found>") if args.dry_run else _port(args))
     with tempfile.TemporaryDirectory() as tmp:
         cfg_file = None
         if cfg_text is not None:
@@ -178,7 +178,7 @@ def cmd_install(args) -> int:
             Path(cfg_file).write_text(cfg_text)
         cmd = install_plan(port, cfg_file, mpremote)
         if args.dry_run:
-            print(f"would ask the board on {port} to enter maintenance mode (MAINT), then run:")
+            print(_("would ask the board on {port} to enter maintenance mode (MAINT), then run:").format(port=port))
             print("  " + " ".join(cmd))
             if cfg_text is not None:
                 print(f"config.json: {cfg_text}")
@@ -187,13 +187,17 @@ def cmd_install(args) -> int:
             raise ConfigError(Problem(None, None, Text(N_("mpremote not found: pip install mpremote (it ships with "
                                                           "penguin-panel)"))))
         if enter_maintenance(port):
-            print(f"{port}: board in maintenance mode")
+            print(_("{port}: board in maintenance mode").format(port=port))
         r = subprocess.run(cmd)
         if r.returncode != 0:
             raise ConfigError(Problem(port, None, Text(N_("mpremote failed (exit {code}); is MicroPython on the board? "
                                                           "see firmware/README.md"), code=r.returncode)))
-    print(f"{port}: firmware installed ({len(BOARD_FILES)} files"
-          f"{', config.json' if cfg_text else ''}); the board restarts into the app")
+    n = len(BOARD_FILES)
+    print((ngettext("{port}: firmware installed ({n} file and config.json); the board restarts into the app",
+                    "{port}: firmware installed ({n} files and config.json); the board restarts into the app", n)
+           if cfg_text else
+           ngettext("{port}: firmware installed ({n} file); the board restarts into the app",
+                    "{port}: firmware installed ({n} files); the board restarts into the app", n)).format(port=port, n=n))
     return 0
 
 
@@ -203,9 +207,11 @@ def cmd_emulator(args) -> int:
     cfg = load_config(args.config) if args.config else dict(EXAMPLE)
     kw = {"protocol_version": args.protocol} if args.protocol else {}
     with FirmwareEmulator(cfg, diodes=not args.no_diodes, **kw) as emu:
-        print(f"emulated board on {emu.port}", flush=True)
-        print("commands: press R C | release R C | tap R C | adc CH VALUE(0-65535) | turn ENC N | "
-              "unplug | replug | hang | reset | quit", flush=True)
+        # The typed commands and their "ok" are the emulator's own words (scripts drive it);
+        # what it says to the person typing is in the system locale's language.
+        print(_("emulated board on {port}").format(port=emu.port), flush=True)
+        print(_("commands: {commands}").format(commands="press R C | release R C | tap R C | adc CH VALUE(0-65535) | "
+                                                       "turn ENC N | unplug | replug | hang | reset | quit"), flush=True)
         def tap(r, c):
             emu.press(r, c)
             emu.wait_scans(3)
@@ -221,7 +227,7 @@ def cmd_emulator(args) -> int:
             if words[0] == "quit":
                 break
             if words[0] not in commands:
-                print(f"unknown command {words[0]!r}", flush=True)
+                print(_("unknown command {command}").format(command=repr(words[0])), flush=True)
                 continue
             fn, usage = commands[words[0]]
             try:
@@ -230,13 +236,15 @@ def cmd_emulator(args) -> int:
                     raise ValueError
                 result = fn(*vals)
             except (ValueError, IndexError):
-                print(f"usage: {words[0]} {usage}".rstrip() + " (whole numbers, within the config)", flush=True)
+                print(_("usage: {usage} (whole numbers, within the config)").format(
+                    usage=f"{words[0]} {usage}".rstrip()), flush=True)
                 continue
             except TimeoutError as e:  # the machine is too busy for the emulated board to keep up
-                print(f"{words[0]}: {e}", flush=True)
+                print(_("{command}: the machine is too busy for the emulated board to keep up ({detail}); "
+                        "try again").format(command=words[0], detail=e), flush=True)
                 continue
             if words[0] == "replug":
-                print(f"emulated board on {result}", flush=True)
+                print(_("emulated board on {port}").format(port=result), flush=True)
             print("ok", flush=True)
     return 0
 
@@ -248,6 +256,8 @@ def cmd_watch(args) -> int:
     # Every cell and channel gets a name of its own: this shows the wiring, not the game.
     cells = {(r, c): f"r{r}c{c}" for r in range(fwconfig.MAX_ROWS) for c in range(fwconfig.MAX_COLS)}
 
+    # The link's events and states as the link names them (a trace, like `replay`'s
+    # event lines); the summary at the end is said in the system locale's language.
     def show(item) -> None:
         if isinstance(item, dict):
             print(f"status {item['state']} {item['reason']} {item['message']}".rstrip(), flush=True)
@@ -267,7 +277,8 @@ def cmd_watch(args) -> int:
         except KeyboardInterrupt:
             pass
         st = link.status()
-    print(f"frames received {st['frames_received']}, rejected {st['frames_rejected']}, "
-          f"reconnects {st['reconnects']}, sequence gaps {st['gaps']}, board scan rate {st['scan_rate']}/s",
+    print(_("frames received {received}, rejected {rejected}, reconnects {reconnects}, sequence gaps {gaps}, "
+            "board scan rate {rate}/s").format(received=st["frames_received"], rejected=st["frames_rejected"],
+                                                reconnects=st["reconnects"], gaps=st["gaps"], rate=st["scan_rate"]),
           flush=True)
     return 0

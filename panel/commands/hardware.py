@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from ..i18n import _, system
+from ..i18n import _, ngettext, system
 from ..layout import SIDES
 
 
@@ -31,5 +31,7 @@ def check_command(args) -> int:
         print(_("error: {error}").format(error=p.text(tr)), file=sys.stderr)
     if errors:
         return 2
-    print(f"{args.map}: OK" + (f" ({len(warnings)} warnings)" if warnings else ""))
+    n = len(warnings)
+    print(ngettext("{map}: OK ({n} warning)", "{map}: OK ({n} warnings)", n).format(map=args.map, n=n) if n else
+          _("{map}: OK").format(map=args.map))
     return 0

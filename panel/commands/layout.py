@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from ..i18n import _, ngettext
 from ..layout import SIDES, load_layout
 
 
@@ -31,9 +32,17 @@ def show_layout(args) -> int:
         print(json.dumps({"name": layout.name, "side": layout.side, "expansion": layout.expansion,
                           "controls": controls}, indent=2))
         return 0
-    print(f"{layout.name}: {layout.side} side, {'with' if layout.expansion else 'without'} the expansion, "
-          f"{len(layout.modules)} modules, {len(layout.buttons)} buttons, {len(layout.tokens)} tokens")
+    counts = ", ".join([ngettext("{n} module", "{n} modules", len(layout.modules)).format(n=len(layout.modules)),
+                        ngettext("{n} button", "{n} buttons", len(layout.buttons)).format(n=len(layout.buttons)),
+                        ngettext("{n} token", "{n} tokens", len(layout.tokens)).format(n=len(layout.tokens))])
+    side = _(layout.side)
+    print((_("{layout}: {side} side, with the expansion: {counts}") if layout.expansion else
+           _("{layout}: {side} side, without the expansion: {counts}")).format(layout=layout.name, side=side,
+                                                                                counts=counts))
+    # One row per control in the layout file's own words (ids, kinds, roles, colours): what
+    # a hardware map or a deck names them by.
     for c in controls:
-        extra = ("positions " + "/".join(c["positions"])) if c["kind"] == "token" else (c["role"] or "")
+        extra = _("positions {positions}").format(positions="/".join(c["positions"])) if c["kind"] == "token" \
+            else (c["role"] or "")
         print(f"  {c['id']:<22} {c['kind']:<6} {c['section']:<12} {c['colour']:<7} {extra}")
     return 0

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from ..errors import ConfigError, Problem
-from ..i18n import N_, Text
+from ..i18n import N_, Text, _, ngettext
 
 UNIT_NAME = "penguin-panel.service"
 KIOSK_UNIT = "penguin-panel-kiosk.service"
@@ -22,6 +22,8 @@ KIOSK_RULES = "70-penguin-panel-kiosk.rules"  # udev: no phantom mouse pointer (
 VENUE_UNIT = "penguin-panel-venue.service"
 DEFAULT_EXEC = "/opt/penguin-panel/.venv/bin/penguin-panel"
 SYSTEMD_RUNNING = Path("/run/systemd/system")  # sd_booted(): systemd is this machine's init
+# The files written (units, settings templates) stay English: they are read by systemd and
+# by whoever edits them, whatever the language of the one who ran the install.
 SETTINGS_TEMPLATE = """\
 # Settings of the cockpit service (penguin-panel play --settings this file).
 [service]
@@ -111,6 +113,25 @@ def render_unit(*, exec_path: str, user: str, config_dir: str, name: str = UNIT_
     return text
 
 
+def say(message: str, *, err: bool = False) -> None:
+    """One line for the person at the terminal, in the system locale's language."""
+    print(f"penguin-panel: {message}", file=sys.stderr if err else sys.stdout)
+
+
+def needs_root(command: str, *, removing: bool = False) -> int:
+    say(_("removing a system service needs root; run:") if removing else
+        _("installing a system service needs root; run:"), err=True)
+    print(f"  sudo {command}", file=sys.stderr)
+    return 1
+
+
+def now_run(steps: list[str]) -> None:
+    """The commands left to the person, each with `sudo` (a step may end in a comment)."""
+    say(_("now run:"))
+    for s in steps:
+        print(f"  sudo {s}")
+
+
 def install(args) -> int:
     if args.venue:
         return install_venue(args)
@@ -123,37 +144,35 @@ def install(args) -> int:
         print("\n".join(f"# ---- {name}\n{text}" for name, text in units.items()), end="")
         return 0
     if os.geteuid() != 0:
-        print("penguin-panel: installing a system service needs root; run:\n"
-              f"  sudo {exec_path} service install{' --kiosk' if args.kiosk else ''}", file=sys.stderr)
-        return 1
+        return needs_root(f"{exec_path} service install{' --kiosk' if args.kiosk else ''}")
     if args.kiosk and not kiosk_can_run(units[KIOSK_UNIT]):
         return 1  # said why; nothing written
     unit_dir, config_dir = Path(args.unit_dir), Path(args.config_dir)
     unit_dir.mkdir(parents=True, exist_ok=True)
     for name, text in units.items():
         (unit_dir / name).write_text(text)
-        print(f"penguin-panel: wrote {unit_dir / name}")
+        say(_("wrote {path}").format(path=unit_dir / name))
     config_dir.mkdir(parents=True, exist_ok=True)
     settings = config_dir / "settings.toml"
     if not settings.exists():
         settings.write_text(SETTINGS_TEMPLATE)
-    print(f"penguin-panel: settings in {settings}; copy your hardware map to {config_dir / 'hardware.toml'}")
+    say(_("settings in {settings}; copy your hardware map to {map}").format(settings=settings,
+                                                                          map=config_dir / "hardware.toml"))
     steps = _user_steps(args.user, ("gpio", "spi", "dialout"))
     if args.kiosk:
         rules = Path(args.udev_dir) / KIOSK_RULES
         rules.parent.mkdir(parents=True, exist_ok=True)
         rules.write_text(unit_template(KIOSK_RULES).read_text())
-        print(f"penguin-panel: wrote {rules} (no mouse pointer on the board)")
+        say(_("wrote {path} (no mouse pointer on the board)").format(path=rules))
         # video, render: the GPU, should the screen be reached before logind grants it.
         steps += _user_steps(args.kiosk_user, ("video", "render"))
     steps += ["systemctl daemon-reload", "systemctl enable --now penguin-panel"]
     if args.kiosk:
         steps += ["udevadm control --reload-rules && udevadm trigger --subsystem-match=input",
-                  "systemctl enable --now penguin-panel-kiosk    # the board on the screen, now and at every boot"]
-    steps.append("journalctl -u penguin-panel -b | grep PIN    # the game master's PIN, shown at first start")
-    print("penguin-panel: now run:")
-    for s in steps:
-        print(f"  sudo {s}")
+                  "systemctl enable --now penguin-panel-kiosk    # "
+                  + _("the board on the screen, now and at every boot")]
+    steps.append("journalctl -u penguin-panel -b | grep PIN    # " + _("the game master's PIN, shown at first start"))
+    now_run(steps)
     return 0
 
 
@@ -165,25 +184,21 @@ def install_venue(args) -> int:
         print(f"# ---- {VENUE_UNIT}\n{unit}", end="")
         return 0
     if os.geteuid() != 0:
-        print("penguin-panel: installing a system service needs root; run:\n"
-              f"  sudo {exec_path} service install --venue", file=sys.stderr)
-        return 1
+        return needs_root(f"{exec_path} service install --venue")
     unit_dir, config_dir = Path(args.unit_dir), Path(args.config_dir)
     unit_dir.mkdir(parents=True, exist_ok=True)
     (unit_dir / VENUE_UNIT).write_text(unit)
-    print(f"penguin-panel: wrote {unit_dir / VENUE_UNIT}")
+    say(_("wrote {path}").format(path=unit_dir / VENUE_UNIT))
     config_dir.mkdir(parents=True, exist_ok=True)
     settings = config_dir / "venue.toml"
     if not settings.exists():
         settings.write_text(VENUE_SETTINGS_TEMPLATE)
         settings.chmod(0o640)  # the broker's password: the service's group may read it, nobody else
-    print(f"penguin-panel: settings in {settings}: put the venue user's broker password there")
+    say(_("settings in {settings}: put the venue user's broker password there").format(settings=settings))
     steps = _user_steps(args.user, ())
     steps += ["systemctl daemon-reload", "systemctl enable --now penguin-panel-venue",
-              "journalctl -u penguin-panel-venue -b | grep PIN    # the venue admin's PIN, shown at first start"]
-    print("penguin-panel: now run:")
-    for s in steps:
-        print(f"  sudo {s}")
+              "journalctl -u penguin-panel-venue -b | grep PIN    # " + _("the venue admin's PIN, shown at first start")]
+    now_run(steps)
     return 0
 
 
@@ -207,12 +222,12 @@ def kiosk_can_run(unit: str) -> bool:
 
     missing = missing_programs()
     if missing:
-        print(f"penguin-panel: the kiosk needs {', '.join(missing)}; install first:\n"
-              f"  sudo apt-get install {' '.join(missing)}", file=sys.stderr)
+        say(_("the kiosk needs {programs}; install them first:").format(programs=", ".join(missing)), err=True)
+        print(f"  sudo apt-get install {' '.join(missing)}", file=sys.stderr)
         return False
     if not screen_connected(unit):
-        print("penguin-panel: no screen is connected (no display connector in /sys/class/drm reads "
-              "\"connected\"): plug the screen in, switch it on and run this again", file=sys.stderr)
+        say(_("no screen is connected (no display connector in /sys/class/drm reads \"connected\"): plug the screen "
+              "in, switch it on and run this again"), err=True)
         return False
     return True
 
@@ -227,10 +242,8 @@ def screen_connected(unit: str) -> bool:
 def uninstall(args) -> int:
     names = [VENUE_UNIT] if args.venue else [KIOSK_UNIT] if args.kiosk else [KIOSK_UNIT, UNIT_NAME]
     if os.geteuid() != 0:
-        print("penguin-panel: removing a system service needs root; run:\n"
-              f"  sudo {executable()} service uninstall{' --kiosk' if args.kiosk else ''}"
-              f"{' --venue' if args.venue else ''}", file=sys.stderr)
-        return 1
+        return needs_root(f"{executable()} service uninstall{' --kiosk' if args.kiosk else ''}"
+                          f"{' --venue' if args.venue else ''}", removing=True)
     unit_dir, running = Path(args.unit_dir), SYSTEMD_RUNNING.is_dir()
     removed = False
     for name in names:
@@ -241,25 +254,26 @@ def uninstall(args) -> int:
             _run(["systemctl", "disable", "--now", name])
         unit.unlink()
         removed = True
-        print(f"penguin-panel: removed {unit}")
+        say(_("removed {path}").format(path=unit))
     rules = Path(args.udev_dir) / KIOSK_RULES
     if rules.exists():
         rules.unlink()
-        print(f"penguin-panel: removed {rules}")
+        say(_("removed {path}").format(path=rules))
     if not removed:
-        print(f"penguin-panel: nothing to remove ({', '.join(names)} not in {unit_dir})")
+        say(ngettext("nothing to remove ({units} is not in {folder})", "nothing to remove ({units} are not in {folder})",
+                     len(names)).format(units=", ".join(names), folder=unit_dir))
         return 0
     if running:
         _run(["systemctl", "daemon-reload"])
     else:
-        print("penguin-panel: systemd is not running here: nothing to stop")
-    print("penguin-panel: kept: the settings (/etc/penguin-panel), the matches (/var/lib/penguin-panel) "
-          "and the users (userdel removes one)")
+        say(_("systemd is not running here: nothing to stop"))
+    say(_("kept: the settings ({settings}), the matches ({matches}) and the users (userdel removes one)").format(
+        settings="/etc/penguin-panel", matches="/var/lib/penguin-panel"))
     return 0
 
 
 def _run(cmd: list[str]) -> None:
-    print(f"penguin-panel: {' '.join(cmd)}")
+    say(" ".join(cmd))  # the command itself, as typed
     r = subprocess.run(cmd)
     if r.returncode != 0:
         raise ConfigError(Problem(None, None, Text(N_("{command} failed (exit {code})"), command=" ".join(cmd),
@@ -290,5 +304,5 @@ def reset_pin(args) -> int:
             Security(store).set_pin(pin)
     except StoreError as e:
         raise ConfigError(Problem(None, "--db", e.args[0])) from None
-    print(f"penguin-panel: new game master PIN: {pin}")
+    say(_("new game master PIN: {pin}").format(pin=pin))
     return 0

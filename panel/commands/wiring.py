@@ -9,7 +9,12 @@ from __future__ import annotations
 
 import sys
 
+from ..i18n import N_, _
 from ..layout import SIDES
+from ..wiring import MISSING, NO_LONGER_MADE, STALE
+
+SAY_STALE = {STALE: N_("{folder}: {file} is stale"), MISSING: N_("{folder}: {file} is missing"),
+             NO_LONGER_MADE: N_("{folder}: {file} is no longer made from this map")}
 
 
 def register(sub) -> None:
@@ -31,13 +36,14 @@ def wiring_command(args) -> int:
     files = wiring_files(hmap, layout)
     if args.check:
         stale = stale_files(files, args.out)
-        for name in stale:
-            print(f"{args.out}: {name} is stale", file=sys.stderr)
+        for name, which in stale.items():
+            print(_(SAY_STALE[which]).format(folder=args.out, file=name), file=sys.stderr)
         if stale:
-            print(f"run: penguin-panel wiring {args.map} --out {args.out}", file=sys.stderr)
+            print(_("run: {command}").format(command=f"penguin-panel wiring {args.map} --out {args.out}"),
+                  file=sys.stderr)
             return 1
-        print(f"{args.out}: up to date with {args.map}")
+        print(_("{folder}: up to date with {map}").format(folder=args.out, map=args.map))
         return 0
     for p in write_wiring(files, args.out):
-        print(p)
+        print(p)  # the files written, one path a line (for scripts too)
     return 0

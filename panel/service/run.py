@@ -233,7 +233,7 @@ def hardware_io(r: Resolved) -> tuple[list, list]:
         log.warning("%s", _("warning: {warning}").format(warning=p.text(tr)))
     io = HardwareIO(r.hardware_map, r.layout, map_arg=r.hardware)
     for warning in io.warnings:
-        say(_("warning: {warning}").format(warning=warning))
+        warn(warning)
     sources: list = [io]
     if io.map.on_board():
         # The Pico's matrix, ADC and encoders arrive over the serial link, a source of its own.
@@ -261,6 +261,12 @@ def lan_address() -> str:
 
 def say(message: str) -> None:
     print(f"penguin-panel: {message}", flush=True)
+
+
+def warn(warning: Any) -> None:
+    """A warning at start, in the system locale's language (a Text or a Problem: also the
+    game master's, in the cockpit's, on /admin)."""
+    say(_("warning: {warning}").format(warning=text_of(warning, system())))
 
 
 SWITCH_INTERVAL = 0.001  # seconds: how long another thread may hold the interpreter lock while the loop waits
@@ -307,7 +313,7 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
         if problem:
             warnings.append(problem)
         for warning in warnings:
-            say(_("warning: {warning}").format(warning=text_of(warning, system())))
+            warn(warning)
         # The pages' language: the game master's choice, else the system locale's.
         language = store.get_setting("language")
         if language not in languages():

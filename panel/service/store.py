@@ -313,17 +313,18 @@ class SQLiteFile:
         return self._db is None
 
     def quick_check(self) -> Text | None:
-        """SQLite's quick_check: None when the file is whole, else its first findings."""
-        damaged = N_("{db}: the database is damaged ({findings})")
+        """SQLite's quick_check: None when the file is whole, else its first findings (SQLite's
+        own words, in English)."""
+        damaged = N_("{path}: the database is damaged ({findings})")
         try:
             rows = [r[0] for r in self._db.execute("PRAGMA quick_check(5)")]
         except sqlite3.DatabaseError as e:
-            return Text(damaged, db=self.path, findings=e)
+            return Text(damaged, path=str(self.path), findings=str(e))
         if rows == ["ok"]:
             return None
         lines = [line.strip() for r in rows for line in str(r).splitlines()
                  if line.strip() and not line.startswith("*** in database")]
-        return Text(damaged, db=self.path, findings="; ".join(lines)[:300])  # SQLite's own words
+        return Text(damaged, path=str(self.path), findings="; ".join(lines)[:300])
 
     @contextmanager
     def _writing(self):
@@ -865,8 +866,8 @@ def wal_damage(db: Path) -> Text | None:
         return None
     magic, _version, page_size, _ckpt, salt1, salt2, c1, c2 = struct.unpack(">8I", data[:32])
     if magic not in WAL_MAGIC or not 512 <= page_size <= 65536:
-        return Text(N_("{wal}: the journal's header is damaged: changes saved since the last checkpoint are lost"),
-                    wal=wal)
+        return Text(N_("{journal}: the journal's header is damaged: changes saved since the last checkpoint are lost"),
+                    journal=str(wal))
     order = ">" if magic & 1 else "<"
     header_ok = _wal_checksum(data[:24], 0, 0, order) == (c1, c2)
     size = 24 + page_size
@@ -885,6 +886,6 @@ def wal_damage(db: Path) -> Text | None:
             lost_commits += 1
     if first_bad is None or not lost_commits:
         return None
-    return Text(N_("{wal}: the journal is damaged at page {page} of {frames}: the saved changes after it cannot be "
-                   "read and are lost ({lost} in all; the match resumes from what could be read)"),
-                wal=wal, page=first_bad + 1, frames=frames, lost=lost_commits)
+    return Text(N_("{journal}: the journal is damaged at page {page} of {pages}: the changes saved after it "
+                   "({lost} of them) cannot be read and are lost (the match resumes from what could be read)"),
+                journal=str(wal), page=first_bad + 1, pages=frames, lost=lost_commits)

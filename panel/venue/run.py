@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ConfigError, Problem, read_toml
-from ..i18n import N_, Text
+from ..i18n import N_, Text, _
 from ..mqtt.settings import BrokerSettings, Table
 from ..service.guard import ConnectionGuard, guard_process, start_serving
 from ..service.run import bind_port, first_pin, say, stop_on_signals, until_stopped
@@ -132,8 +132,8 @@ async def serve(opts: Options, *, stop: asyncio.Event | None = None, guard: dict
         try:
             real = sock.getsockname()[1]  # the real one when --port 0
             shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-            say(f"venue board on http://{shown}:{real}/  (broker {broker.where}, database {db}, "
-                f"ready in {time.monotonic() - started:.2f} s)")
+            say(_("venue board on {url}  (broker {broker}, database {db}, ready in {seconds} s)").format(
+                url=f"http://{shown}:{real}/", broker=broker.where, db=db, seconds=f"{time.monotonic() - started:.2f}"))
             await until_stopped(stop, notifier, venue, real)
         finally:
             await runner.cleanup()
