@@ -498,6 +498,6 @@ def test_a_start_up_warning_in_the_system_locales_language_and_the_cockpits(tmp_
     assert defaults == {"turn_seconds": 30}
     assert str(problem).startswith("the defaults for new matches saved on /admin cannot be used (not valid JSON (")
     spanish = problem.text(i18n.translations("es"))
-    assert spanish.startswith("los valores por defecto de las partidas nuevas guardados en /admin no se pueden "
+    assert spanish.startswith("los valores por defecto para nuevas partidas guardados en /admin no se pueden "
                               "usar (no es JSON válido (")
-    assert spanish.endswith("): se usan los del archivo de ajustes; vuelve a guardarlos en /admin")
+    assert spanish.endswith("): se usan los del archivo de ajustes; guárdalos otra vez en /admin")
