@@ -171,7 +171,9 @@ WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
 
 def english_words() -> set[str]:
     """The words of the pages' English texts (the catalog's messages found in the pages'
-    scripts and HTML), less every word that Spanish uses too (the catalog's translations)."""
+    scripts and HTML), less every word that Spanish uses too (the catalog's translations,
+    without what they quote: a settings file's key, 'press', is a word of the file, not of
+    Spanish)."""
     with (i18n.LOCALE_DIR / f"{i18n.DOMAIN}.pot").open("rb") as f:
         pot = read_po(f)
     with (i18n.LOCALE_DIR / "es" / "LC_MESSAGES" / f"{i18n.DOMAIN}.po").open("rb") as f:
@@ -182,7 +184,7 @@ def english_words() -> set[str]:
             for text in m.id if isinstance(m.id, tuple) else (m.id,):
                 english |= {w.lower() for w in WORD.findall(re.sub(r"\{\w+\}", " ", text)) if len(w) > 2}
     spanish = {w.lower() for m in es if m.id for s in (m.string if isinstance(m.string, tuple) else (m.string,))
-               for w in WORD.findall(re.sub(r"\{\w+\}", " ", s))}
+               for w in WORD.findall(re.sub(r"\{\w+\}|'[^'\s]*'", " ", s))}
     return english - spanish
 
 
