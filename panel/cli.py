@@ -16,7 +16,7 @@ import sys
 
 from . import __version__
 from .errors import ConfigError
-from .i18n import _, system, text_of
+from .i18n import _, bind_system_language, system, text_of
 
 
 class _Parser(argparse.ArgumentParser):
@@ -25,11 +25,19 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The parser, worded in the system locale's language: built on each run, never at import,
+    so its texts (translated here, as they are added) follow the locale of the run."""
     from . import commands
 
-    parser = _Parser(prog="penguin-panel", description="Penguin Airlines cockpit")
-    parser.add_argument("--version", action="version", version=f"penguin-panel {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    # argparse says its own words ("usage:", "options", "the following arguments are
+    # required: ...") through gettext.gettext: our catalog becomes the global domain, which
+    # they come from (panel/argparse_words.py marks the ones translated).
+    bind_system_language()
+    parser = _Parser(prog="penguin-panel", description=_("Penguin Airlines cockpit"))
+    parser.add_argument("--version", action="version", version=f"penguin-panel {__version__}",
+                        help=_("show program's version number and exit"))
+    # Translators: the placeholder for a sub-command in the usage line ("penguin-panel [-h] COMMAND ...").
+    sub = parser.add_subparsers(dest="command", metavar=_("COMMAND"), parser_class=_Parser)
     sub.required = True
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
         module = importlib.import_module(f"{commands.__name__}.{info.name}")

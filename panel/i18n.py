@@ -145,6 +145,16 @@ def system() -> gettext.NullTranslations:
     return translations(system_language())
 
 
+def bind_system_language() -> None:
+    """Make our catalog the process's global gettext domain, in the system locale's language,
+    for a library that says its own words through gettext.gettext (argparse: "usage:",
+    "options", its error lines). The gettext module's GNU API, documented for an application
+    whose language is the user's locale: one language for the whole process, which the
+    command line is. The pages never use it (they take `translations(lang)`)."""
+    gettext.bindtextdomain(DOMAIN, str(LOCALE_DIR))
+    gettext.textdomain(DOMAIN)
+
+
 # The command line's texts, in the system locale's language.
 def _(message: str) -> str:
     return system().gettext(message)

@@ -3,6 +3,7 @@ line in the system locale's language; the cockpit's language at start."""
 
 from __future__ import annotations
 
+import argparse
 import gettext
 import io
 import json
@@ -12,14 +13,16 @@ import string
 import subprocess
 import sys
 from pathlib import Path
+from typing import Iterator
 
 import pytest
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import extract, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
 from panel import i18n
-from panel.cli import main
+from panel.argparse_words import ARGPARSE
+from panel.cli import build_parser, main
 from panel.service.store import Store
 from service_helpers import two_mistakes
 from test_scenario import SCENARIO
@@ -76,13 +79,17 @@ def test_every_message_is_translated(po):
     assert fuzzy == [], f"{po}: fuzzy (check the translation, then remove the fuzzy flag)"
 
 
+PERCENT = re.compile(r"%(?:\([^)]*\))?[sdr%]")  # a %-format placeholder, as argparse fills them
+
+
 def fields(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
 
 
 @pytest.mark.parametrize("po", PO_FILES, ids=lambda p: p.parent.parent.name)
 def test_translations_keep_the_placeholders(po):
-    """A translation that loses or renames {team} would raise, or show a hole, on a page."""
+    """A translation that loses or renames {team} would raise, or show a hole, on a page;
+    one that loses argparse's %s or %(prog)s (a python-format message) would raise in argparse."""
     for m in read(po):
         if not m.id:
             continue
@@ -90,6 +97,8 @@ def test_translations_keep_the_placeholders(po):
         strings = m.string if isinstance(m.string, tuple) else (m.string,)
         for s in strings:
             assert fields(s) == fields(ids[-1]), (m.id, s)
+            if m.python_format:
+                assert sorted(PERCENT.findall(s)) == sorted(PERCENT.findall(ids[-1])), (m.id, s)
 
 
 @pytest.mark.parametrize("po", PO_FILES, ids=lambda p: p.parent.parent.name)
@@ -202,6 +211,103 @@ def test_the_self_test_in_the_system_locales_language(capsys, locale_env):
     assert any(re.fullmatch(r"\d+ bien", line) for line in out) and out[-1] == "todo bien", out[-5:]
     assert any(re.fullmatch(r"coprocesador: conectado; firmware \S+; errores de trama 0 \(placa \w+ en /dev/\S+\)",
                             line) for line in out), out
+
+
+# ---------------------------------------------------------------------------- the command line's help
+
+@pytest.fixture
+def wide(locale_env):
+    """The system locale unset and a wide terminal: argparse wraps nothing, a help is a line."""
+    locale_env.setenv("COLUMNS", "400")
+    return locale_env
+
+
+def help_of(argv: list[str], capsys) -> list[str]:
+    with pytest.raises(SystemExit) as e:
+        main([*argv, "--help"])
+    assert e.value.code == 0
+    return capsys.readouterr().out.splitlines()
+
+
+def error_of(argv: list[str], capsys) -> str:
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
+    return capsys.readouterr().err
+
+
+def test_the_help_in_the_system_locales_language(wide, capsys):
+    """argparse's own words (from our catalog) and each command's, in Spanish under
+    LANG=es_ES.UTF-8, in English under LANG=C.UTF-8; no line of the English help is left."""
+    wide.setenv("LANG", "C.UTF-8")
+    english = help_of([], capsys)
+    assert english[0] == "usage: penguin-panel [-h] [--version] COMMAND ..."
+    assert {"positional arguments:", "options:"} <= set(english)
+    assert "  -h, --help     show this help message and exit" in english
+    assert any(line.split() == ["deck", "make", "or", "check", "a", "flight", "instruction", "deck"] for line in english)
+    english_generate = help_of(["deck", "generate"], capsys)
+    assert english_generate[0].startswith("usage: penguin-panel deck generate [-h] [--layout FILE] ")
+    assert any(line.split()[:2] == ["--seed", "SEED"] and "same seed, same layout" in line for line in english_generate)
+
+    wide.setenv("LANG", "es_ES.UTF-8")
+    spanish = help_of([], capsys)
+    assert spanish[0] == "uso: penguin-panel [-h] [--version] ORDEN ..."
+    assert {"Cabina de Penguin Airlines", "argumentos posicionales:", "opciones:"} <= set(spanish)
+    assert "  -h, --help     muestra este mensaje de ayuda y termina" in spanish
+    assert any(line.split() == ["deck", "crea", "o", "comprueba", "un", "mazo", "de", "instrucciones", "de", "vuelo"]
+               for line in spanish), spanish
+    generate = help_of(["deck", "generate"], capsys)
+    assert generate[0].startswith("uso: penguin-panel deck generate [-h] [--layout ARCHIVO] "), generate[0]
+    assert any(line.split()[:2] == ["--seed", "SEMILLA"] and "misma semilla, misma disposición" in line
+               for line in generate), generate
+    for en, es in ((english, spanish), (english_generate, generate)):  # a lone word is a name ("broker-config")
+        left = [line for line in en if len(line.split()) > 1 and line in es]
+        assert left == [], f"still in English: {left}"
+
+
+def test_argparses_errors_in_the_system_locales_language(wide, capsys):
+    """A missing argument, a wrong choice and a wrong number: one line in the locale's language."""
+    wide.setenv("LANG", "es_ES.UTF-8")
+    assert error_of(["wiring", "reference"], capsys) == "penguin-panel wiring: faltan estos argumentos obligatorios: --out\n"
+    assert error_of(["wiring", "reference", "--out", "x", "--side", "green"], capsys).startswith(
+        "penguin-panel wiring: argumento --side: valor no válido: 'green' (elige entre ")
+    assert error_of(["demo", "--seed", "x"], capsys) == "penguin-panel demo: argumento --seed: valor int no válido: 'x'\n"
+    assert error_of(["demo", "--bogus"], capsys) == "penguin-panel: argumentos no reconocidos: --bogus\n"
+    wide.setenv("LANG", "C.UTF-8")
+    assert (error_of(["wiring", "reference"], capsys)
+            == "penguin-panel wiring: the following arguments are required: --out\n")
+    assert error_of(["demo", "--seed", "x"], capsys) == "penguin-panel demo: argument --seed: invalid int value: 'x'\n"
+
+
+def commands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
+    """Every command and sub-command of the parser, as the words that name it."""
+    for action in parser._actions:  # argparse keeps no public list of a parser's arguments
+        if isinstance(action.choices, dict):  # a sub-command's: its name -> its parser
+            for name, sub in action.choices.items():
+                yield (*path, name)
+                yield from commands(sub, (*path, name))
+
+
+@pytest.mark.parametrize("lang", ["C.UTF-8", "es_ES.UTF-8"])
+def test_every_commands_help_in_both_languages(wide, capsys, lang):
+    """Each --help is said whole (a translation's stray %% would make argparse raise), in its
+    language: the usage heading, every option's text."""
+    wide.setenv("LANG", lang)
+    found = list(commands(build_parser()))
+    assert ("deck", "generate") in found and ("service", "install") in found and len(found) > 20
+    heading = {"C.UTF-8": "usage: penguin-panel ", "es_ES.UTF-8": "uso: penguin-panel "}[lang]
+    for path in found:
+        out = help_of(list(path), capsys)
+        assert out[0].startswith(heading + " ".join(path)), (path, out[0])
+        assert len(out) > 3, path
+
+
+def test_the_argparse_words_are_argparses_own():
+    """Each argparse message marked for the catalog is one this Python's argparse says, byte
+    for byte (else it is never looked up, and stays English)."""
+    with open(argparse.__file__, "rb") as f:
+        said = {msg for _line, msg, _comments, _ctx in extract("python", f)}
+    assert set(ARGPARSE) - said == set(), "argparse no longer says these: mark its new words in panel/argparse_words.py"
 
 
 # ---------------------------------------------------------------------------- the service

@@ -10,19 +10,20 @@ from ..i18n import N_, Text, _
 
 
 def register(sub) -> None:
-    p = sub.add_parser("broker-config", help="Mosquitto configuration and ACL for the venue's cockpits",
-                       description="Write (or print) a Mosquitto configuration file with no anonymous access "
+    p = sub.add_parser("broker-config", help=_("Mosquitto configuration and ACL for the venue's cockpits"),
+                       description=_("Write (or print) a Mosquitto configuration file with no anonymous access "
                                    "and the ACL that lets each cockpit, the venue and Home Assistant publish "
-                                   "exactly their own topics.")
-    p.add_argument("cockpits", nargs="+", metavar="COCKPIT_ID", help="the cockpits' ids (each one is also its user)")
-    p.add_argument("--out", metavar="DIR", help="write penguin-panel.conf and penguin-panel.acl there "
-                                                "(default: print them)")
-    p.add_argument("--port", type=int, default=1883, help="the listener's port (default 1883)")
-    p.add_argument("--password-file", default="/etc/mosquitto/penguin-panel.passwd",
-                   help="Mosquitto's password file (default: /etc/mosquitto/penguin-panel.passwd)")
-    p.add_argument("--prefix", default=None, help="topic prefix (default: penguin-panel)")
-    p.add_argument("--discovery-prefix", default=None, help="Home Assistant's discovery prefix (default: homeassistant)")
-    p.add_argument("--no-homeassistant", action="store_true", help="no user for Home Assistant")
+                                   "exactly their own topics."))
+    p.add_argument("cockpits", nargs="+", metavar="COCKPIT_ID", help=_("the cockpits' ids (each one is also its user)"))
+    p.add_argument("--out", metavar=_("DIR"), help=_("write penguin-panel.conf and penguin-panel.acl there "
+                                                "(default: print them)"))
+    p.add_argument("--port", metavar=_("PORT"), type=int, default=1883, help=_("the listener's port (default 1883)"))
+    p.add_argument("--password-file", metavar=_("FILE"), default="/etc/mosquitto/penguin-panel.passwd",
+                   help=_("Mosquitto's password file (default: /etc/mosquitto/penguin-panel.passwd)"))
+    p.add_argument("--prefix", metavar=_("PREFIX"), default=None, help=_("topic prefix (default: penguin-panel)"))
+    p.add_argument("--discovery-prefix", metavar=_("PREFIX"), default=None,
+                   help=_("Home Assistant's discovery prefix (default: homeassistant)"))
+    p.add_argument("--no-homeassistant", action="store_true", help=_("no user for Home Assistant"))
     p.set_defaults(func=broker_config)
 
 

@@ -22,13 +22,14 @@ TRUE_ENDS = (0.035, 0.955)   # the simulated sliders' real ends: not the map's d
 
 
 def register(sub) -> None:
-    p = sub.add_parser("calibrate", help="calibrate the sliders' ends and the knob's home")
-    p.add_argument("map", metavar="HARDWARE_MAP", nargs="?", help="hardware map TOML, or a shipped map's name (default: reference)")
-    p.add_argument("--layout", metavar="FILE", help="layout TOML (default: the Penguin Airlines panel)")
-    p.add_argument("--file", metavar="FILE", help="calibration file (default: $PENGUIN_PANEL_CALIBRATION, "
-                                                  "else ~/.local/state/penguin-panel/calibration.toml)")
-    p.add_argument("--only", metavar="CONTROL", action="append", help="calibrate only this control (repeatable)")
-    p.add_argument("--sim", action="store_true", help="simulated panel and a scripted maker")
+    p = sub.add_parser("calibrate", help=_("calibrate the sliders' ends and the knob's home"))
+    p.add_argument("map", metavar="HARDWARE_MAP", nargs="?",
+                   help=_("hardware map TOML, or a shipped map's name (default: reference)"))
+    p.add_argument("--layout", metavar=_("FILE"), help=_("layout TOML (default: the Penguin Airlines panel)"))
+    p.add_argument("--file", metavar=_("FILE"), help=_("calibration file (default: $PENGUIN_PANEL_CALIBRATION, "
+                                                  "else ~/.local/state/penguin-panel/calibration.toml)"))
+    p.add_argument("--only", metavar=_("CONTROL"), action="append", help=_("calibrate only this control (repeatable)"))
+    p.add_argument("--sim", action="store_true", help=_("simulated panel and a scripted maker"))
     p.set_defaults(func=calibrate_command)
 
 

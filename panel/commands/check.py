@@ -30,15 +30,15 @@ LINK_STATES = {"connected": NC_("a co-processor link's state", "connected"),
 
 
 def register(sub) -> None:
-    p = sub.add_parser("check", help="self-test the built panel: every light, tone and control")
+    p = sub.add_parser("check", help=_("self-test the built panel: every light, tone and control"))
     p.add_argument("map", metavar="HARDWARE_MAP", nargs="?",
-                   help=f"hardware map TOML, or a shipped map's name (default: {DEFAULT_MAP})")
-    p.add_argument("--layout", metavar="FILE", help="layout TOML (default: the Penguin Airlines panel)")
+                   help=_("hardware map TOML, or a shipped map's name (default: {map})").format(map=DEFAULT_MAP))
+    p.add_argument("--layout", metavar=_("FILE"), help=_("layout TOML (default: the Penguin Airlines panel)"))
     p.add_argument("--sim", action="store_true",
-                   help="simulated pins; a scripted maker presses and moves every control in order")
-    p.add_argument("--report", action="store_true", help="print the result as JSON (prompts go to stderr)")
+                   help=_("simulated pins; a scripted maker presses and moves every control in order"))
+    p.add_argument("--report", action="store_true", help=_("print the result as JSON (prompts go to stderr)"))
     p.add_argument("--step-timeout", type=float, default=20.0, metavar="S",
-                   help="seconds to wait for each control before calling it never seen (default 20)")
+                   help=_("seconds to wait for each control before calling it never seen (default 20)"))
     p.set_defaults(func=check_command)
 
 

@@ -22,10 +22,11 @@ NOT_FINISHED = N_("not finished")
 
 
 def register(sub) -> None:
-    p = sub.add_parser("debrief", help="tables of a match for a workshop debrief")
-    p.add_argument("file", metavar="FILE", help="a match's input log or any scenario (TOML)")
-    p.add_argument("--json", action="store_true", help="print the tables as JSON")
-    p.add_argument("--csv", metavar="DIR", help="also write one CSV file per table into DIR (for a spreadsheet)")
+    p = sub.add_parser("debrief", help=_("tables of a match for a workshop debrief"))
+    p.add_argument("file", metavar=_("FILE"), help=_("a match's input log or any scenario (TOML)"))
+    p.add_argument("--json", action="store_true", help=_("print the tables as JSON"))
+    p.add_argument("--csv", metavar=_("DIR"),
+                   help=_("also write one CSV file per table into %(metavar)s (for a spreadsheet)"))
     p.set_defaults(func=run)
 
 

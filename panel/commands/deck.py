@@ -23,22 +23,22 @@ from .layout import add_layout_options
 
 
 def register(sub) -> None:
-    p = sub.add_parser("deck", help="make or check a flight instruction deck")
-    dsub = p.add_subparsers(dest="deck_command", metavar="ACTION")
+    p = sub.add_parser("deck", help=_("make or check a flight instruction deck"))
+    dsub = p.add_subparsers(dest="deck_command", metavar=_("ACTION"))
     dsub.required = True
 
-    gen = dsub.add_parser("generate", help="deal a deck for a panel from a seed")
+    gen = dsub.add_parser("generate", help=_("deal a deck for a panel from a seed"))
     add_layout_options(gen)
-    gen.add_argument("--seed", type=int, default=None,
-                     help="same seed, same layout, same side: same deck (default: a fresh seed, "
-                          "written into the deck so it can be made again)")
-    gen.add_argument("--out", metavar="FILE", help="write the deck here (default: standard output)")
+    gen.add_argument("--seed", metavar=_("SEED"), type=int, default=None,
+                     help=_("same seed, same layout, same side: same deck (default: a fresh seed, "
+                          "written into the deck so it can be made again)"))
+    gen.add_argument("--out", metavar=_("FILE"), help=_("write the deck here (default: standard output)"))
     gen.set_defaults(func=generate)
 
-    chk = dsub.add_parser("check", help="check that every card of a deck can be played on the panel")
-    chk.add_argument("file", metavar="FILE", help="deck TOML")
-    chk.add_argument("--layout", metavar="FILE",
-                     help="layout TOML (default: the one the deck names, else the Penguin Airlines panel)")
+    chk = dsub.add_parser("check", help=_("check that every card of a deck can be played on the panel"))
+    chk.add_argument("file", metavar=_("FILE"), help=_("deck TOML"))
+    chk.add_argument("--layout", metavar=_("FILE"),
+                     help=_("layout TOML (default: the one the deck names, else the Penguin Airlines panel)"))
     chk.set_defaults(func=check)
 
     # The printable deck (maker kit): the implementation lives in deck_print.py.

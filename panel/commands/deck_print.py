@@ -10,17 +10,18 @@ A cafe can then play the offline hourglass variant, or check a disputed card by 
 from __future__ import annotations
 
 from ..errors import ConfigError, Problem
-from ..i18n import N_, Text, ngettext
+from ..i18n import N_, Text, _, ngettext
 
 
 def add_print_parser(dsub) -> None:
     from .layout import add_layout_options
 
-    pr = dsub.add_parser("print", help="render the deck as a PDF of cards, 9 to a page")
+    pr = dsub.add_parser("print", help=_("render the deck as a PDF of cards, 9 to a page"))
     add_layout_options(pr)
-    pr.add_argument("--seed", type=int, default=1, help="deal the deck from this seed (default: 1)")
-    pr.add_argument("--deck", metavar="FILE", help="print this deck file instead of dealing one")
-    pr.add_argument("--out", metavar="FILE", required=True, help="the PDF to write (e.g. deck.pdf)")
+    pr.add_argument("--seed", metavar=_("SEED"), type=int, default=1,
+                    help=_("deal the deck from this seed (default: 1)"))
+    pr.add_argument("--deck", metavar=_("FILE"), help=_("print this deck file instead of dealing one"))
+    pr.add_argument("--out", metavar=_("FILE"), required=True, help=_("the PDF to write (e.g. deck.pdf)"))
     pr.set_defaults(func=print_command)
 
 

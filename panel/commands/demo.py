@@ -12,11 +12,13 @@ from ..scenario import input_entry
 
 
 def register(sub) -> None:
-    p = sub.add_parser("demo", help="play a demo match with a simulated crew and print its log")
-    p.add_argument("--seed", type=int, default=1, help="deck and crew seed")
-    p.add_argument("--mode", choices=("competitive", "cooperative"), default="competitive")
-    p.add_argument("--expansion", action="store_true")
-    p.add_argument("--scenario-out", metavar="FILE", help="also write the match's input log as a replayable scenario")
+    p = sub.add_parser("demo", help=_("play a demo match with a simulated crew and print its log"))
+    p.add_argument("--seed", metavar=_("SEED"), type=int, default=1, help=_("deck and crew seed"))
+    p.add_argument("--mode", choices=("competitive", "cooperative"), default="competitive",
+                   help=_("teams against each other, or one crew together (default: competitive)"))
+    p.add_argument("--expansion", action="store_true", help=_("include the 3 expansion modules"))
+    p.add_argument("--scenario-out", metavar=_("FILE"),
+                   help=_("also write the match's input log as a replayable scenario"))
     p.set_defaults(func=demo)
 
 

@@ -33,35 +33,36 @@ EXAMPLE = {"rows": [2, 3, 4, 5], "cols": [6, 7, 8, 9], "adc": [26], "encoders": 
 
 
 def register(sub) -> None:
-    p = sub.add_parser("firmware", help="co-processor firmware: install, emulate, watch")
-    fsub = p.add_subparsers(dest="firmware_command", metavar="ACTION")
+    p = sub.add_parser("firmware", help=_("co-processor firmware: install, emulate, watch"))
+    fsub = p.add_subparsers(dest="firmware_command", metavar=_("ACTION"))
     fsub.required = True
 
-    inst = fsub.add_parser("install", help="copy the firmware and its config.json to a Pico (uses mpremote)")
-    inst.add_argument("--port", help="serial port (default: the first Pico found by USB id)")
+    inst = fsub.add_parser("install", help=_("copy the firmware and its config.json to a Pico (uses mpremote)"))
+    inst.add_argument("--port", metavar=_("PORT"), help=_("serial port (default: the first Pico found by USB id)"))
     g = inst.add_mutually_exclusive_group()
-    g.add_argument("--config", metavar="FILE", help="firmware config JSON (wiring) to write as config.json")
-    g.add_argument("--hardware", metavar="FILE", help="take the wiring from a hardware map (TOML)")
-    g.add_argument("--keep-config", action="store_true", help="leave the board's config.json as it is")
-    inst.add_argument("--dry-run", action="store_true", help="print what would be done, touch nothing")
+    g.add_argument("--config", metavar=_("FILE"), help=_("firmware config JSON (wiring) to write as config.json"))
+    g.add_argument("--hardware", metavar=_("FILE"), help=_("take the wiring from a hardware map (TOML)"))
+    g.add_argument("--keep-config", action="store_true", help=_("leave the board's config.json as it is"))
+    inst.add_argument("--dry-run", action="store_true", help=_("print what would be done, touch nothing"))
     inst.set_defaults(func=cmd_install)
 
-    cfg = fsub.add_parser("config", help="check a firmware config and print it as the board stores it")
+    cfg = fsub.add_parser("config", help=_("check a firmware config and print it as the board stores it"))
     g = cfg.add_mutually_exclusive_group(required=True)
-    g.add_argument("--config", metavar="FILE", help="firmware config JSON")
-    g.add_argument("--hardware", metavar="FILE", help="a hardware map (TOML): its co-processor part")
+    g.add_argument("--config", metavar=_("FILE"), help=_("firmware config JSON"))
+    g.add_argument("--hardware", metavar=_("FILE"), help=_("a hardware map (TOML): its co-processor part"))
     cfg.set_defaults(func=cmd_config)
 
-    emu = fsub.add_parser("emulator", help="run the firmware on an emulated board behind a pty")
-    emu.add_argument("--config", metavar="FILE", help="firmware config JSON (default: a 4 x 4 example)")
-    emu.add_argument("--no-diodes", action="store_true", help="wire the emulated matrix without diodes")
-    emu.add_argument("--protocol", type=int, help="pretend to speak another protocol version")
+    emu = fsub.add_parser("emulator", help=_("run the firmware on an emulated board behind a pty"))
+    emu.add_argument("--config", metavar=_("FILE"), help=_("firmware config JSON (default: a 4 x 4 example)"))
+    emu.add_argument("--no-diodes", action="store_true", help=_("wire the emulated matrix without diodes"))
+    emu.add_argument("--protocol", metavar=_("VERSION"), type=int, help=_("pretend to speak another protocol version"))
     emu.set_defaults(func=cmd_emulator)
 
-    w = fsub.add_parser("watch", help="connect like the service does and print every event")
-    w.add_argument("--port", help="serial port (default: the first Pico found by USB id)")
-    w.add_argument("--config", metavar="FILE", help="firmware config JSON to push if the board has another")
-    w.add_argument("--seconds", type=float, help="stop after this long (default: until Ctrl-C)")
+    w = fsub.add_parser("watch", help=_("connect like the service does and print every event"))
+    w.add_argument("--port", metavar=_("PORT"), help=_("serial port (default: the first Pico found by USB id)"))
+    w.add_argument("--config", metavar=_("FILE"), help=_("firmware config JSON to push if the board has another"))
+    w.add_argument("--seconds", metavar=_("SECONDS"), type=float,
+                   help=_("stop after this long (default: until Ctrl-C)"))
     w.set_defaults(func=cmd_watch)
 
 

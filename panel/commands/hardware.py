@@ -9,14 +9,14 @@ from ..layout import SIDES
 
 
 def register(sub) -> None:
-    p = sub.add_parser("hardware", help="hardware maps: which wire each control arrives on")
-    hsub = p.add_subparsers(dest="hardware_command", metavar="ACTION")
+    p = sub.add_parser("hardware", help=_("hardware maps: which wire each control arrives on"))
+    hsub = p.add_subparsers(dest="hardware_command", metavar=_("ACTION"))
     hsub.required = True
-    check = hsub.add_parser("check", help="validate a hardware map against the layout")
-    check.add_argument("map", metavar="MAP", help="hardware map TOML, or a shipped map's name (reference, small)")
-    check.add_argument("--layout", metavar="FILE", help="layout TOML (default: the Penguin Airlines panel)")
-    check.add_argument("--side", choices=SIDES, default="blue", help="printed side of the module cards")
-    check.add_argument("--strict", action="store_true", help="an unmapped control is an error, not a warning")
+    check = hsub.add_parser("check", help=_("validate a hardware map against the layout"))
+    check.add_argument("map", metavar=_("MAP"), help=_("hardware map TOML, or a shipped map's name (reference, small)"))
+    check.add_argument("--layout", metavar=_("FILE"), help=_("layout TOML (default: the Penguin Airlines panel)"))
+    check.add_argument("--side", choices=SIDES, default="blue", help=_("printed side of the module cards"))
+    check.add_argument("--strict", action="store_true", help=_("an unmapped control is an error, not a warning"))
     check.set_defaults(func=check_command)
 
 

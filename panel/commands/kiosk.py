@@ -13,13 +13,16 @@ import os
 import shlex
 import shutil
 
+from ..i18n import _
+
 
 def register(sub) -> None:
-    p = sub.add_parser("kiosk", help="show the board full screen on this machine's screen (cage + Chromium)")
-    p.add_argument("--settings", metavar="FILE",
-                   help="the cockpit's settings file: the board is opened on its port (default 8080)")
-    p.add_argument("--url", help="open this address instead of the board of the cockpit on this machine")
-    p.add_argument("--print", action="store_true", dest="print_only", help="print the command, do not run it")
+    p = sub.add_parser("kiosk", help=_("show the board full screen on this machine's screen (cage + Chromium)"))
+    p.add_argument("--settings", metavar=_("FILE"),
+                   help=_("the cockpit's settings file: the board is opened on its port (default 8080)"))
+    p.add_argument("--url", metavar=_("URL"),
+                   help=_("open this address instead of the board of the cockpit on this machine"))
+    p.add_argument("--print", action="store_true", dest="print_only", help=_("print the command, do not run it"))
     p.set_defaults(func=kiosk)
 
 

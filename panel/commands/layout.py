@@ -10,18 +10,18 @@ from ..layout import SIDES, load_layout
 
 def add_layout_options(p) -> None:
     """The options every command that reads a layout shares."""
-    p.add_argument("--layout", metavar="FILE", help="layout TOML (default: the Penguin Airlines panel)")
-    p.add_argument("--side", choices=SIDES, default="blue", help="printed side of the module cards")
-    p.add_argument("--expansion", action="store_true", help="include the 3 expansion modules")
+    p.add_argument("--layout", metavar=_("FILE"), help=_("layout TOML (default: the Penguin Airlines panel)"))
+    p.add_argument("--side", choices=SIDES, default="blue", help=_("printed side of the module cards"))
+    p.add_argument("--expansion", action="store_true", help=_("include the 3 expansion modules"))
 
 
 def register(sub) -> None:
-    p = sub.add_parser("layout", help="inspect a panel layout")
-    lsub = p.add_subparsers(dest="layout_command", metavar="ACTION")
+    p = sub.add_parser("layout", help=_("inspect a panel layout"))
+    lsub = p.add_subparsers(dest="layout_command", metavar=_("ACTION"))
     lsub.required = True
-    show = lsub.add_parser("show", help="print every control")
+    show = lsub.add_parser("show", help=_("print every control"))
     add_layout_options(show)
-    show.add_argument("--json", action="store_true", help="machine-readable output")
+    show.add_argument("--json", action="store_true", help=_("machine-readable output"))
     show.set_defaults(func=show_layout)
 
 

@@ -19,25 +19,26 @@ from ..service.replay import entry_event
 
 
 def register(sub) -> None:
-    p = sub.add_parser("matches", help="list stored matches, export a match's log, prune old logs")
-    msub = p.add_subparsers(dest="matches_command", metavar="ACTION")
+    p = sub.add_parser("matches", help=_("list stored matches, export a match's log, prune old logs"))
+    msub = p.add_subparsers(dest="matches_command", metavar=_("ACTION"))
     msub.required = True
-    ls = msub.add_parser("list", help="one line per stored match, newest first")
-    ls.add_argument("--db", metavar="PATH", help="SQLite database (default: the service's)")
-    ls.add_argument("--limit", type=int, metavar="N", help="only the newest N matches")
+    ls = msub.add_parser("list", help=_("one line per stored match, newest first"))
+    ls.add_argument("--db", metavar=_("PATH"), help=_("SQLite database (default: the service's)"))
+    ls.add_argument("--limit", type=int, metavar="N", help=_("only the newest N matches"))
     ls.set_defaults(func=list_matches)
-    ex = msub.add_parser("export", help="a match's input log as a scenario TOML")
-    ex.add_argument("match", type=int, metavar="ID", help="the match id (see `matches list`)")
-    ex.add_argument("--db", metavar="PATH", help="SQLite database (default: the service's)")
-    ex.add_argument("--out", metavar="FILE", help="write here instead of standard output")
+    ex = msub.add_parser("export", help=_("a match's input log as a scenario TOML"))
+    ex.add_argument("match", type=int, metavar="ID", help=_("the match id (see `matches list`)"))
+    ex.add_argument("--db", metavar=_("PATH"), help=_("SQLite database (default: the service's)"))
+    ex.add_argument("--out", metavar=_("FILE"), help=_("write here instead of standard output"))
     ex.set_defaults(func=export_match)
-    pr = msub.add_parser("prune", help="remove the logs the retention setting no longer keeps (debriefs stay)")
-    pr.add_argument("--db", metavar="PATH", help="SQLite database (default: the settings file's, else the service's)")
-    pr.add_argument("--settings", metavar="FILE", help="the service's settings file (its keep_logs_days and "
-                                                       "keep_logs_matches)")
-    pr.add_argument("--keep-days", type=int, metavar="N", help="keep the logs of the last N days (0: no age limit)")
-    pr.add_argument("--keep-matches", type=int, metavar="N", help="keep the logs of the newest N matches "
-                                                                  "(0: no count limit)")
+    pr = msub.add_parser("prune", help=_("remove the logs the retention setting no longer keeps (debriefs stay)"))
+    pr.add_argument("--db", metavar=_("PATH"),
+                    help=_("SQLite database (default: the settings file's, else the service's)"))
+    pr.add_argument("--settings", metavar=_("FILE"), help=_("the service's settings file (its keep_logs_days and "
+                                                       "keep_logs_matches)"))
+    pr.add_argument("--keep-days", type=int, metavar="N", help=_("keep the logs of the last N days (0: no age limit)"))
+    pr.add_argument("--keep-matches", type=int, metavar="N", help=_("keep the logs of the newest N matches "
+                                                                  "(0: no count limit)"))
     pr.set_defaults(func=prune_logs)
 
 

@@ -9,13 +9,13 @@ from ..scenario import load_scenario, run_scenario
 
 
 def register(sub) -> None:
-    p = sub.add_parser("replay", help="run a scenario file through the rules engine",
-                       description="Run a scenario through the rules engine. An action the engine refuses at its "
+    p = sub.add_parser("replay", help=_("run a scenario file through the rules engine"),
+                       description=_("Run a scenario through the rules engine. An action the engine refuses at its "
                                    "moment (a team challenging its own turn, a flip with no counter) does nothing "
                                    "and is listed with the engine's reason: a 'refused' line, or the 'refused' "
-                                   "list of the JSON output.")
-    p.add_argument("file", metavar="FILE", help="scenario TOML ([match], [[cards]], [[input]])")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
+                                   "list of the JSON output."))
+    p.add_argument("file", metavar=_("FILE"), help=_("scenario TOML ([match], [[cards]], [[input]])"))
+    p.add_argument("--json", action="store_true", help=_("print the result as JSON"))
     p.set_defaults(func=replay)
 
 

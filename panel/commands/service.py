@@ -56,30 +56,36 @@ password = "change me"                # the one given with mosquitto_passwd
 
 
 def register(sub) -> None:
-    p = sub.add_parser("service", help="run the cockpit at boot (systemd)")
-    ssub = p.add_subparsers(dest="service_command", metavar="ACTION")
+    p = sub.add_parser("service", help=_("run the cockpit at boot (systemd)"))
+    ssub = p.add_subparsers(dest="service_command", metavar=_("ACTION"))
     ssub.required = True
-    inst = ssub.add_parser("install", help="install and describe the systemd unit (needs root)")
-    inst.add_argument("--user", default="penguin", help="user the service runs as (default: penguin)")
-    inst.add_argument("--unit-dir", default="/etc/systemd/system", help="where the unit goes (default: /etc/systemd/system)")
-    inst.add_argument("--config-dir", default="/etc/penguin-panel", help="settings and hardware map (default: /etc/penguin-panel)")
+    inst = ssub.add_parser("install", help=_("install and describe the systemd unit (needs root)"))
+    inst.add_argument("--user", metavar=_("USER"), default="penguin",
+                      help=_("user the service runs as (default: penguin)"))
+    inst.add_argument("--unit-dir", metavar=_("DIR"), default="/etc/systemd/system",
+                      help=_("where the unit goes (default: /etc/systemd/system)"))
+    inst.add_argument("--config-dir", metavar=_("DIR"), default="/etc/penguin-panel",
+                      help=_("settings and hardware map (default: /etc/penguin-panel)"))
     inst.add_argument("--kiosk", action="store_true",
-                      help="also show the board full screen on this machine's screen at boot (cage + Chromium)")
-    inst.add_argument("--kiosk-user", default="penguin-kiosk", help="user the kiosk runs as (default: penguin-kiosk)")
-    inst.add_argument("--udev-dir", default="/etc/udev/rules.d", help="where the kiosk's udev rule goes")
+                      help=_("also show the board full screen on this machine's screen at boot (cage + Chromium)"))
+    inst.add_argument("--kiosk-user", metavar=_("USER"), default="penguin-kiosk",
+                      help=_("user the kiosk runs as (default: penguin-kiosk)"))
+    inst.add_argument("--udev-dir", metavar=_("DIR"), default="/etc/udev/rules.d",
+                      help=_("where the kiosk's udev rule goes"))
     inst.add_argument("--venue", action="store_true",
-                      help="the venue board's unit (penguin-panel venue) and its settings, not the cockpit's")
+                      help=_("the venue board's unit (penguin-panel venue) and its settings, not the cockpit's"))
     inst.add_argument("--print", action="store_true", dest="print_only",
-                      help="only print the unit(s) this installation would get")
+                      help=_("only print the unit(s) this installation would get"))
     inst.set_defaults(func=install)
-    uninst = ssub.add_parser("uninstall", help="stop and remove the unit(s); settings and matches are kept")
-    uninst.add_argument("--kiosk", action="store_true", help="remove only the kiosk (the cockpit stays)")
-    uninst.add_argument("--venue", action="store_true", help="remove only the venue board")
-    uninst.add_argument("--unit-dir", default="/etc/systemd/system", help="where the units are")
-    uninst.add_argument("--udev-dir", default="/etc/udev/rules.d", help="where the kiosk's udev rule is")
+    uninst = ssub.add_parser("uninstall", help=_("stop and remove the unit(s); settings and matches are kept"))
+    uninst.add_argument("--kiosk", action="store_true", help=_("remove only the kiosk (the cockpit stays)"))
+    uninst.add_argument("--venue", action="store_true", help=_("remove only the venue board"))
+    uninst.add_argument("--unit-dir", metavar=_("DIR"), default="/etc/systemd/system", help=_("where the units are"))
+    uninst.add_argument("--udev-dir", metavar=_("DIR"), default="/etc/udev/rules.d",
+                        help=_("where the kiosk's udev rule is"))
     uninst.set_defaults(func=uninstall)
-    reset = ssub.add_parser("reset-pin", help="make a new game master PIN and print it")
-    reset.add_argument("--db", metavar="PATH", help="the service's database (default: as penguin-panel play)")
+    reset = ssub.add_parser("reset-pin", help=_("make a new game master PIN and print it"))
+    reset.add_argument("--db", metavar=_("PATH"), help=_("the service's database (default: as penguin-panel play)"))
     reset.set_defaults(func=reset_pin)
 
 

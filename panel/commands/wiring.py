@@ -18,13 +18,15 @@ SAY_STALE = {STALE: N_("{folder}: {file} is stale"), MISSING: N_("{folder}: {fil
 
 
 def register(sub) -> None:
-    p = sub.add_parser("wiring", help="generate the wiring tables and diagrams of a hardware map")
-    p.add_argument("map", metavar="HARDWARE_MAP", help="hardware map TOML, or a shipped map's name (reference, small)")
-    p.add_argument("--out", metavar="DIR", required=True, help="folder to write the files into")
-    p.add_argument("--layout", metavar="FILE", help="layout TOML (default: the Penguin Airlines panel)")
-    p.add_argument("--side", choices=SIDES, default="blue", help="printed side of the module cards")
+    p = sub.add_parser("wiring", help=_("generate the wiring tables and diagrams of a hardware map"))
+    p.add_argument("map", metavar="HARDWARE_MAP",
+                   help=_("hardware map TOML, or a shipped map's name (reference, small)"))
+    p.add_argument("--out", metavar=_("DIR"), required=True, help=_("folder to write the files into"))
+    p.add_argument("--layout", metavar=_("FILE"), help=_("layout TOML (default: the Penguin Airlines panel)"))
+    p.add_argument("--side", choices=SIDES, default="blue", help=_("printed side of the module cards"))
     p.add_argument("--check", action="store_true",
-                   help="write nothing: exit 1 if the files in DIR are not what the map makes now")
+                   # Translators: DIR is --out's placeholder: write it as you translated "DIR".
+                   help=_("write nothing: exit 1 if the files in DIR are not what the map makes now"))
     p.set_defaults(func=wiring_command)
 
 
