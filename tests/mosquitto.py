@@ -41,7 +41,7 @@ class Mosquitto:
     and the same persistence file, as a venue's broker restarting."""
 
     def __init__(self, tmp: Path, *, cockpits: list[str] = ("c1", "c2"), tls: Tls | None = None,
-                 prefix: str = "penguin-panel"):
+                 prefix: str = "penguin-panel", max_queued: int | None = None):
         self.tmp = Path(tmp)
         self.tmp.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
@@ -60,7 +60,9 @@ class Mosquitto:
         conf += "\n".join([
             "persistence true", f"persistence_location {self.tmp}/", "autosave_interval 1",
             f"user {pwd.getpwuid(os.getuid()).pw_name}",  # as root it would switch to 'mosquitto'
-            "log_dest stderr", "log_type all", "connection_messages true", ""])
+            "log_dest stderr", "log_type all", "connection_messages true",
+            # A smaller queue for an absent client than Mosquitto's 1,000, for a test to fill.
+            *([f"max_queued_messages {max_queued}"] if max_queued else []), ""])
         self.conf = self.tmp / "mosquitto.conf"
         self.conf.write_text(conf)
         self.proc: subprocess.Popen | None = None

@@ -162,6 +162,26 @@ def _bridges_up(fleet) -> bool:
     return all(b.connected.is_set() for _, b in fleet)
 
 
+def test_results_kept_for_an_absent_venue_are_not_pushed_out_by_states_and_events(tmp_path):
+    """The broker keeps a small queue for the absent venue (12 messages here; Mosquitto's
+    default is 1,000): a cockpit playing three matches meanwhile sends far more states and
+    events than that. The venue takes states and events at QoS 0 (the state is retained,
+    an event is only worth showing live), so the queue holds what matters: all three
+    results are counted when the venue is back."""
+    async def scenario(broker):
+        async with cockpits(broker, tmp_path, ["c1"]) as [(cockpit, bridge)]:
+            async with venue_on(broker, tmp_path / "venue.db") as (venue, _base):
+                await eventually(lambda: "c1" in venue.cockpits)
+            done = [await finish(cockpit, five=True) for _ in range(3)]
+            await eventually(lambda: bridge._sent_id == done[-1])  # every result is on the broker
+            async with venue_on(broker, tmp_path / "venue.db") as (venue, _base):
+                await eventually(lambda: venue.counted == 3)
+                assert sorted(m for _c, m in venue.store.counted()) == sorted(done)
+
+    with Mosquitto(tmp_path / "broker", cockpits=["c1"], max_queued=12) as broker:
+        asyncio.run(scenario(broker))
+
+
 def test_the_venue_rebuilds_from_retained_messages_then_from_its_own_store(broker, tmp_path):
     async def scenario():
         async with cockpits(broker, tmp_path, ["c1", "c2"]) as cockpits_now:

@@ -33,7 +33,13 @@ log = logging.getLogger("penguin-panel")
 
 REPLY_SECONDS = 10.0  # how long the admin page waits for a cockpit's answer to a command
 PUSH_EVERY = 0.1  # seconds: a leaderboard waiting behind a stream of messages goes out at least this often
-FOLLOWED = ("status", "state", "event", "result", "reply")
+# The cockpits' topics the venue follows, each with the QoS it subscribes at. Its session is
+# persistent, so the broker keeps the QoS 1 messages that come while it is away, up to its
+# queue's limit (Mosquitto: 1,000 a client): only what must not be missed is QoS 1 (the
+# results, the statuses, the replies to its commands). A state is retained (the last one
+# comes again) and an event is only worth showing live: at QoS 0 they are not queued, so
+# an afternoon away cannot fill the queue with them and push results out of it.
+FOLLOWED = {"status": 1, "state": 0, "event": 0, "result": 1, "reply": 1}
 
 
 class CommandFailed(Exception):
@@ -155,8 +161,8 @@ class Venue:
                 async with self._client as client:
                     self._backoff.reset()
                     last_reason = None
-                    for key in FOLLOWED:
-                        await client.subscribe(topic(key, prefix=s.topic_prefix, cockpit="+"), qos=1)
+                    for key, qos in FOLLOWED.items():
+                        await client.subscribe(topic(key, prefix=s.topic_prefix, cockpit="+"), qos=qos)
                     self.connected.set()
                     self._send_all({"type": "broker", "connected": True})
                     log.info("venue: following the cockpits on %s (%s/v%d/+/...)", s.where, s.topic_prefix, VERSION)
