@@ -618,6 +618,12 @@ class Store(SQLiteFile):
         elif w.kind == "job":
             a[0](db)
 
+    def _reading(self) -> threading.Condition:
+        """Held by a read that lays the queued writes over what it reads from the file: the
+        writer cannot mark a batch committed between the two, when the read would find it
+        in neither (a finished match read as still active: its result never sent)."""
+        return self._cond
+
     def _queued(self, kind: str) -> list[tuple]:
         """The args of the writes of one kind not yet committed, in order (laid over reads)."""
         with self._cond:
@@ -653,9 +659,10 @@ class Store(SQLiteFile):
         self._queue_write("setting", key, value)
 
     def settings(self) -> dict[str, str]:
-        out = dict(self._conn().execute("SELECT key, value FROM settings"))
-        out.update(self._queued("setting"))
-        return out
+        with self._reading():
+            out = dict(self._conn().execute("SELECT key, value FROM settings"))
+            out.update(self._queued("setting"))
+            return out
 
     # ------------------------------------------------------------------ matches
     def create_match(self, settings: dict[str, Any], positions: dict[str, str], code: str) -> MatchRecord:
@@ -685,8 +692,9 @@ class Store(SQLiteFile):
         self._queue_write("status", match_id, status)
 
     def match(self, match_id: int) -> MatchRecord | None:
-        row = self._conn().execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id=?", (match_id,)).fetchone()
-        return self._overlaid(_record(row) if row else None, match_id)
+        with self._reading():
+            row = self._conn().execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id=?", (match_id,)).fetchone()
+            return self._overlaid(_record(row) if row else None, match_id)
 
     def _overlaid(self, record: MatchRecord | None, match_id: int) -> MatchRecord | None:
         for r, in self._queued("match"):
@@ -698,24 +706,26 @@ class Store(SQLiteFile):
         return record
 
     def latest_match(self) -> MatchRecord | None:
-        queued = [r.id for r, in self._queued("match")]
-        if queued:
-            return self.match(max(queued))
-        row = self._conn().execute(f"SELECT {_MATCH_COLUMNS} FROM matches ORDER BY id DESC LIMIT 1").fetchone()
-        return self._overlaid(_record(row), row[0]) if row else None
+        with self._reading():
+            queued = [r.id for r, in self._queued("match")]
+            if queued:
+                return self.match(max(queued))
+            row = self._conn().execute(f"SELECT {_MATCH_COLUMNS} FROM matches ORDER BY id DESC LIMIT 1").fetchone()
+            return self._overlaid(_record(row), row[0]) if row else None
 
     def matches_page(self, *, before: int | None = None, limit: int = 50) -> list[MatchRecord]:
         """Up to `limit` matches, newest first, with ids below `before`: the primary key's
         order, so a page costs the same with ten matches stored or ten thousand."""
         before = before if before is not None else 2**62
-        rows = self._conn().execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id < ? ORDER BY id DESC LIMIT ?",
-                                    (before, limit)).fetchall()
-        records = {r[0]: _record(r) for r in rows}
-        for r, in self._queued("match"):
-            if r.id < before:
-                records[r.id] = r
-        ids = sorted(records, reverse=True)[:limit]
-        return [self._overlaid(records[i], i) for i in ids]
+        with self._reading():
+            rows = self._conn().execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id < ? ORDER BY id DESC LIMIT ?",
+                                        (before, limit)).fetchall()
+            records = {r[0]: _record(r) for r in rows}
+            for r, in self._queued("match"):
+                if r.id < before:
+                    records[r.id] = r
+            ids = sorted(records, reverse=True)[:limit]
+            return [self._overlaid(records[i], i) for i in ids]
 
     def matches(self) -> list[MatchRecord]:
         """Every stored match, oldest first (for commands; the pages read them a page at a time)."""
@@ -784,15 +794,16 @@ class Store(SQLiteFile):
     def matches_after(self, after: int = 0, *, limit: int = 200, with_log: bool = False) -> list[MatchRecord]:
         """Up to `limit` matches with ids above `after`, oldest first (with_log: only those
         whose log the retention setting has not removed), in the primary key's order."""
-        rows = self._conn().execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id > ? "
-                                    f"{'AND pruned IS NULL ' if with_log else ''}ORDER BY id LIMIT ?",
-                                    (after, limit)).fetchall()
-        records = {r[0]: _record(r) for r in rows}
-        for r, in self._queued("match"):
-            if r.id > after:
-                records[r.id] = r
-        ids = sorted(records)[:limit]
-        return [self._overlaid(records[i], i) for i in ids]
+        with self._reading():
+            rows = self._conn().execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id > ? "
+                                        f"{'AND pruned IS NULL ' if with_log else ''}ORDER BY id LIMIT ?",
+                                        (after, limit)).fetchall()
+            records = {r[0]: _record(r) for r in rows}
+            for r, in self._queued("match"):
+                if r.id > after:
+                    records[r.id] = r
+            ids = sorted(records)[:limit]
+            return [self._overlaid(records[i], i) for i in ids]
 
     def remove_log(self, match_id: int, summary: Summary) -> None:
         """Keep the match's summary and drop its log (the retention setting), in one transaction."""
