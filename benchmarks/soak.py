@@ -623,42 +623,56 @@ class Day:
 
     async def check_restart(self) -> None:
         from panel.service.cockpit import SERVICE_FIELDS  # the service's additions, not the match's state
+        from panel.service.store import COMMIT_WITHIN
+
+        # The clients wait while this runs, but the co-processor's link acts on its own (the
+        # board found again: the pause for it lifted, its snapshot's moves), and what the
+        # panel did (a pause for the link) reaches the file within the writer's commit
+        # window: the state and the committed log are compared until they agree, for a
+        # little longer than that window; a difference that outlasts it is a violation.
+        deadline = time.monotonic() + COMMIT_WITHIN * 2 + 2.0
+        async with aiohttp.ClientSession() as s:
+            while True:
+                state = (await self.get(s, "/api/state"))[1]
+                record, diff = self._against_log(state, SERVICE_FIELDS)
+                settled = state == (await self.get(s, "/api/state"))[1]
+                if settled and diff is None:
+                    return
+                if time.monotonic() > deadline:
+                    break
+                await asyncio.sleep(0.1)
+        if not settled:
+            self.violations.append("the restarted service's state never settled")
+        else:
+            self.violations.append(diff)
+
+    def _against_log(self, state: dict, service_fields: tuple) -> tuple:
+        """(record, None) when the service's state is what a replay of the committed log
+        gives, else (record, the difference in words)."""
         from panel.service.replay import replay
         from panel.service.store import Store
 
-        # The clients wait while this runs, but the co-processor's link acts on its own (the
-        # board found again: the pause for it lifted, its snapshot's moves): the state and
-        # the log are compared once the state reads the same before and after the log.
-        async with aiohttp.ClientSession() as s:
-            for _ in range(100):
-                state = (await self.get(s, "/api/state"))[1]
-                with Store(self.svc.db) as store:
-                    record = store.latest_match()
-                    entries = store.entries(record.id) if record is not None else []
-                if state == (await self.get(s, "/api/state"))[1]:
-                    break
-                await asyncio.sleep(0.1)
-            else:
-                self.violations.append("the restarted service's state never settled")
-                return
+        with Store(self.svc.db) as store:
+            record = store.latest_match()
+            entries = store.entries(record.id) if record is not None else []
         if record is None or record.id != state["match_id"]:
-            if record is not None:
-                self.violations.append("the restarted service shows another match than the log's latest")
-            return
+            return record, ("the restarted service shows another match than the log's latest"
+                            if record is not None else None)
         match, last = replay(record, entries)
         expected = match.snapshot(last)
         expected.pop("card", None)
-        got = {k: v for k, v in state.items() if k not in SERVICE_FIELDS}
+        got = {k: v for k, v in state.items() if k not in service_fields}
         if got.get("phase") == "in_turn":
             # A turn paused only for the link when the service was killed comes back paused
             # for it, and runs again once the board is found: its clock has moved on since
             # the last entry of the log.
             got.pop("time_left", None)
         expected = {k: v for k, v in expected.items() if k in got}
-        if got != expected:
-            diff = sorted(k for k in got if got[k] != expected.get(k))
-            self.violations.append(f"match {record.id}: the restarted service and a replay of its log differ in "
-                                   + ", ".join(f"{k} ({got[k]!r:.80} != {expected.get(k)!r:.80})" for k in diff))
+        if got == expected:
+            return record, None
+        diff = sorted(k for k in got if got[k] != expected.get(k))
+        return record, (f"match {record.id}: the restarted service and a replay of its log differ in "
+                        + ", ".join(f"{k} ({got[k]!r:.80} != {expected.get(k)!r:.80})" for k in diff))
 
     async def sampler(self) -> None:
         while self.sim_hours() < self.hours:
