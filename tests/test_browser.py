@@ -118,9 +118,10 @@ def read_card(tower: Page) -> dict:
 def sim_press(sim: Page, control: str) -> None:
     """A press and release with the mouse, as a person clicks the drawn button."""
     btn = sim.locator(f'.ctl.btn[data-control="{control}"]')
-    btn.scroll_into_view_if_needed()
-    box = btn.bounding_box()
-    sim.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    # The pointer onto the button once it holds still (Playwright's actionability checks):
+    # a box read while the page still lays itself out (its words arriving) can be stale,
+    # and the press would land beside the button.
+    btn.hover()
     sim.mouse.down()
     expect(btn).to_have_class(re.compile(r"\bpressed\b"))
     sim.mouse.up()
