@@ -1,7 +1,7 @@
 """Café play through the real cockpit, for the benchmarks: walk-up matches back to back.
 
 A crew presses START (a match is set up with the defaults: two teams, 12 points to win),
-plays the cards the tower reads out with `panel.bot.BotCrew` (human gaps, slips now and
+plays the cards the tower reads out with `panel.games.airlines.bot.BotCrew` (human gaps, slips now and
 then, sliders and tokens moved as the cards say), hands over for the next turn with START,
 and the next crew walks up a minute after a match ends. Every input goes onto the cockpit's
 queue stamped with the cockpit's clock, as the panel's hardware sources put them: nothing
@@ -18,9 +18,9 @@ import asyncio
 import random
 from typing import Any, Callable
 
-from panel.bot import BotCrew
-from panel.engine import Phase
-from panel.events import InputEvent
+from panel.games.airlines.bot import BotCrew
+from panel.games.airlines.engine import Phase
+from panel.core.events import InputEvent
 
 START = "cockpit.start"
 HANDOVER = 5.0  # seconds between turns: the next crew takes the panel

@@ -61,7 +61,7 @@ def serve_build(build: str, db: str, settings: str, port: str | None) -> None:
     import panel.hardware.devices as devices
     from panel.hardware.leds import FakeStrip
     from panel.hardware.map import MAPS_DIR
-    from panel.service.run import Options, resolve, serve
+    from panel.run import Options, resolve, serve
 
     devices.open_strip = lambda config, sim=False: FakeStrip(config.count, keep=1)
     hardware = str(MAPS_DIR / f"{build}.toml")

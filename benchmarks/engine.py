@@ -12,10 +12,10 @@ import argparse
 import random
 import time
 
-from panel.deckgen import generate_deck
-from panel.engine import Match, MatchSettings, Team
-from panel.events import Action, InputEvent
-from panel.layout import load_layout
+from panel.games.airlines.deckgen import generate_deck
+from panel.games.airlines.engine import Match, MatchSettings, Team
+from panel.core.events import Action, InputEvent
+from panel.core.layout import load_layout
 
 from .stats import summary
 

@@ -92,7 +92,7 @@ def mib(n: float) -> str:
 
 def cafe_writes(folder: Path, minutes: float, commit_within: float | None) -> dict:
     from panel.service.cockpit import Cockpit
-    from panel.service.store import Store
+    from panel.storage.store import Store
 
     db = folder / f"cafe-{commit_within}.db"
 
@@ -121,8 +121,8 @@ def cafe_writes(folder: Path, minutes: float, commit_within: float | None) -> di
 
 def build_month(db: Path, matches: int) -> dict:
     from panel.service.cockpit import Cockpit
-    from panel.service.security import Security
-    from panel.service.store import Store
+    from panel.server.security import Security
+    from panel.storage.store import Store
 
     async def run() -> int:
         clock = VirtualClock()
@@ -152,7 +152,7 @@ def build_month(db: Path, matches: int) -> dict:
 
 
 def build_year(month: Path, year: Path) -> None:
-    from panel.service.store import Store
+    from panel.storage.store import Store
 
     with Store(year):
         pass  # the schema, as the service makes it
@@ -180,7 +180,7 @@ def build_year(month: Path, year: Path) -> None:
 def serve_with_probe(db: str, settings: str) -> None:
     """The real service on `db`, with a probe on its loop; on each line read from stdin it
     prints the longest stall since the previous line (and how many over STALL_MS)."""
-    from panel.service.run import Options, resolve, serve
+    from panel.run import Options, resolve, serve
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
@@ -343,7 +343,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"databases in {folder} ({fs_type(folder)})")
     try:
         if args.cafe_minutes > 0:
-            from panel.service.store import COMMIT_WITHIN
+            from panel.storage.store import COMMIT_WITHIN
 
             print(f"\n1. device writes per café hour ({args.cafe_minutes:g} min of real-time café play each, "
                   "scaled to an hour; /proc/self/io write_bytes)")

@@ -14,10 +14,10 @@ import argparse
 import random
 import time
 
-from panel.engine.kaboom import KaboomMatch, Phase
-from panel.engine.kaboom_settings import COLOURS, KaboomSettings, MissionRules, Player
-from panel.events import Action, InputEvent
-from panel.kaboom.build import panel_for
+from panel.games.kaboom.engine import KaboomMatch, Phase
+from panel.games.kaboom.settings import COLOURS, KaboomSettings, MissionRules, Player
+from panel.core.events import Action, InputEvent
+from panel.games.kaboom.build import panel_for
 
 from .stats import summary
 

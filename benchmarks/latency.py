@@ -59,25 +59,25 @@ import aiohttp  # noqa: E402
 import serial  # noqa: E402
 from aiohttp import web  # noqa: E402
 
-import panel.service.app as app_module  # noqa: E402
+import panel.web.app as app_module  # noqa: E402
 import panel.service.cockpit as cockpit_module  # noqa: E402
 from benchmarks.history import fs_type  # noqa: E402
 from benchmarks.stats import percentile  # noqa: E402
-from panel.bot import BotCrew  # noqa: E402
-from panel.engine import Phase  # noqa: E402
-from panel.events import InputEvent  # noqa: E402
+from panel.games.airlines.bot import BotCrew  # noqa: E402
+from panel.games.airlines.engine import Phase  # noqa: E402
+from panel.core.events import InputEvent  # noqa: E402
 from panel.hardware.leds import FakeStrip  # noqa: E402
 from panel.hardware.map import MAPS_DIR, GpioSource, MatrixSource, PinPairSource, load_map  # noqa: E402
 from panel.hardware.pins import mock_factory  # noqa: E402
-from panel.layout import load_layout  # noqa: E402
+from panel.core.layout import load_layout  # noqa: E402
 from panel.link.emulator import FirmwareEmulator  # noqa: E402
 from panel.link.from_map import link_for_map  # noqa: E402
-from panel.service.app import build_app  # noqa: E402
+from panel.web.app import build_app  # noqa: E402
 from panel.service.cockpit import Cockpit  # noqa: E402
 from panel.service.hardware_io import HardwareIO  # noqa: E402
 from panel.service.link_io import LinkIO  # noqa: E402
-from panel.service.security import Security  # noqa: E402
-from panel.service.store import Store  # noqa: E402
+from panel.server.security import Security  # noqa: E402
+from panel.storage.store import Store  # noqa: E402
 
 STAGES = ("edge -> queue", "log write", "engine", "edge -> LED", "socket message", "whole")
 KINDS = ("START between turns", "card button", "mistake", "token move")

@@ -23,10 +23,10 @@ import tty
 
 import serial
 
-from panel.cards import Card
-from panel.engine import Match, MatchSettings, Team
+from panel.games.airlines.cards import Card
+from panel.games.airlines.engine import Match, MatchSettings, Team
 from panel.firmware import protocol
-from panel.layout import load_layout
+from panel.core.layout import load_layout
 from panel.link import SerialLink
 from panel.link.emulator import FirmwareEmulator
 
@@ -119,7 +119,7 @@ async def _latency(emu: FirmwareEmulator, n: int) -> tuple[list[float], list[flo
     settings = MatchSettings(mode="competitive", teams=[Team("A", ["a", "b"]), Team("B", ["c", "d"])],
                              turn_seconds=10**6, seed=1)
     match = Match(settings, layout, cards=[Card("simple", press=("grid.r1c1",))] * 3, shuffle=False)
-    match.handle(__import__("panel.events", fromlist=["Action"]).Action("start_turn", time.monotonic()))
+    match.handle(__import__("panel.core.events", fromlist=["Action"]).Action("start_turn", time.monotonic()))
     pressed_at: dict[str, float] = {}
     to_link: list[float] = []
     to_engine: list[float] = []

@@ -104,11 +104,11 @@ def card_inputs(card: dict, roles: dict, keypad: str | None) -> list[tuple[str, 
 
 def accelerated_service(db: str, port_queue, rate: float) -> None:
     """The service's own code, in its own process, with match time running `rate`x fast."""
-    from panel.service.app import build_app
+    from panel.web.app import build_app
     from panel.service.cockpit import Cockpit
-    from panel.service.guard import ConnectionGuard, bind, start_serving
-    from panel.service.security import Security
-    from panel.service.store import Store
+    from panel.server.guard import ConnectionGuard, bind, start_serving
+    from panel.server.security import Security
+    from panel.storage.store import Store
 
     start = time.monotonic()
 

@@ -82,7 +82,7 @@ BOARD_WAIT = 30.0  # s on the wall: a fault not noticed (or a board not back) by
 def serve_child(db: str, settings: str, port: int, rate: float, board_map: str = "") -> None:
     """In the child: run.serve with match time at `rate`x, with the co-processor's link to
     the board of `board_map` beside the simulator when one is given."""
-    from panel.service.run import Options, resolve, serve
+    from panel.run import Options, resolve, serve
 
     logging.basicConfig(level=logging.INFO, format="penguin-panel: %(message)s", stream=sys.stderr)
     r = resolve(Options(sim=True, port=port, db=db, settings=settings))
@@ -100,7 +100,7 @@ def board_source(map_path: str, clock, match_time):
     timers and its mapping of the board's clock run on the wall clock, as on a Pi; what it
     reports is stamped in match time for the cockpit."""
     from panel.hardware.map import load_map
-    from panel.layout import load_layout
+    from panel.core.layout import load_layout
     from panel.link.from_map import link_for_map
     from panel.service.link_io import LinkIO
 
@@ -136,7 +136,7 @@ class Board:
 
     def __init__(self, tmp: Path):
         from panel.hardware.map import load_map
-        from panel.layout import load_layout
+        from panel.core.layout import load_layout
         from panel.link.emulator import FirmwareEmulator
 
         (tmp / "by-id").mkdir()
@@ -609,7 +609,7 @@ class Day:
             self.link[k] = self.link.get(k, 0) + (link.get(k) or 0)
 
     def check_log(self) -> None:
-        from panel.service.store import Store
+        from panel.storage.store import Store
 
         # Each client's requests go one at a time, so what it was told is logged comes in the
         # log (every match's, in order) in the order it was told.
@@ -623,7 +623,7 @@ class Day:
 
     async def check_restart(self) -> None:
         from panel.service.cockpit import SERVICE_FIELDS  # the service's additions, not the match's state
-        from panel.service.store import COMMIT_WITHIN
+        from panel.storage.store import COMMIT_WITHIN
 
         # The clients wait while this runs, but the co-processor's link acts on its own (the
         # board found again: the pause for it lifted, its snapshot's moves), and what the
@@ -650,7 +650,7 @@ class Day:
         """(record, None) when the service's state is what a replay of the committed log
         gives, else (record, the difference in words)."""
         from panel.service.replay import replay
-        from panel.service.store import Store
+        from panel.storage.store import Store
 
         with Store(self.svc.db) as store:
             record = store.latest_match()
@@ -744,7 +744,7 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.monotonic() - started
     day.check_log()  # the last process's log too, now that it has stopped
 
-    from panel.service.store import Store
+    from panel.storage.store import Store
 
     with Store(svc.db) as store:
         statuses = [m.status for m in store.matches()]

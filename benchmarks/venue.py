@@ -46,7 +46,7 @@ from play_helpers import mistake, new_match  # noqa: E402
 from benchmarks.stats import summary  # noqa: E402
 from panel.mqtt.bridge import Bridge  # noqa: E402
 from panel.service.cockpit import Cockpit  # noqa: E402
-from panel.service.store import Store  # noqa: E402
+from panel.storage.store import Store  # noqa: E402
 
 
 async def bare_round_trips(broker: Mosquitto, n: int) -> list[float]:

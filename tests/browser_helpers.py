@@ -21,7 +21,7 @@ import pytest
 from babel.messages.pofile import read_po
 from playwright.sync_api import BrowserContext, Page
 
-from panel import i18n
+from panel.core import i18n
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from panel.scenario import Scenario, parse_scenario, play, result
+from panel.games.airlines.scenario import Scenario, parse_scenario, play, result
 
 TWO_TEAMS = [{"name": "Ice", "players": ["ann", "bob"]}, {"name": "Snow", "players": ["cid", "dee"]}]
 

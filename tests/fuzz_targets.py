@@ -13,16 +13,16 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-from panel.cards import load_deck
-from panel.engine import MatchSettings, names
-from panel.errors import ConfigError
+from panel.games.airlines.cards import load_deck
+from panel.games.airlines.engine import MatchSettings, names
+from panel.core.errors import ConfigError
 from panel.firmware import protocol
 from panel.hardware.map import load_map
-from panel.layout import load_layout
+from panel.core.layout import load_layout
 from panel.link.serial_link import SerialLink
-from panel.scenario import load_scenario
-from panel.service.app import BodyError, parse_body
-from panel.service.run import read_settings
+from panel.games.airlines.scenario import load_scenario
+from panel.web.app import BodyError, parse_body
+from panel.run import read_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(__file__).resolve().parent / "data" / "fuzz"  # saved crashes: regression cases
@@ -101,8 +101,8 @@ def seeds(target: str) -> list[bytes]:
     }.get(target, [])
     out = [f.read_bytes() for f in files if f.is_file()]
     if target == "deck":  # a whole generated deck, every kind of card
-        from panel.cards import dump_deck
-        from panel.deckgen import generate_deck
+        from panel.games.airlines.cards import dump_deck
+        from panel.games.airlines.deckgen import generate_deck
 
         out.append(dump_deck(generate_deck(load_layout(expansion=True), seed=3, expansion=True)).encode())
     out += SEED_TEXTS.get(target, [])

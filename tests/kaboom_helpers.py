@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from panel.engine.kaboom import KaboomMatch
-from panel.engine.kaboom_settings import KaboomSettings, MissionRules, Player
-from panel.events import Action, GameEvent, InputEvent
-from panel.kaboom.mapping import load_mapping
+from panel.games.kaboom.engine import KaboomMatch
+from panel.games.kaboom.settings import KaboomSettings, MissionRules, Player
+from panel.core.events import Action, GameEvent, InputEvent
+from panel.games.kaboom.mapping import load_mapping
 
 MAPPING = load_mapping()
 

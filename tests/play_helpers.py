@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any, AsyncIterator, Callable
 
-from panel.bot import BotCrew
+from panel.games.airlines.bot import BotCrew
 
 GUARD = 60.0  # seconds: a hung step fails the test instead of hanging it (never a measure of speed)
 TEAMS = [{"name": "Gulls", "players": ["Ana", "Bo"]}, {"name": "Puffins", "players": ["Cy", "Di"]}]
@@ -90,7 +90,7 @@ async def board_cockpit(db: Path, emu, hmap, layout, *, link_options: dict | Non
     from panel.link.from_map import link_for_map
     from panel.service.cockpit import Cockpit
     from panel.service.link_io import LinkIO
-    from panel.service.store import Store
+    from panel.storage.store import Store
 
     io = LinkIO(hmap, layout, link_options=link_options,
                 link_factory=lambda m, **kw: link_for_map(m, finder=lambda: [emu.port] if emu.port else [], **kw))

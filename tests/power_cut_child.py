@@ -37,7 +37,7 @@ from panel.hardware.leds import FakeStrip  # noqa: E402
 from panel.hardware.map import load_map  # noqa: E402
 from panel.service.cockpit import SERVICE_FIELDS, Cockpit, Refused  # noqa: E402
 from panel.service.hardware_io import HardwareIO  # noqa: E402
-from panel.service.store import Store  # noqa: E402
+from panel.storage.store import Store  # noqa: E402
 
 SMALL = ROOT / "panel" / "maps" / "small.toml"
 START, CROSS = 6, (17, 27, 22, 23, 24, 25)  # the small build's START and cross buttons

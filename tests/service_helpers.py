@@ -15,11 +15,11 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from panel.service.app import build_app
-from panel.service.guard import ConnectionGuard, bind, quiet_failures, start_serving
+from panel.web.app import build_app
+from panel.server.guard import ConnectionGuard, bind, quiet_failures, start_serving
 from panel.service.cockpit import Cockpit
-from panel.service.security import Security
-from panel.service.store import Store
+from panel.server.security import Security
+from panel.storage.store import Store
 
 PIN = "2468"
 TEAMS = [{"name": "Gulls", "players": ["Ana", "Bo"]}, {"name": "Puffins", "players": ["Cy", "Di"]}]
@@ -233,7 +233,7 @@ def fill_the_disk(store: Store, match_id: int, t: float) -> None:
     pages filled with the smallest entry the service writes (a clock advance at `t`, harmless
     before a deadline), until the writer's commit fails. Undo with `free_the_disk`. Run it on
     the service's loop (svc.on_loop); it waits for the writer."""
-    from panel.service.store import StoreUnavailable
+    from panel.storage.store import StoreUnavailable
 
     store.sync()  # the writer is started (the service has written) and idle
     db = store._writer_db

@@ -18,8 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from panel.debrief import COLUMNS
-from panel.service.run import lan_address
+from panel.games.airlines.debrief import COLUMNS
+from panel.run import lan_address
 from service_helpers import MATCH, PIN, ServiceThread, two_mistakes
 
 EVIL = {"Origin": "http://evil.example"}
@@ -122,7 +122,7 @@ def test_a_login_flood_from_many_addresses_never_holds_the_loop(svc, gm, monkeyp
     """200 simultaneous wrong PINs from 200 addresses: the PIN is hashed off the loop, one
     at a time, and the loop answers /api/state during every hash; the cockpit-wide budget
     stops the hashing after LOGIN_BUDGET guesses, every later login is 429 before any hash."""
-    from panel.service import security as security_module
+    from panel.server import security as security_module
 
     real = security_module.verify_pin
     hashes, running, answered = [], [], []
@@ -744,7 +744,7 @@ def test_a_page_gone_between_two_messages_ends_its_writer_quietly():
     coming and going; this socket is a stand-in that is always in that moment.)"""
     from aiohttp.client_exceptions import ClientConnectionResetError
 
-    from panel.service.app import Peer
+    from panel.web.app import Peer
 
     class Gone:
         async def send_str(self, data):

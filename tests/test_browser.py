@@ -16,8 +16,8 @@ import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
 from browser_helpers import ARGS, CHROMIUM, MOMENT_WAIT, PIN, WAIT, expect_or_shoot, service
-from panel.events import ACTIONS
-from panel.layout import load_layout
+from panel.core.events import ACTIONS
+from panel.core.layout import load_layout
 
 pytestmark = pytest.mark.browser
 
@@ -952,7 +952,7 @@ def test_phones_join_the_quickest_game_over_the_network(browser, tmp_path):
     """`play --sim --host 0.0.0.0`, as the README says: /join opened on the cockpit's computer
     shows a QR code of the network address, with no warning; a phone opening that address
     plays the tower; the simulated panel takes presses at 127.0.0.1, not from the phone."""
-    from panel.service.run import lan_address
+    from panel.run import lan_address
 
     lan = lan_address()
     if not lan:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from panel import calibration as cal
-from panel.cli import main
-from panel.errors import ConfigError
+from panel.hardware import calibration as cal
+from panel.tools.cli import main
+from panel.core.errors import ConfigError
 from panel.hardware.map import load_map
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,8 +7,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from panel.cards import Card, colour_sequence
-from panel.layout import load_layout
+from panel.games.airlines.cards import Card, colour_sequence
+from panel.core.layout import load_layout
 from panel.web.card_drawing import GREEN, card_svg, card_text
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -163,7 +163,7 @@ def test_any_simple_card_draws_a_hand_per_press_and_an_outline_per_token(card):
 def test_a_card_in_spanish_translates_its_words_not_the_games_codes(layout):
     """The heading, the colours' names and the tokens' position words follow the language;
     the activation word, the grid's letters and the buttons' labels are the game's own."""
-    from panel.i18n import translations
+    from panel.core.i18n import translations
 
     es = translations("es")
     card = Card("sequence", section="cross", steps=("up", "up", "down", "right"))

@@ -6,10 +6,10 @@ import textwrap
 
 import pytest
 
-from panel.cards import Card, Deck, check_card, dump_deck, load_deck, with_colours
-from panel.deckgen import generate_deck
-from panel.errors import ConfigError
-from panel.layout import load_layout
+from panel.games.airlines.cards import Card, Deck, check_card, dump_deck, load_deck, with_colours
+from panel.games.airlines.deckgen import generate_deck
+from panel.core.errors import ConfigError
+from panel.core.layout import load_layout
 
 
 @pytest.fixture(scope="module")

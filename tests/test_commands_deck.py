@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from panel.cards import Card, dump_deck, load_deck
-from panel.cli import main
-from panel.layout import default_layout_path
+from panel.games.airlines.cards import Card, dump_deck, load_deck
+from panel.tools.cli import main
+from panel.core.layout import default_layout_path
 
 ALT_LAYOUT = (Path(__file__).parent / "data" / "tiny_layout.toml").read_text()
 

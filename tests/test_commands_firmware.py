@@ -9,8 +9,8 @@ import time
 import pytest
 import serial
 
-from panel.cli import main
-from panel.commands.firmware import BOARD_FILES, FIRMWARE_DIR, enter_maintenance
+from panel.tools.cli import main
+from panel.tools.commands.firmware import BOARD_FILES, FIRMWARE_DIR, enter_maintenance
 from panel.firmware import protocol
 from panel.link.emulator import FirmwareEmulator
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import csv
 import json
 
-from panel.cli import main
-from panel.debrief import debrief, markdown_table
+from panel.tools.cli import main
+from panel.games.airlines.debrief import debrief, markdown_table
 
 from engine_helpers import run
 

@@ -10,11 +10,11 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 from pypdf import PdfReader
 
-from panel.cards import dump_deck
-from panel.cli import main
-from panel.deckgen import generate_deck
-from panel.deckprint import CARD_H, CARD_W, COLS, PAGE_H, PAGE_W, ROWS, numbered, page_svgs
-from panel.layout import load_layout
+from panel.games.airlines.cards import dump_deck
+from panel.tools.cli import main
+from panel.games.airlines.deckgen import generate_deck
+from panel.games.airlines.deckprint import CARD_H, CARD_W, COLS, PAGE_H, PAGE_W, ROWS, numbered, page_svgs
+from panel.core.layout import load_layout
 
 pytestmark = pytest.mark.kit
 

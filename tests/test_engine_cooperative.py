@@ -2,7 +2,7 @@
 
 import pytest
 
-from panel.engine import OUTCOMES, TABLE, rounds_for, tier_for
+from panel.games.airlines.engine import OUTCOMES, TABLE, rounds_for, tier_for
 
 # Copied by hand from the rulebook's table, independent of the module under test.
 RULEBOOK = {
@@ -38,7 +38,7 @@ def test_every_tier_has_its_landing_outcome():
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_every_landing_in_both_languages(lang):
     """The engine keeps the English texts; a page or command shows them through the catalog."""
-    from panel.i18n import translations
+    from panel.core.i18n import translations
 
     tr = translations(lang)
     shown = {tr.gettext(tier): tr.gettext(OUTCOMES[tier]) for tier in TIERS}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine_helpers import SIMPLE, move, of_type, press, run, scenario, start, types
-from panel.errors import ConfigError
+from panel.core.errors import ConfigError
 
 LEVER_AT_TARGET = {"kind": "simple", "set": {"round_lever.red": 1}}  # round levers start at 1: scores for nothing
 SLIDER_CARD = {"kind": "simple", "set": {"slider.red": 3}}

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from panel.cards import Card
-from panel.engine import Match, MatchSettings, Team
-from panel.events import ACTIONS, Action, InputEvent
-from panel.layout import load_layout
+from panel.games.airlines.cards import Card
+from panel.games.airlines.engine import Match, MatchSettings, Team
+from panel.core.events import ACTIONS, Action, InputEvent
+from panel.core.layout import load_layout
 
 LAYOUT = load_layout(expansion=True)
 BUTTONS = sorted(LAYOUT.buttons)

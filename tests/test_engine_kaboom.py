@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from panel.engine.kaboom import ACTIONS, KaboomMatch, Phase
-from panel.events import EVENT_TYPES, Action, InputEvent
+from panel.games.kaboom.engine import ACTIONS, KaboomMatch, Phase
+from panel.core.events import EVENT_TYPES, Action, InputEvent
 
 from kaboom_helpers import MAPPING, act, hold, match, only, press, refused, refused_act, types
 
@@ -389,7 +389,7 @@ def test_inputs_the_game_does_not_use_change_nothing():
 
 
 def test_a_panel_without_a_players_colour_is_refused():
-    from panel.kaboom.mapping import KaboomMapping
+    from panel.games.kaboom.mapping import KaboomMapping
 
     small = KaboomMapping({"red": "alarm.red"}, "cross.ok", "cross.up", "lever.big", "down", ("up", "down"),
                           "cross.red", "cross.down", None)

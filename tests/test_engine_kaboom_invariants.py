@@ -7,10 +7,10 @@ from __future__ import annotations
 from hypothesis import event, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from panel.engine.kaboom import Phase
-from panel.events import EVENT_TYPES
-from panel.engine.kaboom_settings import COLOURS
-from panel.events import Action, InputEvent
+from panel.games.kaboom.engine import Phase
+from panel.core.events import EVENT_TYPES
+from panel.games.kaboom.settings import COLOURS
+from panel.core.events import Action, InputEvent
 
 from kaboom_helpers import MAPPING, match
 

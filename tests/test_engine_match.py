@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from panel.engine import Match, MatchSettings, Team
-from panel.events import Action, InputEvent
-from panel.layout import load_layout
+from panel.games.airlines.engine import Match, MatchSettings, Team
+from panel.core.events import Action, InputEvent
+from panel.core.layout import load_layout
 
 from engine_helpers import SIMPLE, move, of_type, press, run, start, types
 
@@ -370,7 +370,7 @@ def test_pause_and_resume_stop_the_timer():
 def test_snapshot_and_next_deadline():
     layout = load_layout()
     settings = MatchSettings(teams=(Team("A", ("a", "b")), Team("B", ("c", "d"))), seed=1)
-    from panel.cards import Card
+    from panel.games.airlines.cards import Card
 
     m = Match(settings, layout, [Card("simple", press=("grid.r1c1",))] * 3)
     assert m.next_deadline() is None
@@ -404,7 +404,7 @@ def test_a_turns_end_tells_its_points_bonus_and_time_left():
 
 def test_the_snapshot_keeps_the_last_turn_and_its_round_for_the_pages():
     layout = load_layout()
-    from panel.cards import Card
+    from panel.games.airlines.cards import Card
 
     m = Match(MatchSettings(teams=(Team("A", ("a", "b")), Team("B", ("c", "d"))), seed=1), layout,
               [Card("simple", press=(f"grid.r1c{i}",)) for i in (1, 2, 3, 4)] * 3)
@@ -468,7 +468,7 @@ def test_ending_at_the_rounds_end_plays_the_turn_and_the_round_out():
 
 def test_the_end_choices_are_the_engines():
     layout = load_layout()
-    from panel.cards import Card
+    from panel.games.airlines.cards import Card
 
     m = Match(MatchSettings(teams=(Team("A", ("a", "b")), Team("B", ("c", "d"))), seed=1), layout,
               [Card("simple", press=("grid.r1c1",))] * 3)

@@ -7,9 +7,9 @@ import dataclasses
 
 import pytest
 
-from panel.engine import SETTINGS, MatchSettings, names
-from panel.errors import ConfigError
-from panel.service.run import read_settings
+from panel.games.airlines.engine import SETTINGS, MatchSettings, names
+from panel.core.errors import ConfigError
+from panel.run import read_settings
 from service_helpers import MATCH, ServiceThread
 
 

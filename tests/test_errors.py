@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from panel.cli import main
-from panel.errors import ConfigError, read_toml
+from panel.tools.cli import main
+from panel.core.errors import ConfigError, read_toml
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = ROOT / "panel" / "maps" / "small.toml"

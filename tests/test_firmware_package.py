@@ -5,7 +5,7 @@ import tomllib
 from pathlib import Path
 
 import panel.firmware
-from panel.commands.firmware import FIRMWARE_DIR
+from panel.tools.commands.firmware import FIRMWARE_DIR
 
 ROOT = Path(__file__).resolve().parent.parent
 

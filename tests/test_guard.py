@@ -13,7 +13,7 @@ import resource
 import subprocess
 import sys
 
-from panel.service.guard import Quiet, address_key, quiet_failures
+from panel.server.guard import Quiet, address_key, quiet_failures
 from service_helpers import HALF_HEAD, ServiceThread, closed_by_server, connect, get_status, still_open
 
 

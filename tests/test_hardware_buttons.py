@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from panel.events import InputEvent
+from panel.core.events import InputEvent
 from panel.hardware.buttons import ContactInput
 from pin_tools import chatter
 

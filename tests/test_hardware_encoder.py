@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from panel.events import InputEvent
+from panel.core.events import InputEvent
 from panel.hardware.encoder import KnobInput
 from panel.hardware.map import EncoderSource
 from pin_tools import turn

@@ -10,7 +10,7 @@ from panel.hardware.leds import FakeStrip
 from panel.hardware.map import load_map
 from panel.service.cockpit import Cockpit
 from panel.service.hardware_io import HardwareIO
-from panel.service.store import Store
+from panel.storage.store import Store
 from pin_tools import factory, level
 
 SMALL = Path(__file__).resolve().parent.parent / "panel" / "maps" / "small.toml"
@@ -59,7 +59,7 @@ def test_start_button_starts_a_turn_and_the_ring_lights(tmp_path):
 
 
 def test_the_calibration_file_is_applied_and_its_absence_named(tmp_path):
-    from panel.calibration import Calibration, SliderCalibration, default_path, save
+    from panel.hardware.calibration import Calibration, SliderCalibration, default_path, save
 
     io = HardwareIO(load_map(SMALL), map_arg="small")
     assert io.warnings and "penguin-panel calibrate small" in io.warnings[0]

@@ -6,14 +6,14 @@ once ends it in success, with the lights the patterns draw."""
 import asyncio
 from pathlib import Path
 
-from panel.engine.kaboom import Phase
+from panel.games.kaboom.engine import Phase
 from panel.hardware.kaboom_patterns import PLAYER_COLOURS
 from panel.hardware.leds import FakeStrip
 from panel.hardware.map import load_map
 from panel.hardware.patterns import GREEN
 from panel.service.cockpit import Cockpit
 from panel.service.hardware_io import HardwareIO
-from panel.service.store import Store
+from panel.storage.store import Store
 from pin_tools import factory, level, until
 
 MAP = Path(__file__).resolve().parent / "data" / "kaboom_map.toml"

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from panel.cli import main
-from panel.errors import ConfigError
+from panel.tools.cli import main
+from panel.core.errors import ConfigError
 from panel.hardware.map import (MAPS_DIR, AdcSource, EncoderSource, GpioSource, MatrixSource, PinPairSource,
                                 check_map, load_map, shipped_maps)
-from panel.layout import load_layout
+from panel.core.layout import load_layout
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "panel" / "maps" / "reference.toml"

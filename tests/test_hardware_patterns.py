@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from panel.events import GameEvent
+from panel.core.events import GameEvent
 from panel.hardware.buzzer import TUNES, BuzzerPlayer
 from panel.hardware.effects import Effects
 from panel.hardware.leds import FakeStrip

@@ -17,14 +17,14 @@ import asyncio
 import pytest
 from aiotools import VirtualClock
 
-from panel.bot import BotCrew
-from panel.events import InputEvent
+from panel.games.airlines.bot import BotCrew
+from panel.core.events import InputEvent
 from panel.hardware.leds import FakeStrip
 from panel.hardware.map import AdcSource, EncoderSource, GpioSource, PinPairSource, load_map
 from panel.hardware.patterns import AMBER, GREEN, OFF, RED, TEAM_COLOURS, WHITE
 from panel.service.cockpit import Cockpit
 from panel.service.hardware_io import HardwareIO
-from panel.service.store import Store
+from panel.storage.store import Store
 from mcp3008_chip import MockMCP3008
 from pin_tools import Clock, factory, level, turn
 

@@ -9,11 +9,11 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from panel.cli import main
+from panel.tools.cli import main
 from panel.service.cockpit import Cockpit
 from panel.service.history import NotStored, Retention, debrief_json, prune
-from panel.service.run import prune_logs
-from panel.service.store import Store
+from panel.run import prune_logs
+from panel.storage.store import Store
 
 TEAMS = [{"name": "Gulls", "players": ["Ana", "Bo"]}, {"name": "Puffins", "players": ["Cy", "Di"]}]
 

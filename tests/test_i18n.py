@@ -20,10 +20,10 @@ from babel.messages.extract import extract, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
-from panel import i18n
-from panel.argparse_words import ARGPARSE
-from panel.cli import build_parser, main
-from panel.service.store import Store
+from panel.core import i18n
+from panel.tools.argparse_words import ARGPARSE
+from panel.tools.cli import build_parser, main
+from panel.storage.store import Store
 from service_helpers import two_mistakes
 from test_scenario import SCENARIO
 
@@ -307,7 +307,7 @@ def test_the_argparse_words_are_argparses_own():
     for byte (else it is never looked up, and stays English)."""
     with open(argparse.__file__, "rb") as f:
         said = {msg for _line, msg, _comments, _ctx in extract("python", f)}
-    assert set(ARGPARSE) - said == set(), "argparse no longer says these: mark its new words in panel/argparse_words.py"
+    assert set(ARGPARSE) - said == set(), "argparse no longer says these: mark its new words in panel/tools/argparse_words.py"
 
 
 # ---------------------------------------------------------------------------- the service
@@ -459,7 +459,7 @@ def test_a_maps_warnings_in_the_system_locales_language(capsys, locale_env, tmp_
 def test_saved_defaults_that_cannot_be_used_are_said_in_the_cockpits_language(tmp_path):
     """The start's warning about /admin's saved defaults names each problem, in the language
     of whoever reads it: the journal (English here) and /admin in Spanish."""
-    from panel.service.run import stored_defaults
+    from panel.run import stored_defaults
 
     with Store(tmp_path / "p.db") as store:
         store.set_setting("match_defaults", json.dumps({"turn_seconds": 2, "side": "green"}))
@@ -482,7 +482,7 @@ def test_off_a_pi_the_self_test_says_so_in_the_system_locales_language(capsys, l
 def test_service_install_and_uninstall_in_the_system_locales_language(tmp_path, capsys, locale_env):
     """`service install` and `uninstall` say what they did and what is left to run in Spanish;
     the unit and the settings they write stay as they are, for systemd and whoever edits them."""
-    from panel.commands import service as service_cmd
+    from panel.tools.commands import service as service_cmd
 
     locale_env.setenv("LANG", "es_ES.UTF-8")
     locale_env.setattr(service_cmd.os, "geteuid", lambda: 1000)
@@ -503,7 +503,7 @@ def test_service_install_and_uninstall_in_the_system_locales_language(tmp_path, 
     assert out[-1].endswith("| grep PIN    # el PIN del director de juego, mostrado en el primer arranque")
     assert "[match]" in (config / "settings.toml").read_text()  # the file written: English
 
-    locale_env.setattr("panel.kiosk.missing_programs", lambda: [])
+    locale_env.setattr("panel.tools.kiosk.missing_programs", lambda: [])
     locale_env.setattr(service_cmd, "screen_connected", lambda unit: False)
     assert main(["service", "install", "--kiosk", "--udev-dir", str(udev), *where]) == 1
     assert capsys.readouterr().err.startswith("penguin-panel: no hay ninguna pantalla conectada (")
@@ -554,7 +554,7 @@ def test_the_makers_tools_in_the_system_locales_language(tmp_path, capsys, local
         f"{deck}: 80 cartas para el lado azul con la expansión (semilla 5)",
         f"{deck}: 80 cartas, todas jugables en el lado azul con la expansión"]
     assert 'side = "blue"' in deck.read_text()
-    from panel.cards import dump_deck, load_deck
+    from panel.games.airlines.cards import dump_deck, load_deck
 
     two = load_deck(deck)
     two.cards = two.cards[:2]
@@ -574,7 +574,7 @@ def test_an_unexpected_error_says_its_one_line_in_the_system_locales_language(ca
 
     locale_env.setenv("LANG", "es_ES.UTF-8")
     locale_env.delenv("PENGUIN_PANEL_DEBUG", raising=False)
-    locale_env.setattr("panel.commands.layout.load_layout", broken)
+    locale_env.setattr("panel.tools.commands.layout.load_layout", broken)
     assert main(["layout", "show"]) == 1
     assert capsys.readouterr().err == ("error: RuntimeError: the disk went away "
                                        "(define PENGUIN_PANEL_DEBUG=1 para ver los detalles)\n")
@@ -596,7 +596,7 @@ def test_the_firmware_emulator_talks_to_the_person_in_the_system_locales_languag
 def test_a_start_up_warning_in_the_system_locales_language_and_the_cockpits(tmp_path):
     """The saved defaults that cannot be used: `play` says so at start in the system locale's
     language, the game master's page in the cockpit's (one Text, said twice)."""
-    from panel.service.run import stored_defaults
+    from panel.run import stored_defaults
 
     with Store(tmp_path / "p.db") as store:
         store.set_setting("match_defaults", '{"turn_seconds": ')

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 import tomli_w
 
-from panel.engine.kaboom_settings import COLOURS
-from panel.errors import ConfigError
+from panel.games.kaboom.settings import COLOURS
+from panel.core.errors import ConfigError
 from panel.hardware.map import load_map
-from panel.kaboom.mapping import load_mapping
-from panel.layout import default_layout_path, load_layout
+from panel.games.kaboom.mapping import load_mapping
+from panel.core.layout import default_layout_path, load_layout
 
 ROOT = Path(__file__).resolve().parents[1]
 

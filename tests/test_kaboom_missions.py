@@ -8,9 +8,9 @@ import tomllib
 import pytest
 import tomli_w
 
-from panel.engine.kaboom_settings import DIFFICULTIES, KaboomSettings
-from panel.errors import ConfigError
-from panel.kaboom.missions import default_missions_path, load_missions
+from panel.games.kaboom.settings import DIFFICULTIES, KaboomSettings
+from panel.core.errors import ConfigError
+from panel.games.kaboom.missions import default_missions_path, load_missions
 
 SHIPPED = tomllib.loads(default_missions_path().read_text())
 

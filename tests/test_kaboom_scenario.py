@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from panel.cli import main
-from panel.errors import ConfigError
-from panel.scenario import input_entry, parse_scenario, run_scenario
+from panel.tools.cli import main
+from panel.core.errors import ConfigError
+from panel.games.airlines.scenario import input_entry, parse_scenario, run_scenario
 
 MATCH = {"mode": "kaboom", "players": ["red", "blue"], "mission": "custom", "seed": 1,
          "custom": {"time_per_player": 40, "alert_seconds": 15, "recharge_seconds": 25, "recharge_above_start": False,
@@ -149,7 +149,7 @@ def test_other_controls_change_nothing_and_the_panel_table_sets_the_protection()
 
 def test_a_colour_the_panel_lacks_is_named(tmp_path):
     layout = tmp_path / "layout.toml"
-    from panel.layout import default_layout_path
+    from panel.core.layout import default_layout_path
 
     layout.write_text(default_layout_path().read_text().replace('black = "alarm.black", ', ""))
     with pytest.raises(ConfigError, match="the panel has no button for the black penguin"):

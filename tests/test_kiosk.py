@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from panel import kiosk
-from panel.cli import main
+from panel.tools import kiosk
+from panel.tools.cli import main
 from service_helpers import ServiceThread
 
 CHROMIUM = "/usr/bin/chromium"

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from panel.cli import main
-from panel.errors import ConfigError
-from panel.layout import default_layout_path, load_layout
+from panel.tools.cli import main
+from panel.core.errors import ConfigError
+from panel.core.layout import default_layout_path, load_layout
 
 
 def test_default_layout_holds_what_the_rulebook_names():

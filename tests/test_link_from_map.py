@@ -5,7 +5,7 @@ and a press on the reference build's emulated Pico arriving as the mapped contro
 import threading
 from pathlib import Path
 
-from panel.events import InputEvent
+from panel.core.events import InputEvent
 from panel.firmware import config as fwconfig
 from panel.hardware.map import load_map
 from panel.link.emulator import FirmwareEmulator

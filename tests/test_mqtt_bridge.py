@@ -25,7 +25,7 @@ from panel.mqtt.bridge import Bridge, remove
 from panel.mqtt.broker import HA_USER, Tls
 from panel.mqtt.settings import BridgeSettings
 from panel.service.cockpit import Cockpit, Refused
-from panel.service.store import Store
+from panel.storage.store import Store
 from play_helpers import eventually, five_card_turn, mistake, new_match, play_card, snapshot
 
 SECRET_KEYS = {"card", "press", "set", "steps", "word", "code", "colours"}  # what only the tower may see
@@ -537,7 +537,7 @@ def test_a_kaboom_mission_is_not_the_venues(broker, tmp_path):
     """The venue counts Penguin Airlines matches: while a Kaboom mission is played the
     cockpit's state says idle, and neither its events nor its result go out. The Airlines
     match after it, published as usual, is the barrier: what came before it has arrived."""
-    from panel.kaboom.mapping import load_mapping
+    from panel.games.kaboom.mapping import load_mapping
 
     players = load_mapping().players
 

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from panel.errors import ConfigError
+from panel.core.errors import ConfigError
 from panel.mqtt import protocol as p
 from panel.mqtt.broker import acl
 from panel.mqtt.settings import BridgeSettings, BrokerSettings
-from panel.service.run import read_settings
+from panel.run import read_settings
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "mqtt.md"
 
@@ -154,7 +154,7 @@ def test_acl_gives_each_party_its_own_topics():
 
 
 def test_broker_config_writes_the_listener_and_the_acl(tmp_path, capsys):
-    from panel.cli import main
+    from panel.tools.cli import main
 
     assert main(["broker-config", "cockpit-1", "cockpit-2", "--out", str(tmp_path)]) == 0
     conf = (tmp_path / "penguin-panel.conf").read_text().splitlines()

@@ -1,6 +1,6 @@
 """`penguin-panel play`: bad options and settings give one line naming what and where."""
 
-from panel.cli import main
+from panel.tools.cli import main
 
 
 def error_lines(capsys):
@@ -110,7 +110,7 @@ def test_sigterm_closes_open_pages_and_stops(tmp_path):
 
 
 def _entries(db):
-    from panel.service.store import Store
+    from panel.storage.store import Store
 
     with Store(db) as store:
         record = store.latest_match()
@@ -177,7 +177,7 @@ def test_the_maps_warnings_are_logged_at_start(caplog):
     """A control left unwired is no error: the start goes on and says so in the log."""
     import logging
 
-    from panel.service.run import Options, hardware_io, resolve
+    from panel.run import Options, hardware_io, resolve
 
     r = resolve(Options(hardware="small"))
     assert r.hardware_map.name == "Small build"

@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from panel.cli import main
-from panel.errors import ConfigError
-from panel.scenario import input_entry, parse_scenario, run_scenario
+from panel.tools.cli import main
+from panel.core.errors import ConfigError
+from panel.games.airlines.scenario import input_entry, parse_scenario, run_scenario
 
 from engine_helpers import SIMPLE, TWO_TEAMS, scenario
 

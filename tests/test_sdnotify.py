@@ -3,7 +3,7 @@
 import os
 import socket
 
-from panel.service.sdnotify import Notifier, watchdog_interval
+from panel.server.sdnotify import Notifier, watchdog_interval
 
 
 def test_messages_reach_the_socket(tmp_path):

@@ -4,9 +4,9 @@ import asyncio
 
 import pytest
 
-from panel.service.security import (LOGIN_BUDGET, LOGIN_BUDGET_WINDOW, LoginRefused, PinError, Security, check_pin_format, hash_pin, split_host,
+from panel.server.security import (LOGIN_BUDGET, LOGIN_BUDGET_WINDOW, LoginRefused, PinError, Security, check_pin_format, hash_pin, split_host,
                                     verify_pin)
-from panel.service.store import Store
+from panel.storage.store import Store
 
 
 class Clock:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from panel.events import InputEvent
-from panel.layout import load_layout
-from panel.selftest import (CHATTER, NEVER, NOT_TESTED, NOT_WIRED, OK, SEEN_AS, STUCK, SWAPPED, Observed, Step,
+from panel.core.events import InputEvent
+from panel.core.layout import load_layout
+from panel.hardware.selftest import (CHATTER, NEVER, NOT_TESTED, NOT_WIRED, OK, SEEN_AS, STUCK, SWAPPED, Observed, Step,
                             plan, table, verdicts)
 
 

@@ -9,11 +9,11 @@ import json
 from pathlib import Path
 
 
-from panel.cli import main
+from panel.tools.cli import main
 from panel.hardware.map import load_map
-from panel.layout import load_layout
-from panel.selftest import CHATTER, NEVER, NOT_WIRED, OK, STUCK, SWAPPED
-from panel.selftest_runner import Faults, run_sim
+from panel.core.layout import load_layout
+from panel.hardware.selftest import CHATTER, NEVER, NOT_WIRED, OK, STUCK, SWAPPED
+from panel.hardware.selftest_runner import Faults, run_sim
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "panel" / "maps" / "reference.toml"

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from panel.events import InputEvent
+from panel.core.events import InputEvent
 from panel.firmware import protocol
 from panel.firmware.app import FIRMWARE_VERSION
 from panel.link import AnalogReading, SerialLink, find_ports

@@ -6,9 +6,9 @@ is pulled out in the middle while a key is held."""
 
 import asyncio
 
-from panel.bot import BotCrew
+from panel.games.airlines.bot import BotCrew
 from panel.hardware.map import MAPS_DIR, load_map
-from panel.layout import load_layout
+from panel.core.layout import load_layout
 from panel.link.emulator import FirmwareEmulator
 from play_helpers import board_cockpit
 

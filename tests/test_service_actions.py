@@ -4,15 +4,15 @@ the request itself is wrong, 409 when the moment is), and a refused action is no
 
 Each case runs the real service (aiohttp, cockpit, SQLite file) on a free port, brings a
 match to the phase through the API and the simulator's inputs, then asks the engine
-(`panel.engine.refusal` on the cockpit's match) and the API the same question.
+(`panel.core.refusal` on the cockpit's match) and the API the same question.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from panel.engine import refusal
-from panel.events import ACTIONS, Action
+from panel.games.airlines.engine import refusal
+from panel.core.events import ACTIONS, Action
 from service_helpers import MATCH, ServiceThread
 
 OUTSIDE = ["alarm.red", "alarm.yellow", "grid.r1c1", "grid.r1c2", "beacon.red", "radio.1"]

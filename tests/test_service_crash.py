@@ -23,7 +23,7 @@ import pytest
 
 from panel.service.cockpit import SERVICE_FIELDS
 from panel.service.replay import replay
-from panel.service.store import Store
+from panel.storage.store import Store
 from service_helpers import PIN, TEAMS, Client, start_play
 
 KILLS = 50

@@ -8,12 +8,12 @@ import asyncio
 
 import pytest
 
-from panel.engine.kaboom import KaboomMatch, Phase
-from panel.events import KABOOM_ACTIONS, Action
-from panel.kaboom.mapping import load_mapping
+from panel.games.kaboom.engine import KaboomMatch, Phase
+from panel.core.events import KABOOM_ACTIONS, Action
+from panel.games.kaboom.mapping import load_mapping
 from panel.service.cockpit import Cockpit
 from panel.service.replay import replay
-from panel.service.store import Store
+from panel.storage.store import Store
 
 MAPPING = load_mapping()
 MISSION = {"mode": "kaboom", "players": [{"colour": "red", "name": "Alis"}, "blue"], "difficulty": "easy",

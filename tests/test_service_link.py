@@ -5,10 +5,10 @@ the engine, logged in a real SQLite file; a pulled cable pauses the turn."""
 import asyncio
 from pathlib import Path
 
-from panel.engine import Phase
+from panel.games.airlines.engine import Phase
 from panel.firmware import protocol
 from panel.hardware.map import load_map
-from panel.layout import load_layout
+from panel.core.layout import load_layout
 from panel.link.emulator import FirmwareEmulator
 from panel.service.cockpit import Refused
 from play_helpers import board_cockpit

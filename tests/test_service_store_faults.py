@@ -13,7 +13,7 @@ import aiohttp
 import pytest
 
 from panel.service.cockpit import RETRY_FIRST
-from panel.service.store import Store
+from panel.storage.store import Store
 from service_helpers import PIN, Client, ServiceThread, fill_the_disk, free_the_disk, start_play
 
 def test_a_full_disk_is_503_with_the_reason_and_the_timer_backs_off(tmp_path):

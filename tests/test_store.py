@@ -5,8 +5,8 @@ import sqlite3
 
 import pytest
 
-from panel.i18n import translations
-from panel.service.store import Store, StoreError, StoreUnavailable, StoreWriteError
+from panel.core.i18n import translations
+from panel.storage.store import Store, StoreError, StoreUnavailable, StoreWriteError
 
 
 def test_match_log_and_settings_survive_reopening(tmp_path):

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from panel.commands import service as service_cmd
-from panel.cli import main
+from panel.tools.commands import service as service_cmd
+from panel.tools.cli import main
 
 UNIT = Path(__file__).resolve().parents[1] / "systemd" / "penguin-panel.service"
 PENGUIN_PANEL = str(Path(sys.executable).parent / "penguin-panel")
@@ -50,7 +50,7 @@ def test_unit_gives_the_connection_guard_its_descriptors(unit):
     """systemd's default 1,024 ran out under 1,100 idle connections: the cockpit's unit and
     the venue's (both serve through the guard) raise it above what the guard holds (its
     connections plus the descriptors it keeps aside)."""
-    from panel.service.guard import MAX_CONNECTIONS, RESERVE_FDS
+    from panel.server.guard import MAX_CONNECTIONS, RESERVE_FDS
 
     text = (UNIT.parent / unit).read_text()
     limits = [line.split("=", 1)[1] for line in text.splitlines() if line.startswith("LimitNOFILE=")]
@@ -172,7 +172,7 @@ def install_kiosk(tmp_path, *extra):
 
 
 def test_install_kiosk_writes_both_units_and_the_udev_rule(tmp_path, capsys, monkeypatch, as_root):
-    monkeypatch.setattr("panel.kiosk.missing_programs", lambda: [])
+    monkeypatch.setattr("panel.tools.kiosk.missing_programs", lambda: [])
     monkeypatch.setattr(service_cmd, "screen_connected", lambda unit: True)
     code, units, udev = install_kiosk(tmp_path, "--kiosk-user", "nobody-here-kiosk")
     out = capsys.readouterr().out
@@ -188,7 +188,7 @@ def test_install_kiosk_writes_both_units_and_the_udev_rule(tmp_path, capsys, mon
 
 
 def test_install_kiosk_refuses_without_a_screen(tmp_path, capsys, monkeypatch, as_root):
-    monkeypatch.setattr("panel.kiosk.missing_programs", lambda: [])
+    monkeypatch.setattr("panel.tools.kiosk.missing_programs", lambda: [])
     monkeypatch.setattr(service_cmd, "screen_connected", lambda unit: False)
     code, units, udev = install_kiosk(tmp_path)
     err = capsys.readouterr().err
@@ -197,7 +197,7 @@ def test_install_kiosk_refuses_without_a_screen(tmp_path, capsys, monkeypatch, a
 
 
 def test_install_kiosk_says_which_packages_are_missing(tmp_path, capsys, monkeypatch, as_root):
-    monkeypatch.setattr("panel.kiosk.missing_programs", lambda: ["cage", "xwayland"])
+    monkeypatch.setattr("panel.tools.kiosk.missing_programs", lambda: ["cage", "xwayland"])
     code, units, _ = install_kiosk(tmp_path)
     err = capsys.readouterr().err
     assert code == 1 and "sudo apt-get install cage xwayland" in err and "Traceback" not in err
@@ -205,7 +205,7 @@ def test_install_kiosk_says_which_packages_are_missing(tmp_path, capsys, monkeyp
 
 
 def test_uninstall_removes_the_kiosk_then_the_cockpit(tmp_path, capsys, monkeypatch, as_root):
-    monkeypatch.setattr("panel.kiosk.missing_programs", lambda: [])
+    monkeypatch.setattr("panel.tools.kiosk.missing_programs", lambda: [])
     monkeypatch.setattr(service_cmd, "screen_connected", lambda unit: True)
     monkeypatch.setattr(service_cmd, "SYSTEMD_RUNNING", tmp_path / "no-systemd")
     _, units, udev = install_kiosk(tmp_path)

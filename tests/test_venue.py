@@ -19,8 +19,8 @@ from mosquitto import Mosquitto
 from panel.mqtt import protocol as p
 from panel.mqtt.bridge import Bridge
 from panel.service.cockpit import Cockpit, Refused
-from panel.service.security import Security
-from panel.service.store import Store
+from panel.server.security import Security
+from panel.storage.store import Store
 from panel.venue.app import build_app
 from panel.venue.store import VenueStore
 from panel.venue.venue import Venue

@@ -1,5 +1,5 @@
 """The venue's web server as `penguin-panel venue` starts it (panel/venue/run.py): the same
-protections against the LAN as the cockpit's (panel/service/guard.py). A connection that
+protections against the LAN as the cockpit's (panel/server/guard.py). A connection that
 sends no request head, or sits idle after an answer, is closed; one address holds its
 share only; malformed requests are one line, never a traceback.
 
@@ -103,7 +103,7 @@ def test_malformed_requests_are_one_line_a_minute(tmp_path, monkeypatch, caplog)
 
 def test_a_second_venue_on_the_same_port_stops_before_its_database(tmp_path, monkeypatch):
     with VenueThread(tmp_path, monkeypatch, {}) as venue:
-        from panel.errors import ConfigError
+        from panel.core.errors import ConfigError
 
         other = Options(host="127.0.0.1", port=venue.port, db=str(tmp_path / "other" / "venue.db"))
         with pytest.raises(ConfigError, match="--port"):

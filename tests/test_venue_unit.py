@@ -7,8 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from panel.cli import main
-from panel.commands import service as service_cmd
+from panel.tools.cli import main
+from panel.tools.commands import service as service_cmd
 
 UNIT = Path(__file__).resolve().parents[1] / "systemd" / "penguin-panel-venue.service"
 PENGUIN_PANEL = str(Path(sys.executable).parent / "penguin-panel")

@@ -3,10 +3,10 @@ starts its first turn; after a match, START plays the same teams again on a new 
 
 import asyncio
 
-from panel.engine import MatchSettings, Phase
-from panel.events import InputEvent
+from panel.games.airlines.engine import MatchSettings, Phase
+from panel.core.events import InputEvent
 from panel.service.cockpit import Cockpit
-from panel.service.store import Store
+from panel.storage.store import Store
 
 
 async def until(predicate, steps=300):

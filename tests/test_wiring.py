@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from panel.cli import main
+from panel.tools.cli import main
 from panel.hardware.map import load_map
-from panel.layout import load_layout
-from panel.wiring import normalise_svg, stale_files, wiring_files
+from panel.core.layout import load_layout
+from panel.tools.wiring import normalise_svg, stale_files, wiring_files
 
 pytestmark = pytest.mark.kit
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-from ..events import InputEvent
-from ..resource import Closeable
-from .inputs import InputHub
-from .pins import software_spi
+from panel.core.events import InputEvent
+from panel.hardware.resource import Closeable
+from panel.hardware.inputs import InputHub
+from panel.hardware.pins import software_spi
 
 
 class Calibration:

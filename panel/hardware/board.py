@@ -14,10 +14,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
-from ..events import InputEvent
-from ..resource import Closeable
-from .encoder import AbsoluteKnob
-from .inputs import InputHub
+from panel.core.events import InputEvent
+from panel.hardware.resource import Closeable
+from panel.hardware.encoder import AbsoluteKnob
+from panel.hardware.inputs import InputHub
 
 
 class BoardKey(Closeable):

@@ -11,10 +11,10 @@ name of the position it now stands at.
 from __future__ import annotations
 
 
-from ..events import InputEvent
-from ..resource import Closeable
-from .debounce import DEFAULT_WINDOW, Debouncer
-from .inputs import InputHub
+from panel.core.events import InputEvent
+from panel.hardware.resource import Closeable
+from panel.hardware.debounce import DEFAULT_WINDOW, Debouncer
+from panel.hardware.inputs import InputHub
 
 
 class ContactInput(Closeable):

@@ -7,7 +7,7 @@ a lower one; the last-seconds tick never cuts a mistake or an end-of-turn sound.
 
 from __future__ import annotations
 
-from ..resource import Closeable
+from panel.hardware.resource import Closeable
 
 # (frequency in Hz or None for a rest, seconds). All within 220-3520 Hz, the buzzer's range.
 TUNES: dict[str, tuple[tuple[float | None, float], ...]] = {

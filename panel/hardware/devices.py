@@ -24,17 +24,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .analog import AnalogInput
-from .board import BoardKey, BoardKnob, BoardSlider
-from .buttons import ContactInput
-from .buzzer import BuzzerPlayer
-from .effects import Effects
-from .encoder import KnobInput
-from .inputs import InputHub
-from .leds import PixelStrip, open_strip
-from .map import (AdcSource, EncoderSource, GpioSource, HardwareMap, MatrixSource, Mcp3008Config,
+from panel.hardware.analog import AnalogInput
+from panel.hardware.board import BoardKey, BoardKnob, BoardSlider
+from panel.hardware.buttons import ContactInput
+from panel.hardware.buzzer import BuzzerPlayer
+from panel.hardware.effects import Effects
+from panel.hardware.encoder import KnobInput
+from panel.hardware.inputs import InputHub
+from panel.hardware.leds import PixelStrip, open_strip
+from panel.hardware.map import (AdcSource, EncoderSource, GpioSource, HardwareMap, MatrixSource, Mcp3008Config,
                   PinPairSource)
-from .round_lever import RoundLeverInput
+from panel.hardware.round_lever import RoundLeverInput
 
 
 def make_input(hmap: HardwareMap, cid: str, control, *, hub: InputHub, pin_factory=None,

@@ -12,13 +12,13 @@ import math
 from collections import deque
 from typing import Any, Iterable
 
-from ..events import GameEvent
-from ..resource import Closeable
-from .buzzer import BuzzerPlayer
-from .leds import PixelStrip
-from .map import NeoPixelConfig
-from . import kaboom_patterns, patterns
-from .patterns import CUE_SECONDS, Cue
+from panel.core.events import GameEvent
+from panel.hardware.resource import Closeable
+from panel.hardware.buzzer import BuzzerPlayer
+from panel.hardware.leds import PixelStrip
+from panel.hardware.map import NeoPixelConfig
+from panel.hardware import kaboom_patterns, patterns
+from panel.hardware.patterns import CUE_SECONDS, Cue
 
 SOUNDS_KEPT = 64  # the last sounds started, for the tests and a look at what played
 

@@ -14,9 +14,9 @@ import json
 import os
 from pathlib import Path
 
-from ..events import InputEvent
-from ..resource import Closeable
-from .inputs import InputHub
+from panel.core.events import InputEvent
+from panel.hardware.resource import Closeable
+from panel.hardware.inputs import InputHub
 
 
 class KnobState:

@@ -20,7 +20,7 @@ import asyncio
 import time
 from typing import Callable, Protocol
 
-from ..events import Action, InputEvent
+from panel.core.events import Action, InputEvent
 
 
 class Timed(Protocol):

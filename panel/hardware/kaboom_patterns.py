@@ -30,9 +30,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .leds import Colour
-from .map import NeoPixelConfig
-from .patterns import AMBER, GREEN, OFF, RED, WHITE, Cue, blink, count_pixels, drain, scale
+from panel.hardware.leds import Colour
+from panel.hardware.map import NeoPixelConfig
+from panel.hardware.patterns import AMBER, GREEN, OFF, RED, WHITE, Cue, blink, count_pixels, drain, scale
 
 PLAYER_COLOURS: dict[str, Colour] = {"red": (255, 0, 0), "blue": (0, 70, 255), "white": (255, 255, 255),
                                      "yellow": (255, 190, 0), "green": (0, 210, 40), "black": (140, 0, 255)}

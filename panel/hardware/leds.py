@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol, Sequence
 
-from ..resource import Closeable
+from panel.hardware.resource import Closeable
 
 Colour = tuple[int, int, int]
 Frame = tuple[Colour, ...]

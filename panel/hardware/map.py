@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import ConfigError, Problem, read_toml
-from ..i18n import N_, Text, Word
-from ..layout import Layout
+from panel.core.errors import ConfigError, Problem, read_toml
+from panel.core.i18n import N_, Text, Word
+from panel.core.layout import Layout
 
 # BCM GPIOs on the 40-pin header. GPIO0/1 are the HAT ID EEPROM's I2C bus: left alone.
 PI_GPIOS = frozenset(range(2, 28))
@@ -235,7 +235,7 @@ class AdcSource:
     def quantiser(self, positions):
         """The calibrated, hysteretic quantiser that turns this channel's readings into
         the slider's positions, settling for `settle_ms`."""
-        from .analog import SliderQuantiser
+        from panel.hardware.analog import SliderQuantiser
 
         return SliderQuantiser(positions, calibration=self.calibration, hysteresis=self.hysteresis,
                                settle=self.settle_ms / 1000)
@@ -891,7 +891,7 @@ def checked_map(path: str | Path, layout_path: str | Path | None = None, *, side
 
 
 def _checked(path, layout, strict, layout_path, side):
-    from ..layout import load_layout
+    from panel.core.layout import load_layout
 
     try:
         file, raw = _read(path)

@@ -20,8 +20,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from .leds import Colour
-from .map import NeoPixelConfig
+from panel.hardware.leds import Colour
+from panel.hardware.map import NeoPixelConfig
 
 OFF: Colour = (0, 0, 0)
 WHITE: Colour = (255, 255, 255)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..i18n import N_, Text
+from panel.core.i18n import N_, Text
 
 MODEL_FILE = Path("/proc/device-tree/model")
 

@@ -9,11 +9,11 @@ guessed, so a shorted wire shows up in the self-test, not as a phantom move.
 
 from __future__ import annotations
 
-from ..events import InputEvent
-from ..resource import Closeable
-from .debounce import DEFAULT_WINDOW
-from .buttons import ContactInput
-from .inputs import InputHub
+from panel.core.events import InputEvent
+from panel.hardware.resource import Closeable
+from panel.hardware.debounce import DEFAULT_WINDOW
+from panel.hardware.buttons import ContactInput
+from panel.hardware.inputs import InputHub
 
 
 class _Contact(ContactInput):

@@ -17,11 +17,11 @@ import threading
 import time
 import tty
 
-from ..firmware import analog as fwanalog
-from ..firmware import app as fwapp
-from ..firmware import config as fwconfig
-from ..firmware import protocol
-from .fake_machine import BoardReset, FakeMachine
+from panel.firmware import analog as fwanalog
+from panel.firmware import app as fwapp
+from panel.firmware import config as fwconfig
+from panel.firmware import protocol
+from panel.link.fake_machine import BoardReset, FakeMachine
 
 
 class RealClock:

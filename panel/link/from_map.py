@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from .serial_link import SerialLink, find_ports
+from panel.link.serial_link import SerialLink, find_ports
 
 
 def link_for_map(hmap, **kw) -> SerialLink:

@@ -44,9 +44,9 @@ from typing import Any, Callable
 import serial
 import serial.tools.list_ports
 
-from ..events import InputEvent
-from ..firmware import config as fwconfig
-from ..firmware import protocol
+from panel.core.events import InputEvent
+from panel.firmware import config as fwconfig
+from panel.firmware import protocol
 
 PICO_VID_PID = (0x2E8A, 0x0005)  # Raspberry Pi RP2040 running MicroPython
 BY_ID_GLOB = "/dev/serial/by-id/*MicroPython*"
@@ -124,7 +124,7 @@ def link_action(status: dict, t: float):
     """The game Action a link status calls for: a turn pauses while the panel is not
     heard (disconnected, or a board speaking another protocol) and resumes when it is
     back and resynchronised. The service hands this to the engine with the events."""
-    from ..events import Action
+    from panel.core.events import Action
 
     if status["state"] == "connected":
         return Action("resume", t, {"reason": "link"})

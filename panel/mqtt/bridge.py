@@ -33,12 +33,12 @@ from typing import Any, Callable
 import aiomqtt
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
-from ..service.cockpit import Refused
-from ..service.replay import replay
-from .protocol import (BACKOFF, COMMAND_ACTIONS, COMMANDS, OFFLINE, ONLINE, OUTBOX_EVENTS, RESULT_STATUSES,
+from panel.service.cockpit import Refused
+from panel.service.replay import replay
+from panel.mqtt.protocol import (BACKOFF, COMMAND_ACTIONS, COMMANDS, OFFLINE, ONLINE, OUTBOX_EVENTS, RESULT_STATUSES,
                        RESULTS_BACKLOG, PayloadError, discovery, encode, event_payload, parse_command,
                        parse_topic, reply_payload, result_payload, state_payload, topic)
-from .settings import BridgeSettings, BrokerSettings
+from panel.mqtt.settings import BridgeSettings, BrokerSettings
 
 log = logging.getLogger("penguin-panel")
 

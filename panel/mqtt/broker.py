@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .protocol import DEFAULT_DISCOVERY_PREFIX, DEFAULT_PREFIX, HA_BUTTONS, TOPICS
+from panel.mqtt.protocol import DEFAULT_DISCOVERY_PREFIX, DEFAULT_PREFIX, HA_BUTTONS, TOPICS
 
 VENUE_USER = "venue"
 HA_USER = "homeassistant"

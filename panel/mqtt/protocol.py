@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from .. import __version__
-from ..engine import MODES, Phase
-from ..engine.cooperative import TABLE
-from ..events import EVENT_TYPES
-from ..service.store import STATUSES
+from panel import __version__
+from panel.games.airlines.engine import MODES, Phase
+from panel.games.airlines.engine.cooperative import TABLE
+from panel.core.events import EVENT_TYPES
+from panel.storage.store import STATUSES
 
 VERSION = 1
 DEFAULT_PREFIX = "penguin-panel"

@@ -31,9 +31,9 @@ import typing
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from ..errors import ConfigError, Problem
-from ..i18n import N_, Text, Word
-from .protocol import COCKPIT_ID, DEFAULT_DISCOVERY_PREFIX, DEFAULT_PREFIX, PREFIX
+from panel.core.errors import ConfigError, Problem
+from panel.core.i18n import N_, Text, Word
+from panel.mqtt.protocol import COCKPIT_ID, DEFAULT_DISCOVERY_PREFIX, DEFAULT_PREFIX, PREFIX
 
 
 class Table:

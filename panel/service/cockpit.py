@@ -24,18 +24,18 @@ import time
 from dataclasses import replace
 from typing import Any, Callable, Iterable
 
-from ..engine import CREW, Match, MatchSettings, Refusal, allowed_actions, default_teams, names, refusal
-from ..engine.kaboom import KaboomMatch
-from ..engine.kaboom_settings import KaboomSettings
-from ..kaboom.build import kaboom_match, panel_for
-from ..errors import ConfigError, Problem
-from ..events import Action, GameEvent, InputEvent
-from ..i18n import N_, SOURCE, Text, Word, languages, text_of, translations
-from ..layout import Layout
-from ..scenario import named
-from .effects import sim_leds
-from .replay import apply, layout_for, replay
-from .store import Entry, MatchRecord, Store, StoreError, StoreUnavailable, StoreWriteError
+from panel.games.airlines.engine import CREW, Match, MatchSettings, Refusal, allowed_actions, default_teams, names, refusal
+from panel.games.kaboom.engine import KaboomMatch
+from panel.games.kaboom.settings import KaboomSettings
+from panel.games.kaboom.build import kaboom_match, panel_for
+from panel.core.errors import ConfigError, Problem
+from panel.core.events import Action, GameEvent, InputEvent
+from panel.core.i18n import N_, SOURCE, Text, Word, languages, text_of, translations
+from panel.core.layout import Layout
+from panel.games.airlines.scenario import named
+from panel.service.effects import sim_leds
+from panel.service.replay import apply, layout_for, replay
+from panel.storage.store import Entry, MatchRecord, Store, StoreError, StoreUnavailable, StoreWriteError
 
 log = logging.getLogger("penguin-panel")
 
@@ -139,7 +139,7 @@ def public_event(event: GameEvent, layout: Layout | None = None, tr: Any = None)
 
 def _draw_card(card: dict[str, Any], layout: Layout, language: str) -> dict[str, Any]:
     """The tower's card drawn (a worker thread's job): its SVG and its lines in plain words."""
-    from .drawing import card_lines, card_svg  # the pages' drawing code, loaded only when a tower looks
+    from panel.web.drawing import card_lines, card_svg  # the pages' drawing code, loaded only when a tower looks
 
     return {"svg": card_svg(card, layout, language), "lines": card_lines(card, layout, language)}
 
@@ -167,7 +167,7 @@ class Cockpit:
         self.kaboom_defaults = dict(kaboom_defaults or {})
         self.kaboom_walk_up = kaboom_walk_up
         self.touch_sensors = touch_sensors
-        self.language = language  # of every page, chosen on /admin (panel.i18n)
+        self.language = language  # of every page, chosen on /admin (panel.core.i18n)
         self.clock = clock
         self.tick = tick
         self.queue: Inbox = Inbox()
@@ -412,7 +412,7 @@ class Cockpit:
         """The completed cards of the turn in progress, or of the last turn between turns, each
         numbered as the game master's challenge menu numbers them, drawn for the pages: read
         on the owner task, drawn on a worker thread."""
-        from .drawing import card_svg
+        from panel.web.drawing import card_svg
 
         view = await self.call(self._completed, durable=False)
         layout, language = (self.match.layout, self.language) if self.match is not None else (None, None)

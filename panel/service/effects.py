@@ -19,8 +19,8 @@ from __future__ import annotations
 import math
 from typing import Any, Protocol
 
-from ..events import GameEvent
-from ..hardware import kaboom_patterns
+from panel.core.events import GameEvent
+from panel.hardware import kaboom_patterns
 
 RING = 24  # pixels on the timer ring of the simulated cockpit
 

@@ -15,8 +15,8 @@ import asyncio
 import time
 from typing import Any, Callable
 
-from ..events import GameEvent
-from .replay import layout_for
+from panel.core.events import GameEvent
+from panel.service.replay import layout_for
 
 
 class HardwareIO:
@@ -25,7 +25,7 @@ class HardwareIO:
 
     def __init__(self, hmap, layout_path: str | None = None, *, map_arg: str | None = None, pin_factory=None,
                  strip=None, clock: Callable[[], float] = time.monotonic):
-        from ..calibration import default_path, status_at_start
+        from panel.hardware.calibration import default_path, status_at_start
 
         self.map = hmap
         # The sliders' ends and the knob's home come from `penguin-panel calibrate`; without
@@ -46,8 +46,8 @@ class HardwareIO:
         self._task: asyncio.Task | None = None
 
     async def start(self, queue: asyncio.Queue) -> None:
-        from ..hardware.devices import make_effects, make_inputs
-        from ..hardware.inputs import InputHub
+        from panel.hardware.devices import make_effects, make_inputs
+        from panel.hardware.inputs import InputHub
 
         self.layout = layout_for(self.layout_path, "blue", True)  # every control; positions are side-free
         self.hub = InputHub(asyncio.get_running_loop(), queue, clock=self.clock)

@@ -17,15 +17,15 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from ..debrief import debrief
-from ..engine import CARDS_PER_TURN, MISTAKES_PER_TURN, MatchSettings
-from ..engine.kaboom import KaboomMatch
-from ..kaboom import debrief as kaboom_debrief
-from ..errors import ConfigError, Problem
-from ..i18n import N_, SOURCE, Several, Text, _, ngettext, system, translations
-from ..scenario import contract_events
-from .replay import layout_for, replay_events
-from .store import BadRow, Entry, MatchRecord, Store, StoreWriteError, Summary
+from panel.games.airlines.debrief import debrief
+from panel.games.airlines.engine import CARDS_PER_TURN, MISTAKES_PER_TURN, MatchSettings
+from panel.games.kaboom.engine import KaboomMatch
+from panel.games.kaboom import debrief as kaboom_debrief
+from panel.core.errors import ConfigError, Problem
+from panel.core.i18n import N_, SOURCE, Several, Text, _, ngettext, system, translations
+from panel.games.airlines.scenario import contract_events
+from panel.service.replay import layout_for, replay_events
+from panel.storage.store import BadRow, Entry, MatchRecord, Store, StoreWriteError, Summary
 
 DEFAULT_KEEP_DAYS = 90  # the logs of the last 90 days are kept; every match's summary for ever
 PRUNE_BATCH = 20  # matches whose logs go in one transaction: short, so the service's writer never waits long

@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from ..hardware.map import HardwareMap
-from ..layout import Layout
+from panel.hardware.map import HardwareMap
+from panel.core.layout import Layout
 
 log = logging.getLogger(__name__)
 
@@ -52,9 +52,9 @@ class LinkIO:
         self._state = "disconnected"
 
     async def start(self, queue: asyncio.Queue) -> None:
-        from ..hardware.devices import make_inputs
-        from ..hardware.inputs import InputHub
-        from ..link.from_map import link_for_map
+        from panel.hardware.devices import make_inputs
+        from panel.hardware.inputs import InputHub
+        from panel.link.from_map import link_for_map
 
         self._loop = asyncio.get_running_loop()
         self._queue = queue
@@ -90,7 +90,7 @@ class LinkIO:
             device.feed(reading.raw, reading.t)
 
     def _on_status(self, status: dict) -> None:
-        from ..link.serial_link import link_action
+        from panel.link.serial_link import link_action
 
         state = status.get("state")
         if state == self._state:

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..engine import Match, MatchSettings
-from ..engine.kaboom import KaboomMatch
-from ..events import Action, GameEvent, InputEvent
-from ..kaboom.build import kaboom_match
-from ..layout import Layout, load_layout
-from .store import Entry, MatchRecord
+from panel.games.airlines.engine import Match, MatchSettings
+from panel.games.kaboom.engine import KaboomMatch
+from panel.core.events import Action, GameEvent, InputEvent
+from panel.games.kaboom.build import kaboom_match
+from panel.core.layout import Layout, load_layout
+from panel.storage.store import Entry, MatchRecord
 
 
 @lru_cache(maxsize=8)

@@ -1,7 +1,7 @@
 """The venue's HTTP side: the board page for the TV, the admin page, the JSON API, the live socket.
 
 The admin is the cockpit's: the same PIN, sessions, CSRF tokens, Origin and Host checks
-(panel/service/security.py), and the same middleware and handlers where they fit, so a
+(panel/server/security.py), and the same middleware and handlers where they fit, so a
 fix to one is a fix to both.
 
     GET  /                       the venue board (every cockpit side by side, the leaderboard)
@@ -21,14 +21,14 @@ from pathlib import Path
 
 from aiohttp import WSCloseCode, web
 
-from ..i18n import system_language
-from ..mqtt.protocol import COMMANDS
-from ..service.app import (QUIET, SECURITY, STATIC, Peer, admin_login, catalog_response, default_static_dir, error,
+from panel.core.i18n import system_language
+from panel.mqtt.protocol import COMMANDS
+from panel.web.app import (QUIET, SECURITY, STATIC, Peer, admin_login, catalog_response, default_static_dir, error,
                            errors_as_json, follow, host_allow_list, json_body, require_admin, serve_page)
-from ..service.guard import Quiet
-from ..service.security import Security
-from .store import PERIODS
-from .venue import CommandFailed, Venue
+from panel.server.guard import Quiet
+from panel.server.security import Security
+from panel.venue.store import PERIODS
+from panel.venue.venue import CommandFailed, Venue
 
 VENUE = web.AppKey("venue", Venue)
 NAME = web.AppKey("venue_name", str)

@@ -24,17 +24,17 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import ConfigError, Problem, read_toml
-from ..i18n import N_, Text, _
-from ..mqtt.settings import BrokerSettings, Table
-from ..service.guard import ConnectionGuard, guard_process, start_serving
-from ..service.run import bind_port, first_pin, say, stop_on_signals, until_stopped
-from ..service.sdnotify import Notifier
-from ..service.security import PinError, Security, check_pin_format
-from ..service.store import StoreError
-from .app import build_app
-from .store import VenueStore
-from .venue import Venue
+from panel.core.errors import ConfigError, Problem, read_toml
+from panel.core.i18n import N_, Text, _
+from panel.mqtt.settings import BrokerSettings, Table
+from panel.server.guard import ConnectionGuard, guard_process, start_serving
+from panel.run import bind_port, first_pin, say, stop_on_signals, until_stopped
+from panel.server.sdnotify import Notifier
+from panel.server.security import PinError, Security, check_pin_format
+from panel.storage.store import StoreError
+from panel.venue.app import build_app
+from panel.venue.store import VenueStore
+from panel.venue.venue import Venue
 
 log = logging.getLogger("penguin-panel")
 

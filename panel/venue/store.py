@@ -18,8 +18,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from ..mqtt.protocol import TIERS
-from ..service.store import SQLiteFile
+from panel.mqtt.protocol import TIERS
+from panel.storage.store import SQLiteFile
 
 SCHEMA_VERSION = 1
 _SCHEMA = """

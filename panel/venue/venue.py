@@ -23,11 +23,11 @@ from typing import Any, Callable
 
 import aiomqtt
 
-from ..mqtt.bridge import Backoff, cancel, client_for, quiet_closed_sockets, why
-from ..mqtt.protocol import BACKOFF, COMMANDS, VERSION, PayloadError, decode, encode, parse_topic, topic
-from ..mqtt.settings import BrokerSettings
-from ..service.cockpit import Message
-from .store import PERIODS, VenueStore
+from panel.mqtt.bridge import Backoff, cancel, client_for, quiet_closed_sockets, why
+from panel.mqtt.protocol import BACKOFF, COMMANDS, VERSION, PayloadError, decode, encode, parse_topic, topic
+from panel.mqtt.settings import BrokerSettings
+from panel.service.cockpit import Message
+from panel.venue.store import PERIODS, VenueStore
 
 log = logging.getLogger("penguin-panel")
 

@@ -15,7 +15,7 @@ What a card shows (as the rulebook describes the physical ones):
 Colours are always drawn with a text label too, for colour-blind players.
 
 The card's words (its kind, the colours' names, the tokens' position words) are in the
-language of `tr`, a gettext translations object (panel.i18n); the game's own codes (the
+language of `tr`, a gettext translations object (panel.core.i18n); the game's own codes (the
 grid's letters and numbers, the activation word, the buttons' labels) stay as printed.
 """
 
@@ -27,9 +27,9 @@ from dataclasses import replace
 from typing import Any, Iterable
 from xml.sax.saxutils import escape
 
-from ..cards import Card, card_section, colour_sequence, parse_card
-from ..i18n import MODULE, N_, Word, render
-from ..layout import DIRECTIONS, Button, Layout, Section, Token
+from panel.games.airlines.cards import Card, card_section, colour_sequence, parse_card
+from panel.core.i18n import MODULE, N_, Word, render
+from panel.core.layout import DIRECTIONS, Button, Layout, Section, Token
 
 W, H = 600, 840  # a poker-sized card (63 x 88 mm), in SVG user units
 GREEN = "#10a836"

@@ -117,7 +117,7 @@ function settingField(st, prefix) {
 }
 
 // The settings' words in the page's language (again when it changes): the engine's labels,
-// help and choices are in the catalog (panel/engine/settings.py marks them).
+// help and choices are in the catalog (panel/games/airlines/engine/settings.py marks them).
 function wordSettings() {
   const flags = { false: t("No"), true: t("Yes") };
   for (const label of $$("label[data-setting]")) {

@@ -216,7 +216,7 @@ function showResult(s) {
     $("#resulttitle").textContent = t("Match abandoned");
     $("#resulttext").textContent = "";
   } else if (coop) {
-    // The engine's tier and landing text are English; the catalog has them (panel/engine/cooperative.py).
+    // The engine's tier and landing text are English; the catalog has them (panel/games/airlines/engine/cooperative.py).
     $("#resulttitle").textContent = s.tier ? t("{tier}!", { tier: t(s.tier) }) : t("Landed");
     $("#resulttext").textContent = s.outcome ? t(s.outcome) : "";
   } else {

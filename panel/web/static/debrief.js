@@ -189,7 +189,7 @@ function resultLine(d) {
     return w.length > 1 ? t("Ended early, shared win: {teams}", { teams: w.join(" & ") })
       : w.length ? t("Ended early, winner: {team}", { team: w[0] }) : t("Ended early");
   }
-  // The engine's tier and landing text are English; the catalog has them (panel/engine/cooperative.py).
+  // The engine's tier and landing text are English; the catalog has them (panel/games/airlines/engine/cooperative.py).
   if (s.mode === "cooperative") return d.tier ? t("Landed: {tier}", { tier: t(d.tier) }) : t("Landed");
   const w = d.winner || [];
   if (w.length > 1) return t("Shared win: {teams}", { teams: w.join(" & ") });

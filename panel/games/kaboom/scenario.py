@@ -1,0 +1,204 @@
+"""Kaboom scenarios: the scripting contract with `mode = "kaboom"` in [match].
+
+    [match]
+    mode = "kaboom"
+    players = ["red", "blue"]          # or [{ colour = "red", name = "Alis" }, ...]; [] to join on the panel
+    difficulty = "medium"              # easy | medium | advanced
+    mission = 1                        # 1 to 15, or "custom" with:
+    custom = { time_per_player = 60, alert_seconds = 20, recharge_seconds = 25, recharge_above_start = false }
+    seed = 7                           # who plays first and every tie after it
+    layout = "my-panel.toml"           # optional: a layout with a [kaboom] table
+    missions = "my-missions.toml"      # optional: a café's own mission numbers
+
+    [[input]]
+    t = 0.0
+    action = "start"                   # or press = "cockpit.start"
+
+Each input has `t` (seconds from the start) and one of:
+    press = "id" / hold = "id" / release = "id"   a button Kaboom uses (a player's colour,
+                                                   recharge, mission, alert buttons, START)
+    move = "lever.big", to = "down"                the mission button's protection
+    action = "start" | "recharge" | "lift_cover" | "lower_cover" | "confirm"
+           | "alert_flipped" | "alert_deactivated" | "abandon"
+    action = "pass" | "join" | "leave", colour = "red"
+    action = "pause" | "resume", reason = "..."    (reason optional)
+
+The result (`penguin-panel replay --json`): the events; `refused`, each input the rules
+refused at its moment (it changed nothing) with the action it asked for and the reason;
+each player's `time_left`; `finished`; `outcome` (success, failed or abandoned) and, when
+it failed, `reason` (clock_out, with `failed_colour`, or last_alert).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from panel.games.kaboom.engine import ACTIONS, KaboomMatch, malformed
+from panel.games.kaboom.settings import KaboomSettings
+from panel.core.errors import ConfigError, Problem
+from panel.core.events import Action, GameEvent, InputEvent
+from panel.core.i18n import N_, Text, _
+from panel.games.scenario_inputs import each_input, start_positions
+from panel.core.layout import Layout
+from panel.games.kaboom.build import panel_for
+from panel.games.kaboom.mapping import BUTTON_ROLES, KaboomMapping
+from panel.games.kaboom.missions import load_missions
+
+# each verb of an [[input]] entry, and the keys it takes besides t and itself
+_ACTION_PARAMS = {p for params in ACTIONS.values() for p in params}
+_EXTRAS = {"press": set(), "hold": set(), "release": set(), "move": {"to"}, "action": _ACTION_PARAMS}
+
+
+class KaboomScenario:
+    mode = "kaboom"
+
+    def __init__(self, settings: KaboomSettings, layout: Layout, mapping: KaboomMapping,
+                 inputs: list[InputEvent | Action], end: float | None, positions: dict[str, str]):
+        self.settings = settings
+        self.layout = layout
+        self.mapping = mapping
+        self.inputs = inputs
+        self.end = end
+        self.positions = positions
+
+    def new_match(self) -> KaboomMatch:
+        return KaboomMatch(self.settings, self.mapping, layout=self.layout, positions=self.positions)
+
+    def run(self, tr: Any = None) -> dict[str, Any]:
+        """The mission's result; the refusals' reasons in the language of `tr` (English without it)."""
+        match = self.new_match()
+        events: list[GameEvent] = []
+        refused: list[dict[str, Any]] = []
+        for event in self.inputs:
+            events += match.advance(event.t)  # asked at its moment: a clock may have run out
+            asked = event if isinstance(event, Action) else match.asks(event)
+            why = match.refusal(asked) if asked is not None else None
+            if why is not None:
+                pressed = {"control": event.control} if isinstance(event, InputEvent) else {}
+                refused.append({"t": event.t, "action": asked.name, **asked.params, **pressed, "reason": why.text(tr)})
+            events += match.handle(event)
+        if self.end is not None:
+            events += match.advance(self.end)
+        return result(match, events, refused)
+
+
+def result(match: KaboomMatch, events: list[GameEvent], refused: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "game": "kaboom",
+        "events": [e.as_dict() for e in events],
+        "refused": refused,
+        "time_left": {c: match.time_left(c) for c in match.colours},
+        "finished": match.finished,
+        "outcome": match.outcome,
+        "reason": match.reason,
+        "failed_colour": match.failed_colour,
+    }
+
+
+def _path(base: Path | None, p: str | None) -> Path | None:
+    if p is None:
+        return None
+    path = Path(p)
+    return base / path if base is not None and not path.is_absolute() else path
+
+
+def parse_kaboom_scenario(raw: dict[str, Any], *, file: str | None = None, base: Path | None = None) -> KaboomScenario:
+    problems: list[Problem] = []
+    for k in raw:
+        if k not in ("match", "input", "end", "panel"):
+            problems.append(Problem(file, k, Text(N_("unknown key for a Kaboom scenario (expected match, panel, input, end)"))))
+    raw_match = raw.get("match")
+    missions_path = raw_match.get("missions") if isinstance(raw_match, dict) else None
+    presets = load_missions(_path(base, missions_path) if isinstance(missions_path, str) else None)
+    settings = KaboomSettings.from_dict(raw_match, presets, file=file)
+    layout, mapping = panel_for(str(_path(base, settings.layout)) if settings.layout else None)
+    missing = [c for c in settings.colours if c not in mapping.players]
+    if missing:
+        problems.append(Problem(file, "match.players", Text(N_("the panel has no button for the {colours} penguin "
+                                                               "(it has {players})"), colours=", ".join(missing),
+                                                            players=", ".join(mapping.players))))
+    positions = start_positions(raw.get("panel", {}), layout, file, problems)
+    inputs, input_problems = parse_inputs(raw.get("input", []), layout, mapping, file)
+    problems += input_problems
+    end = raw.get("end")
+    if end is not None and (not isinstance(end, (int, float)) or isinstance(end, bool) or end < 0):
+        problems.append(Problem(file, "end", Text(N_("must be a time in seconds (a number >= 0)"))))
+        end = None
+    if problems:
+        raise ConfigError(problems)
+    return KaboomScenario(settings, layout, mapping, inputs, float(end) if end is not None else None, positions)
+
+
+def parse_inputs(raw_inputs: Any, layout: Layout, mapping: KaboomMapping, file: str | None,
+                 key: str = "input") -> tuple[list[InputEvent | Action], list[Problem]]:
+    """Any control of the panel may be pressed or moved (a logged mission has them all; the
+    engine uses those of the [kaboom] table and leaves the others alone)."""
+    problems: list[Problem] = []
+    out: list[InputEvent | Action] = []
+    for e, t, verb, bad in each_input(raw_inputs, file, key, _EXTRAS, problems):
+        target = e[verb]
+        if verb in ("press", "hold", "release"):
+            if not isinstance(target, str) or (target not in layout.buttons and target not in layout.cockpit):
+                bad(Text(N_("{value} is not a button of the panel (Kaboom uses {buttons})"), value=repr(target),
+                         buttons=", ".join(kaboom_buttons(mapping))), verb)
+                continue
+            if verb in ("press", "hold"):
+                out.append(InputEvent(target, True, t))
+            if verb in ("press", "release"):
+                out.append(InputEvent(target, False, t))
+        elif verb == "move":
+            tok = layout.tokens.get(target) if isinstance(target, str) else None
+            if tok is None:
+                bad(Text(N_("{value} is not a token of the panel (the mission button's protection is {cover})"),
+                         value=repr(target), cover=mapping.cover), "move")
+                continue
+            to = e.get("to")
+            to = str(to) if isinstance(to, int) and not isinstance(to, bool) else to
+            if to not in tok.positions:
+                bad(Text(N_("{value} is not a position of {id} ({positions})"), value=repr(to), id=target,
+                         positions=", ".join(tok.positions)), "to")
+                continue
+            out.append(InputEvent(target, to, t))
+        else:
+            if target == "new_match":
+                bad(Text(N_("a scenario plays one mission: new_match is the service's, not a scenario's")), "action")
+                continue
+            action = Action(target, t, {p: e[p] for p in _ACTION_PARAMS if p in e})
+            why = malformed(action)
+            if why is not None:
+                bad(Text(why.message, **why.values), why.param)
+                continue
+            out.append(action)
+    return out, problems
+
+
+def kaboom_buttons(mapping: KaboomMapping) -> list[str]:
+    return list(mapping.players.values()) + [b for b in (getattr(mapping, r) for r in BUTTON_ROLES) if b]
+
+
+def print_log(out: dict[str, Any]) -> None:
+    """A Kaboom result as a log a person reads; a refused input is a `refused` line at its
+    moment, with the reason."""
+    lines = []
+    for e in out["events"]:
+        details = ", ".join(f"{k}={v}" for k, v in e.items() if k not in ("t", "type"))
+        lines.append((e["t"], f"{e['t']:8.2f}s  {e['type']:<20} {details}"))
+    refused = _("refused")
+    for r in out["refused"]:
+        asked = ", ".join(f"{k}={v}" for k, v in r.items() if k not in ("t", "action", "reason"))
+        lines.append((r["t"], f"{r['t']:8.2f}s  {refused:<20} {r['action']} ({asked}): {r['reason']}"
+                      if asked else f"{r['t']:8.2f}s  {refused:<20} {r['action']}: {r['reason']}"))
+    for _t, line in sorted(lines, key=lambda tl: tl[0]):  # stable: a refusal after that moment's events
+        print(line)
+    print(_("time left: {clocks}").format(clocks=", ".join(f"{_(c)} {s:.1f} s" for c, s in out["time_left"].items())))
+    if not out["finished"]:
+        print(_("mission not finished"))
+    elif out["outcome"] == "failed":
+        why = (_("the {colour} clock reached zero").format(colour=_(out["failed_colour"]))
+               if out["reason"] == "clock_out" else _("the last alert card is face up"))
+        print(_("mission failed: {why}").format(why=why))
+    elif out["outcome"] == "success":
+        print(_("mission accomplished"))
+    else:
+        print(_("mission {outcome}").format(outcome=out["outcome"]))

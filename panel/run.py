@@ -1,0 +1,461 @@
+"""Start and stop the whole service: store, PIN, cockpit, web server, systemd notify.
+
+`run(options)` is what `penguin-panel play` calls. It opens the store, makes the PIN at
+first start (printed once), restores the last match from its log, starts the inputs
+(the browser in --sim, the hardware map otherwise), serves the pages, tells systemd it
+is ready, feeds the watchdog from the loop and stops cleanly on SIGTERM or Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import json
+import logging
+import os
+import signal
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from panel.games.airlines.engine import MatchSettings
+from panel.games.kaboom.settings import KaboomSettings
+from panel.games.kaboom.missions import load_missions
+from panel.core.errors import ConfigError, Problem, read_toml
+from panel.core.i18n import N_, Several, Text, _, languages, system, system_language, text_of
+from panel.web.app import build_app
+from panel.service.cockpit import Cockpit
+from panel.server.guard import ConnectionGuard, bind, guard_process, start_serving
+from panel.service.history import Retention
+from panel.server.sdnotify import Notifier, watchdog_interval
+from panel.server.security import PinError, Security, check_pin_format, machine_hosts
+from panel.storage.store import OwnerLock, Store, StoreError
+
+log = logging.getLogger("penguin-panel")
+
+DEFAULT_PORT = 8080
+SERVICE_KEYS = ("host", "port", "db", "pin", "allow_hosts", "layout", "hardware", "sim_from_network",
+                *Retention.KEYS)
+
+
+def default_db() -> Path:
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "penguin-panel" / "panel.db"
+
+
+@dataclass
+class Options:
+    sim: bool = False
+    host: str | None = None
+    port: int | None = None
+    db: str | None = None
+    layout: str | None = None
+    hardware: str | None = None
+    settings: str | None = None
+    allow_hosts: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Resolved:
+    sim: bool
+    host: str
+    port: int
+    db: Path
+    layout: str | None
+    hardware: str | None
+    allow_hosts: list[str]
+    pin: str | None
+    match_defaults: dict[str, Any]
+    touch_sensors: bool
+    kaboom_defaults: dict[str, Any] = field(default_factory=dict)
+    sim_from_network: bool = False  # the simulator takes presses from other devices than this one
+    hardware_map: Any = None          # the map, checked against the layout (not with --sim)
+    map_warnings: list = field(default_factory=list)
+    mqtt: Any = None  # panel.mqtt.settings.BridgeSettings when the settings file has [mqtt]
+    retention: Retention = Retention()
+
+
+def read_settings(path: str | None) -> dict[str, Any]:
+    """The settings file ([service], [match], [kaboom] and [mqtt] tables), checked key by key."""
+    if path is None:
+        return {}
+    raw = read_toml(path)
+    problems = []
+    for k in raw:
+        if k not in ("service", "match", "kaboom", "mqtt"):
+            problems.append(Problem(path, k, Text(N_("unknown table (expected [service], [match], [kaboom] and [mqtt])"))))
+    service = raw.get("service", {})
+    match = raw.get("match", {})
+    if not isinstance(service, dict):
+        problems.append(Problem(path, "service", Text(N_("must be a table"))))
+        service = {}
+    if not isinstance(match, dict):
+        problems.append(Problem(path, "match", Text(N_("must be a table"))))
+        match = {}
+    for k in service:
+        if k not in SERVICE_KEYS:
+            problems.append(Problem(path, f"service.{k}", Text(N_("unknown key (expected one of: {keys})"),
+                                                              keys=", ".join(SERVICE_KEYS))))
+    for k in ("host", "db", "layout", "hardware"):
+        if k in service and not isinstance(service[k], str):
+            problems.append(Problem(path, f"service.{k}", Text(N_("must be a string"))))
+    port = service.get("port")
+    if port is not None and (not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535):
+        problems.append(Problem(path, "service.port", Text(N_("must be a port number 0-65535, not {value}"), value=repr(port))))
+    if not isinstance(service.get("sim_from_network", False), bool):
+        problems.append(Problem(path, "service.sim_from_network", Text(N_("must be true or false"))))
+    hosts = service.get("allow_hosts", [])
+    if not isinstance(hosts, list) or not all(isinstance(h, str) for h in hosts):
+        problems.append(Problem(path, "service.allow_hosts", Text(N_("must be an array of host names"))))
+    if "pin" in service:
+        try:
+            check_pin_format(service["pin"])
+        except PinError as e:
+            problems.append(Problem(path, "service.pin", e.args[0]))
+    try:
+        Retention.from_settings(service, file=path)
+    except ConfigError as e:
+        problems += e.problems
+    try:  # the [match] table: defaults for new matches and the build's touch sensors
+        MatchSettings.check_defaults(match, "file", file=path, key="match")
+    except ConfigError as e:
+        problems += e.problems
+    kaboom = raw.get("kaboom", {})
+    if not isinstance(kaboom, dict):
+        problems.append(Problem(path, "kaboom", Text(N_("must be a table"))))
+        kaboom = {}
+    problems += check_kaboom_defaults(kaboom, path)
+    mqtt = None
+    if "mqtt" in raw:  # the venue's broker (panel.mqtt): checked by its own settings type
+        from panel.mqtt.settings import BridgeSettings
+
+        try:
+            mqtt = BridgeSettings.from_table(raw["mqtt"], file=path)
+        except ConfigError as e:
+            problems += e.problems
+    if problems:
+        raise ConfigError(problems)
+    return {"service": service, "match": match, "kaboom": kaboom, "mqtt": mqtt}
+
+
+KABOOM_DEFAULT_KEYS = ("difficulty", "mission", "custom", "missions", "walk_up")
+
+
+def check_kaboom_defaults(kaboom: dict[str, Any], path: str) -> list[Problem]:
+    """The [kaboom] table: what a Penguin Kaboom mission set up at the panel is played with
+    (difficulty, mission or custom numbers, a café's own missions file) and whether a
+    penguin's colour pressed between matches sets one up (walk_up)."""
+    problems = [Problem(path, f"kaboom.{k}", Text(N_("unknown key (expected one of: {keys})"),
+                                                  keys=", ".join(KABOOM_DEFAULT_KEYS)))
+                for k in kaboom if k not in KABOOM_DEFAULT_KEYS]
+    if not isinstance(kaboom.get("walk_up", False), bool):
+        problems.append(Problem(path, "kaboom.walk_up", Text(N_("must be true or false"))))
+    mission = {k: v for k, v in kaboom.items() if k in KABOOM_DEFAULT_KEYS and k != "walk_up"}
+    try:  # the same checks as a mission the game master sets up
+        missions = mission.get("missions")
+        KaboomSettings.from_dict({"mode": "kaboom", **mission},
+                                 load_missions(missions if isinstance(missions, str) else None),
+                                 file=path, key="kaboom")
+    except ConfigError as e:
+        problems += e.problems
+    return problems
+
+
+def resolve(opts: Options) -> Resolved:
+    """Command line over settings file over defaults."""
+    settings = read_settings(opts.settings)
+    service = settings.get("service", {})
+    match = dict(settings.get("match", {}))
+    host = opts.host or service.get("host") or ("127.0.0.1" if opts.sim else "0.0.0.0")
+    port = opts.port if opts.port is not None else service.get("port", DEFAULT_PORT)
+    if not 0 <= port <= 65535:
+        raise ConfigError(Problem(None, "--port", Text(N_("must be 0-65535, not {value}"), value=port)))
+    db = Path(opts.db or service.get("db") or default_db()).expanduser()
+    touch = bool(match.pop("touch_sensors", False))
+    hardware = opts.hardware or service.get("hardware")
+    if not opts.sim and hardware is None:
+        raise ConfigError(Problem(None, "--hardware", Text(N_("a built cockpit needs its hardware map ({command}), "
+                                                              "or try the simulator: {simulator}"),
+                                                           command="penguin-panel play --hardware MAP.toml",
+                                                           simulator="penguin-panel play --sim")))
+    layout = opts.layout or service.get("layout")
+    hmap, warnings = None, []
+    if not opts.sim:
+        # Before anything starts: the map against the layout, as `penguin-panel hardware
+        # check` does it. An error (a misspelled control id would be a dead button) stops
+        # the start with the checker's own lines.
+        from panel.hardware.map import checked_map
+
+        hmap, _layout, warnings = checked_map(hardware, layout)
+    return Resolved(sim=opts.sim, host=host, port=port, db=db, layout=layout,
+                    hardware=hardware, allow_hosts=list(service.get("allow_hosts", [])) + list(opts.allow_hosts),
+                    pin=str(service["pin"]) if "pin" in service else None, match_defaults=match,
+                    touch_sensors=touch, kaboom_defaults=dict(settings.get("kaboom", {})),
+                    sim_from_network=service.get("sim_from_network", False),
+                    hardware_map=hmap, map_warnings=warnings, mqtt=settings.get("mqtt"),
+                    retention=Retention.from_settings(service))
+
+
+def stored_defaults(store: Store, base: dict[str, Any]) -> tuple[dict[str, Any], Text | None]:
+    """The defaults for new matches: the settings file's, under those saved on /admin. Saved
+    ones that cannot be read are left out, with one line saying so (never a failed start)."""
+    stored = store.get_setting("match_defaults")
+    if not stored:
+        return dict(base), None
+    try:
+        saved = json.loads(stored)
+        if not isinstance(saved, dict):
+            raise ValueError("not a JSON object")
+        MatchSettings.check_defaults({**base, **saved}, "defaults", key="")
+    except ConfigError as e:
+        why: Any = Several(e.problems)
+    except (ValueError, RecursionError) as e:
+        why = Text(N_("not valid JSON ({why})"), why=str(e).splitlines()[0][:120])
+    else:
+        return {**base, **saved}, None
+    return dict(base), Text(N_("the defaults for new matches saved on /admin cannot be used ({why}): "
+                               "the settings file's are used; save them again on /admin"), why=why)
+
+
+def hardware_io(r: Resolved) -> tuple[list, list]:
+    """The built cockpit's sources and effects: the hardware map's Pi-side inputs and
+    its NeoPixels and buzzer (panel.hardware), as one object on both sides of the seam,
+    and the co-processor's link when the map has one.
+
+    The map was checked against the layout by `resolve`; its warnings (controls left
+    unwired) are logged here."""
+    from panel.service.hardware_io import HardwareIO
+
+    tr = system()  # the journal's reader: the system locale's language
+    for p in r.map_warnings:
+        log.warning("%s", _("warning: {warning}").format(warning=p.text(tr)))
+    io = HardwareIO(r.hardware_map, r.layout, map_arg=r.hardware)
+    for warning in io.warnings:
+        warn(warning)
+    sources: list = [io]
+    if io.map.on_board():
+        # The Pico's matrix, ADC and encoders arrive over the serial link, a source of its own.
+        from panel.core.layout import load_layout
+        from panel.service.link_io import LinkIO
+
+        sources.append(LinkIO(io.map, load_layout(r.layout, expansion=True), state_dir=io.state_dir))
+    return sources, [io]
+
+
+def is_loopback(host: str) -> bool:
+    try:
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def lan_address() -> str:
+    hosts = machine_hosts()
+    for h in sorted(hosts):
+        if h.count(".") == 3 and not h.startswith("127."):
+            return h
+    return ""
+
+
+def say(message: str) -> None:
+    print(f"penguin-panel: {message}", flush=True)
+
+
+def warn(warning: Any) -> None:
+    """A warning at start, in the system locale's language (a Text or a Problem: also the
+    game master's, in the cockpit's, on /admin)."""
+    say(_("warning: {warning}").format(warning=text_of(warning, system())))
+
+
+SWITCH_INTERVAL = 0.001  # seconds: how long another thread may hold the interpreter lock while the loop waits
+
+
+async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
+                clock: Callable[[], float] = time.monotonic, sources: list | None = None) -> None:
+    """The service until `stop` (or SIGTERM/SIGINT). `clock` gives match time its pace (the
+    soak benchmark runs a café day faster than real time); `sources`: inputs beside the
+    simulator's (the soak's co-processor on an emulated board), else the hardware map's."""
+    started = time.monotonic()
+    # The store's writer and reader and the drawing threads run Python too: the loop, woken
+    # by a press, gets the interpreter back within 1 ms instead of Python's default 5 ms.
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    stop = stop_on_signals(stop)
+    quiet = guard_process()
+    # The order matters: own the database, then take the port, and only then read the
+    # database. A second play stops at the first step it cannot take, having written nothing.
+    try:
+        owner = OwnerLock(r.db).acquire()
+    except StoreError as e:
+        raise ConfigError(Problem(None, "--db", e.args[0])) from None
+    try:
+        sock = bind_port(r.host, r.port)
+    except ConfigError:
+        owner.close()
+        raise
+    try:
+        store = Store(r.db, scan_wal=True)
+    except StoreError as e:
+        sock.close()
+        owner.close()
+        raise ConfigError(Problem(None, "--db", e.args[0])) from None
+    with owner, sock, store, Notifier() as notifier:
+        security = Security(store, allow_hosts=r.allow_hosts + ([r.host] if r.host not in ("0.0.0.0", "::") else []))
+        first_pin(security, r.pin, N_("game master PIN"),
+                  N_("a new one: penguin-panel service reset-pin, or pin = '...' in the settings file"))
+        warnings: list[Any] = list(store.warnings)
+        damage = store.quick_check()
+        if damage:
+            warnings.append(Text(N_("{damage}: copy the file aside and start a new one if matches misbehave"),
+                                 damage=damage))
+        defaults, problem = stored_defaults(store, r.match_defaults)
+        if problem:
+            warnings.append(problem)
+        for warning in warnings:
+            warn(warning)
+        # The pages' language: the game master's choice, else the system locale's.
+        language = store.get_setting("language")
+        if language not in languages():
+            language = system_language()
+        if sources is None:
+            sources, effects = ([], []) if r.sim else hardware_io(r)
+        else:
+            effects = []
+        kaboom = dict(r.kaboom_defaults)
+        walk_up = bool(kaboom.pop("walk_up", False))
+        cockpit = Cockpit(store, layout_path=r.layout, sim=r.sim, sources=sources, effects=effects,
+                          defaults=defaults, touch_sensors=r.touch_sensors, language=language,
+                          kaboom_defaults=kaboom, kaboom_walk_up=walk_up, warnings=warnings, clock=clock)
+        await cockpit.start()
+        # The drawing code (the tower's card, the join page's QR code) loaded now, before
+        # anyone is served: loaded by the first tower's request, on a worker thread, it held
+        # the interpreter for milliseconds while a turn may be running.
+        from panel.web import drawing  # noqa: F401
+        from panel.web import card_drawing, qr  # noqa: F401
+        bridge = None
+        if r.mqtt is not None:  # the venue's broker: beside the cockpit, never in its way
+            from panel.mqtt import bridge as mqtt_bridge
+
+            bridge = await mqtt_bridge.start(r.mqtt, cockpit)
+        app = build_app(cockpit, security, sim=r.sim, sim_from_network=r.sim_from_network, quiet=quiet,
+                        own_screen=not is_loopback(r.host),
+                        lan_host=lan_address() if r.host in ("0.0.0.0", "::") else "")
+        runner = await start_serving(app, sock, ConnectionGuard(quiet=quiet))
+        try:
+            port = sock.getsockname()[1]  # the real one when --port 0
+            shown = "127.0.0.1" if r.host in ("0.0.0.0", "::") else r.host
+            shown = f"[{shown}]" if ":" in shown else shown
+            owner.note(url=f"http://{shown}:{port}/")
+            serving = (_("serving on {url}  (simulator, database {db}, ready in {seconds} s)") if r.sim else
+                       _("serving on {url}  (hardware, database {db}, ready in {seconds} s)"))
+            say(serving.format(url=f"http://{shown}:{port}/", db=r.db, seconds=f"{time.monotonic() - started:.2f}"))
+            lan = lan_address() if r.host in ("0.0.0.0", "::") else ""
+            if lan:
+                say(_("on the local network: {url}").format(url=f"http://{lan}:{port}/"))
+            pruner = asyncio.create_task(prune_every_day(r.db, r.retention))
+            try:
+                await until_stopped(stop, notifier, cockpit, port)
+            finally:
+                pruner.cancel()
+        finally:
+            await runner.cleanup()
+            if bridge is not None:
+                await bridge.close()
+            await cockpit.close()
+
+
+def stop_on_signals(stop: asyncio.Event | None = None) -> asyncio.Event:
+    """An event set by SIGTERM (systemd's stop) or Ctrl-C."""
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):
+            pass
+    return stop
+
+
+def first_pin(security: Security, pin: str | None, what: str, forgotten: str) -> None:
+    """The settings file's PIN, or one made at first start and printed this once."""
+    if pin is not None:
+        if not security.check_pin(pin):
+            security.set_pin(pin)
+        say(_("{what}: the one in the settings file").format(what=_(what)))
+        return
+    made = security.ensure_pin()
+    if made:
+        say(_("{what}: {pin}  (made now and shown only this once; {forgotten})").format(
+            what=_(what), pin=made, forgotten=_(forgotten)))
+    else:
+        say(_("{what}: as set before (forgotten? {forgotten})").format(what=_(what), forgotten=_(forgotten)))
+
+
+def bind_port(host: str, port: int):
+    """The listening socket, bound now; ConfigError naming --port when it cannot be had."""
+    try:
+        return bind(host, port)
+    except OSError as e:
+        raise ConfigError(Problem(None, "--port", Text(N_("cannot listen on {host}:{port} ({why})"), host=host, port=port,
+                                                       why=e.strerror or e))) from None
+
+
+async def until_stopped(stop: asyncio.Event, notifier: Notifier, owner: Any, port: int) -> None:
+    """Tell systemd we are ready, feed its watchdog while `owner` runs, wait for the stop."""
+    notifier.ready(f"serving on port {port}")
+    watchdog = asyncio.create_task(feed_watchdog(notifier, owner))
+    await stop.wait()
+    say(_("stopping"))
+    notifier.stopping()
+    watchdog.cancel()
+
+
+PRUNE_FIRST = 600.0  # seconds after start: the start-up and the first match go first
+PRUNE_EVERY = 86400.0
+
+
+async def prune_every_day(db: Path, retention: Retention, *, first: float = PRUNE_FIRST,
+                          every: float = PRUNE_EVERY) -> None:
+    """The retention setting applied once a day (one timer: nothing wakes in between)."""
+    await asyncio.sleep(first)
+    while True:
+        await prune_logs(db, retention)
+        await asyncio.sleep(every)
+
+
+async def prune_logs(db: Path, retention: Retention) -> int:
+    """`penguin-panel matches prune` in a process of its own at a low priority: replaying old
+    matches for their summaries is CPU work that must not take the event loop's turn (one
+    process's threads share one interpreter lock). What it says goes to the service's log."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "panel", "matches", "prune", "--db", str(db), "--keep-days", str(retention.days or 0),
+        "--keep-matches", str(retention.matches or 0), stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT, stdin=asyncio.subprocess.DEVNULL)
+    try:
+        os.setpriority(os.PRIO_PROCESS, proc.pid, 10)
+    except OSError:
+        pass
+    out, _ = await proc.communicate()
+    for line in out.decode("utf-8", "replace").splitlines():
+        (log.info if proc.returncode == 0 else log.warning)("matches prune: %s", line.removeprefix("penguin-panel: "))
+    return proc.returncode
+
+
+async def feed_watchdog(notifier: Notifier, cockpit: Cockpit) -> None:
+    """WATCHDOG=1 at half WatchdogSec, from the loop and only while the cockpit task lives:
+    a hung loop or a dead owner task stops the feeding, and systemd restarts us."""
+    interval = watchdog_interval()
+    if interval is None or not notifier.enabled:
+        return
+    while True:
+        if cockpit.running:
+            notifier.watchdog()
+        await asyncio.sleep(interval)
+
+
+def run(opts: Options) -> int:
+    logging.basicConfig(level=logging.INFO, format="penguin-panel: %(message)s", stream=sys.stderr)
+    r = resolve(opts)
+    asyncio.run(serve(r))
+    return 0
