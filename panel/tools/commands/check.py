@@ -165,7 +165,7 @@ async def _run_live(hmap, layout, progress, talk, timeout: float, tr):
                 untested = []
             else:
                 cop = coprocessor_report(board.status())
-                hint = _("(is the Pico plugged in and flashed? see kit/BUILD.md)")
+                hint = _("(is the Pico plugged in and flashed? see hardware/BUILD.md)")
                 cop["detail"] = f"{cop.get('detail') or ''} {hint}".strip()
         await asyncio.sleep(0.3)
         run.hub.poll(time.monotonic())

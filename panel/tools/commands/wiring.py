@@ -1,8 +1,8 @@
 """`penguin-panel wiring MAP --out DIR`: pinout and matrix tables, harness and schematic
 drawings, all generated from a hardware map (see panel/tools/wiring.py).
 
-    penguin-panel wiring reference --out kit/wiring/reference
-    penguin-panel wiring reference --out kit/wiring/reference --check   # stale?
+    penguin-panel wiring reference --out wiring/reference
+    penguin-panel wiring reference --out wiring/reference --check   # stale?
 """
 
 from __future__ import annotations
