@@ -235,26 +235,29 @@ class Board:
             self._rem -= k * 1000
 
     def step(self):
-        """One scan cycle. Allocates nothing unless there is something to send."""
+        """One scan cycle. Allocates nothing unless there is something to send (and
+        keeps few locals: a larger call frame would go on the heap at every step)."""
         self.tick()
-        t = self.ms
-        n = self.matrix.scan(t)
+        n = self.matrix.scan(self.ms)
         if n:
-            self.keys(n, t)
+            self.keys(n, self.ms)
         if self.encoders:
-            self.poll_encoders(t)
+            self.poll_encoders(self.ms)
         v = self.analog.step()
         if v >= 0:
-            self.send("ADC", (self.analog.ch, v, t))
-        data = self.port.read()
-        if data:
-            for f in self.parser.feed(data):
-                self.command(f[1], f[2])
+            self.send("ADC", (self.analog.ch, v, self.ms))
+        n = self.port.read()
+        if n:
+            self.received(n)
         self.scans = (self.scans + 1) & _MASK
-        if ((t - self._beat_ms) & _MASK) >= self.cfg["heartbeat_ms"]:
+        if ((self.ms - self._beat_ms) & _MASK) >= self.cfg["heartbeat_ms"]:
             self.heartbeat()
         self.out.flush()
         self.wdt.feed()
+
+    def received(self, data):
+        for f in self.parser.feed(data):
+            self.command(f[1], f[2])
 
     # (kept out of step(): a function with more locals puts its frame on the heap)
     def keys(self, n, t):

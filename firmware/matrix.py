@@ -107,18 +107,20 @@ class Matrix:
     def scan(self, now):
         """Scan once at board time `now` (ms); the number of debounced changes, whose
         codes are in self.ev[:n] (see event())."""
-        p = self.params
-        p[P_NOW] = now
-        fast = self._fast
-        if fast is not None and self.diodes:
-            return fast.scan(p, self.rs, self.closed, self.ev)
+        self.params[P_NOW] = now
+        if self._fast is not None and self.diodes:
+            # (few locals: a larger frame would go on the heap at every call)
+            return self._fast.scan(self.params, self.rs, self.closed, self.ev)
+        return self._scan_slow(now)
+
+    def _scan_slow(self, now):
         rs = self.read_raw()
         if not self.diodes:
             clean = self._unghost(rs)
             for r in range(self.nrows):
                 rs[r] = clean[r]
-        if fast is not None:
-            return fast.debounce(p, rs, self.closed, self.ev)
+        if self._fast is not None:
+            return self._fast.debounce(self.params, rs, self.closed, self.ev)
         return self._debounce(now)
 
     def _debounce(self, now):
