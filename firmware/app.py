@@ -170,8 +170,6 @@ class Board:
         self._beat_scans = 0
         self._beat_ms = 0
         self.wdt = None
-        self._ev = []
-        self._aev = []
         self.configure(cfg)
         self.hello()
         self.snapshot()
@@ -190,13 +188,13 @@ class Board:
         self.cfg = c
         self.cfg_crc = protocol.crc16(configmod.canonical(c).encode())
         m = self.machine
-        self.matrix = Matrix(m, c["rows"], c["cols"], release_ms=c["release_ms"], scan_hz=c["scan_hz"],
-                             settle_us=c["settle_us"], diodes=c["diodes"], sleep_us=self.clock.sleep_us)
+        self.matrix = Matrix(m, c["rows"], c["cols"], release_ms=c["release_ms"], settle_us=c["settle_us"],
+                             diodes=c["diodes"], sleep_us=self.clock.sleep_us)
         self.analog = Analog(m, c["adc"], oversample=c["adc_oversample"], deadband=c["adc_deadband"])
         self.analog.settle()
         # Read the keys once before any snapshot: a key held through a reset must be in
         # the first SNAP, or the Pi would see a release and a press that never happened.
-        self.matrix.scan([])
+        self.matrix.scan(self.ms)
         self.encoders = [Encoder(m, e[0], e[1], c["encoder_div"]) for e in c["encoders"]]
         self.period_us = 1000000 // c["scan_hz"]
         if self.wdt is None:  # the RP2040 watchdog cannot be stopped or retimed once started
@@ -237,38 +235,49 @@ class Board:
             self._rem -= k * 1000
 
     def step(self):
-        """One scan cycle. Allocates nothing unless there is something to send."""
+        """One scan cycle. Allocates nothing unless there is something to send (and
+        keeps few locals: a larger call frame would go on the heap at every step)."""
         self.tick()
-        t = self.ms
-        ev = self._ev
-        self.matrix.scan(ev)
-        if ev:
-            for down, r, c in ev:
-                self.send("DOWN" if down else "UP", (r, c, t))
-            ev.clear()
+        n = self.matrix.scan(self.ms)
+        if n:
+            self.keys(n, self.ms)
+        if self.encoders:
+            self.poll_encoders(self.ms)
+        v = self.analog.step()
+        if v >= 0:
+            self.send("ADC", (self.analog.ch, v, self.ms))
+        n = self.port.read()
+        if n:
+            self.received(n)
+        self.scans = (self.scans + 1) & _MASK
+        if ((self.ms - self._beat_ms) & _MASK) >= self.cfg["heartbeat_ms"]:
+            self.heartbeat()
+        self.out.flush()
+        self.wdt.feed()
+
+    def received(self, data):
+        for f in self.parser.feed(data):
+            self.command(f[1], f[2])
+
+    # (kept out of step(): a function with more locals puts its frame on the heap)
+    def keys(self, n, t):
+        ev = self.matrix.ev
+        for i in range(n):
+            e = ev[i]
+            self.send("DOWN" if e & 128 else "UP", ((e >> 4) & 7, e & 15, t))
+
+    def poll_encoders(self, t):
         for i in range(len(self.encoders)):
             p = self.encoders[i].poll()
             if p is not None:
                 self.send("ENC", (i, p, t))
-        aev = self._aev
-        self.analog.step(aev)
-        if aev:
-            for ch, v in aev:
-                self.send("ADC", (ch, v, t))
-            aev.clear()
-        data = self.port.read()
-        if data:
-            for f in self.parser.feed(data):
-                self.command(f[1], f[2])
-        self.scans = (self.scans + 1) & _MASK
+
+    def heartbeat(self):
         span = (self.ms - self._beat_ms) & _MASK
-        if span >= self.cfg["heartbeat_ms"]:
-            self.rate = ((self.scans - self._beat_scans) & _MASK) * 1000 // span
-            self._beat_scans = self.scans
-            self._beat_ms = self.ms
-            self.beat()
-        self.out.flush()
-        self.wdt.feed()
+        self.rate = ((self.scans - self._beat_scans) & _MASK) * 1000 // span
+        self._beat_scans = self.scans
+        self._beat_ms = self.ms
+        self.beat()
 
     def run(self, steps=-1):
         """Scan at scan_hz for ever (or `steps` cycles, for tests). The period is read
@@ -337,7 +346,14 @@ class Board:
             return
         canon = configmod.canonical(configmod.complete(cfg))
         if self.store is not None:
-            self.store.save(canon)
+            try:
+                self.store.save(canon)
+            except Exception as e:  # a full or failing flash: never a reason to stop scanning
+                # Said once, for this CFG: the board runs on the config in memory (its
+                # HELLO carries that config's checksum, so the Pi does not send it again).
+                self.send("ERR", (protocol.ERR_SAVE + " config.json not saved (" + type(e).__name__ + " "
+                                  + " ".join([str(a) for a in e.args]) + "): running on the new config in memory"
+                                  " until the board restarts",))
         self.configure(cfg)
         self.send("ACK", ("CFG", self.cfg_crc))
         self.hello()
@@ -347,45 +363,70 @@ class Board:
 class StdioPort:
     """USB serial on the board: sys.stdin/stdout, never waiting for the host.
 
-    Reading takes what has arrived (at most 256 bytes a step, so a flood cannot starve
-    the scan). Writing is where a board can hang: MicroPython's USB CDC write waits up
-    to 500 ms for room when the host holds the port open without reading. So a byte is
-    written only after poll says the USB buffer has room for one (it says so only when
-    it does), at most WRITE_STEP bytes a call (the Outbox makes one call a step): the
-    scan never waits for the host, and the Outbox holds or drops what it could not send.
-    ipoll() reuses its result, so an idle step allocates nothing here either."""
+    One poll a scan step (on the rp2 port every poll runs the USB stack), for both
+    directions: sys.stdin registered for POLLIN and POLLOUT, since the rp2 port answers
+    both from the same USB state. Reading takes what has arrived (at most READ_STEP
+    bytes a step, so a flood cannot starve the scan; only then is the stack polled
+    again, once per byte, as a read of more than has arrived would wait).
+
+    Writing is where a board can hang: MicroPython's USB CDC write waits up to 500 ms
+    for room when the host holds the port open without reading. Poll says only that
+    there is room for one byte; so every write is exactly one USB packet (64 bytes, the
+    CDC endpoint's size) and the TX FIFO (256 bytes, a multiple of it) then only ever
+    holds whole packets: when poll says there is room, there is room for the whole
+    write, and it never waits. A frame's end shorter than a packet goes out followed by newlines,
+    which every receiver skips as blank lines (PROTOCOL.md). One write() of a
+    preallocated buffer: no garbage."""
 
     WRITE_STEP = 64  # bytes per scan step: 64 kB/s at 1 kHz, far more than the panel says
+    READ_STEP = 64
 
     def __init__(self, sys, select):
         self.stdin = sys.stdin.buffer if hasattr(sys.stdin, "buffer") else sys.stdin
         self.stdout = sys.stdout.buffer if hasattr(sys.stdout, "buffer") else sys.stdout
+        self.POLLIN = select.POLLIN
+        self.POLLOUT = select.POLLOUT
+        self.poll = select.poll()
+        self.poll.register(sys.stdin, select.POLLIN | select.POLLOUT)
         self.rpoll = select.poll()
         self.rpoll.register(sys.stdin, select.POLLIN)
-        self.wpoll = select.poll()
-        self.wpoll.register(sys.stdout, select.POLLOUT)
+        self.flags = 0
+        self.pkt = bytearray(b"\n" * self.WRITE_STEP)
+        # b"\n" * k for every k: puts a packet's padding back without an allocation
+        self._nl = [b"\n" * k for k in range(self.WRITE_STEP + 1)]
 
-    @staticmethod
-    def _ready(poll):
-        for _ in poll.ipoll(0):
-            return True
-        return False
+    def _poll(self, poll):
+        for _, ev in poll.ipoll(0):  # ipoll reuses its result: no allocation
+            return ev
+        return 0
 
     def read(self):
-        data = b""
-        n = 0
-        while n < 256 and self._ready(self.rpoll):
-            b = self.stdin.read(1)
-            if not b:
-                break
-            data += b
+        """Called first in each step: the step's one poll happens here."""
+        self.flags = f = self._poll(self.poll)
+        if not f & self.POLLIN:
+            return b""
+        data = self.stdin.read(1)
+        n = 1
+        while n < self.READ_STEP and self._poll(self.rpoll):
+            data += self.stdin.read(1)
             n += 1
         return data
 
     def write(self, data):
-        n = 0
-        end = min(len(data), self.WRITE_STEP)
-        while n < end and self._ready(self.wpoll):
-            self.stdout.write(data[n:n + 1])
-            n += 1
-        return n
+        f = self.flags
+        self.flags = 0  # room seen by the step's poll is used once; a second write polls
+        if not f & self.POLLOUT and not self._poll(self.poll) & self.POLLOUT:
+            return 0
+        k = len(data)
+        if k >= self.WRITE_STEP:
+            if k > self.WRITE_STEP:
+                data = memoryview(data)[:self.WRITE_STEP]
+            self.stdout.write(data)
+            return self.WRITE_STEP
+        # The end of a frame (the outbox hands over less than a packet only there): the
+        # rest of the packet newlines.
+        pkt = self.pkt
+        pkt[:k] = data
+        self.stdout.write(pkt)
+        pkt[:k] = self._nl[k]
+        return k

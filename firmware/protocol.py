@@ -61,6 +61,11 @@ PI_TO_BOARD = {
     "RESET": (),
 }
 
+# The first word of an ERR that says the board could not save a CFG to its flash (full,
+# or failing): it runs on that config in memory until it restarts. The Pi logs it and
+# does not send the CFG again (the board's HELLO already carries its checksum).
+ERR_SAVE = "save"
+
 # The fields of a HELLO that keep their place in every protocol version, so that both
 # ends can always tell which version the other speaks.
 VERSION_FIELDS = ("fw", "proto", "uid")

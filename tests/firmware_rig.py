@@ -111,3 +111,41 @@ def idle_allocation(app, fake_machine, mem_alloc, steps=1000):
     a3 = mem_alloc()
     assert len(port.out) == held and held == sent + 2
     return a1 - a0, a3 - a2
+
+
+class FullFlash:
+    """A file store whose writes fail as a full or failing flash does (littlefs' OSError
+    28, no space); loading finds no config.json."""
+
+    def __init__(self):
+        self.saves = 0
+
+    def load(self):
+        return None
+
+    def save(self, text):
+        self.saves += 1
+        raise OSError(28)
+
+    def set_maint(self):
+        raise OSError(28)
+
+    def take_maint(self):
+        return False
+
+
+def failed_save(app, protocol, config, fake_machine):
+    """A board with a full flash gets a CFG: (everything it sent as bytes, the scans it
+    made afterwards, the saves tried). It must keep scanning on the new wiring."""
+    port = Port()
+    clock = fake_machine.FakeClock()
+    m = fake_machine.FakeMachine(clock=clock)
+    store = FullFlash()
+    b = app.Board(m, clock, port, None, store=store, boot_id="B007")
+    b.run(5)
+    port.inp += host_frame(protocol, "CFG", (config.canonical(CONFIG),))
+    b.run(20)
+    s0 = b.scans
+    m.press(3, 12)
+    b.run(20)
+    return b"".join(port.out), b.scans - s0, store.saves

@@ -228,10 +228,11 @@ def test_a_port_that_takes_a_few_bytes_at_a_time_gets_every_frame_whole_and_in_o
     assert [k for _, k, _ in got if k in ("DOWN", "UP")] == ["DOWN", "UP"] * 10 and rig.board.out.dropped == 0
 
 
-def test_the_boards_usb_port_writes_only_while_usb_says_there_is_room():
-    """StdioPort with stand-ins for MicroPython's sys and select: a byte goes out only
-    after poll reports room (a USB write with no room waits up to 500 ms on the Pico),
-    at most WRITE_STEP bytes a step, and polling uses the allocation-free ipoll."""
+def test_the_boards_usb_port_polls_once_a_step_and_writes_whole_packets_only_when_usb_has_room():
+    """StdioPort with stand-ins for MicroPython's sys and select: one poll (stdin, for
+    both directions) a step; a write goes out only after poll reported room (a USB write
+    with no room waits up to 500 ms on the Pico), as one write() of exactly one packet,
+    so the USB FIFO only ever holds whole packets and "room" always means room for one."""
     from panel.firmware.app import StdioPort
 
     class Stream:
@@ -255,19 +256,19 @@ def test_the_boards_usb_port_writes_only_while_usb_says_there_is_room():
 
         def ipoll(self, timeout):
             assert timeout == 0
-            if self.events == Select.POLLOUT:
-                if self.sel.room <= 0:
-                    return iter(())
-                self.sel.room -= 1
-            elif not self.stream.data:
-                return iter(())
-            return iter([(self.stream, self.events)])
+            self.sel.polls += 1
+            ev = 0
+            if self.events & Select.POLLOUT and self.sel.room:
+                ev |= Select.POLLOUT
+            if self.events & Select.POLLIN and self.stream.data:
+                ev |= Select.POLLIN
+            return iter([(self.stream, ev)] if ev else ())
 
     class Select:
         POLLIN, POLLOUT = 1, 4
 
         def __init__(self):
-            self.room = 0
+            self.room, self.polls = False, 0
 
         def poll(self):
             return Poll(self)
@@ -278,10 +279,17 @@ def test_the_boards_usb_port_writes_only_while_usb_says_there_is_room():
     sel, sys_ = Select(), Sys()
     port = StdioPort(sys_, sel)
     assert port.read() == b"ping\n" and port.read() == b""
-    frame = b"@1 DOWN 1 2 t=5 #0000\n" * 4
+    sel.polls = 0
+    assert port.read() == b"" and sel.polls == 1                      # an idle step: one poll
+    frame = b"@1 DOWN 1 2 t=5 #0000\n"
     assert port.write(frame) == 0 and sys_.stdout.writes == []       # no room: nothing, at once
-    sel.room = 10
-    assert port.write(frame) == 10 and b"".join(sys_.stdout.writes) == frame[:10]
-    assert all(len(w) == 1 for w in sys_.stdout.writes)              # each byte after a poll said room
-    sel.room = 10**6
-    assert port.write(frame) == StdioPort.WRITE_STEP                  # the per-step bound
+    sel.room = True
+    port.read()
+    assert port.write(frame) == len(frame)
+    assert sys_.stdout.writes == [frame + b"\n" * (64 - len(frame))]  # one packet: the frame, blank lines
+    long = frame * 4
+    assert port.write(long) == StdioPort.WRITE_STEP                   # the per-write bound
+    assert sys_.stdout.writes[-1] == long[:64]
+    short = b"@2 UP 1 2 t=9 #0000\n"
+    assert port.write(short) == len(short)
+    assert sys_.stdout.writes[-1] == short + b"\n" * (64 - len(short))  # no bytes left of the last packet

@@ -1,8 +1,9 @@
-"""The matrix scanner under CPython on the fake machine: debounce, rollover, ghosts."""
+"""The matrix scanner under CPython on the fake machine: debounce, rollover, ghosts.
+Each scan here is 1 ms of board time (the time the board's clock gives each scan)."""
 
 import pytest
 
-from panel.firmware.matrix import Matrix
+from panel.firmware.matrix import Matrix, event
 from panel.link.fake_machine import FakeClock, FakeMachine
 
 ROWS = [2, 3, 4, 5, 6, 7, 8, 9]
@@ -12,15 +13,18 @@ COLS_SPLIT = [10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 22]  # not: one Pin pe
 
 def make(diodes=True, fast=True, release_ms=5, wired_diodes=None):
     m = FakeMachine(diodes=diodes if wired_diodes is None else wired_diodes)
-    mx = Matrix(m, ROWS, COLS if fast else COLS_SPLIT, release_ms=release_ms, scan_hz=1000, settle_us=0,
-                diodes=diodes)
+    mx = Matrix(m, ROWS, COLS if fast else COLS_SPLIT, release_ms=release_ms, settle_us=0, diodes=diodes)
+    mx.now = 0
     return m, mx, (COLS if fast else COLS_SPLIT)
 
 
-def scan(mx, n=1):
+def scan(mx, n=1, ms=1):
+    """n scans, `ms` apart on the board's clock; the events as (down, row, col)."""
     out = []
     for _ in range(n):
-        mx.scan(out)
+        mx.now += ms
+        k = mx.scan(mx.now)
+        out += [event(mx.ev[i]) for i in range(k)]
     return out
 
 
@@ -42,26 +46,26 @@ def test_chatter_on_press_and_release_gives_one_press_and_one_release():
     # press bounce: closed/open alternating for 3 ms, then closed
     for level in [1, 0, 1, 0, 1, 1, 1, 1]:
         m.press(ROWS[0], cols[0], bool(level))
-        mx.scan(events)
+        events += scan(mx)
     # release bounce: open readings shorter than 5 ms interrupted by closures
     for level in [0, 0, 1, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0]:
         m.press(ROWS[0], cols[0], bool(level))
-        mx.scan(events)
+        events += scan(mx)
     events += scan(mx, 10)
     assert events == [(True, 0, 0), (False, 0, 0)]  # the bounces made no extra press
 
 
-def test_a_release_integrates_back_up_on_closures():
+def test_a_closure_during_the_release_restarts_its_wait():
     m, mx, cols = make()
     m.press(ROWS[1], cols[1])
     scan(mx)
     m.press(ROWS[1], cols[1], False)
-    scan(mx, 3)                                # integrator 5 -> 2
+    scan(mx, 3)                                # 3 ms open
     m.press(ROWS[1], cols[1])
-    scan(mx, 1)                                # -> 3
+    scan(mx, 1)                                # a bounce: closed again
     m.press(ROWS[1], cols[1], False)
-    assert scan(mx, 2) == []                   # -> 1
-    assert scan(mx, 1) == [(False, 1, 1)]      # -> 0
+    assert scan(mx, 4) == []                   # 4 ms open since that closure
+    assert scan(mx, 1) == [(False, 1, 1)]      # 5 ms
 
 
 def test_n_key_rollover_with_diodes_every_key_of_a_rectangle_and_no_ghost():
@@ -99,14 +103,20 @@ def test_without_diodes_and_configured_so_ambiguous_keys_are_held_back():
     assert (True, 3, 0) in out and (False, 0, 5) in out and (True, 3, 5) not in out
 
 
-def test_release_time_follows_the_scan_rate():
-    m = FakeMachine()
-    mx = Matrix(m, ROWS[:1], COLS[:1], release_ms=5, scan_hz=2000, settle_us=0)
-    assert mx.top == 10                        # 5 ms at 2 kHz
+@pytest.mark.parametrize("ms", [1, 2, 5])
+def test_the_release_takes_release_ms_on_the_boards_clock_at_any_scan_rate(ms):
+    m, mx, cols = make(release_ms=10)
+    m.press(ROWS[0], cols[3])
+    scan(mx, 1, ms)
+    m.press(ROWS[0], cols[3], False)
+    n = 0
+    while not scan(mx, 1, ms):
+        n += 1
+    assert (n + 1) * ms == 10                  # released 10 ms after the last closed reading
 
 
 def test_the_settle_wait_is_taken_per_row():
     m, clock = FakeMachine(), FakeClock()
     mx = Matrix(m, ROWS, COLS, settle_us=10, sleep_us=clock.sleep_us)
-    mx.scan([])
+    mx.scan(0)
     assert clock.us == 80

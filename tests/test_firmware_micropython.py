@@ -99,3 +99,22 @@ print("IDLE", free, held)
 """, tmp_path)
     line = next(x for x in out.splitlines() if x.startswith("IDLE"))
     assert line.split()[1:] == ["0", "0"], out   # bytes over 1000 steps, no key / two keys held
+
+
+def test_a_save_that_fails_on_a_full_flash_is_said_once_and_the_board_runs_on_under_micropython(tmp_path):
+    out = micropython("""
+import app, protocol, config, fake_machine, firmware_rig
+data, scans, saves = firmware_rig.failed_save(app, protocol, config, fake_machine)
+sys.stdout.write("BEGIN\\n" + data.decode() + "END %d %d\\n" % (scans, saves))
+""", tmp_path)
+    body, tail = out.split("BEGIN\n", 1)[1].rsplit("END ", 1)
+    assert tail.split() == ["20", "1"]                      # it kept scanning; one save tried
+    got = frames(body.encode())
+    errs = [m["text"] for k, m in got if k == "ERR" and m["text"].startswith(protocol.ERR_SAVE + " ")]
+    assert errs == ["save config.json not saved (OSError 28): running on the new config in memory until the "
+                    "board restarts"]
+    ack = next(m for k, m in got if k == "ACK")
+    hello = [m for k, m in got if k == "HELLO"][-1]
+    assert ack["cfg"] == hello["cfg"] == protocol.crc16(config.canonical(config.complete(firmware_rig.CONFIG)).encode())
+    assert ("DOWN", 1, 2) in [(k, m.get("row"), m.get("col")) for k, m in got]   # on the new wiring
+    assert firmware_rig.failed_save(app, protocol, config, fake_machine)[0] == body.encode()  # as under CPython

@@ -274,6 +274,31 @@ def test_the_link_pushes_its_wiring_to_a_board_that_has_another():
             assert link.status()["board"]["cfg"] == "%04X" % link._config_crc
 
 
+def test_a_board_whose_flash_will_not_save_the_wiring_runs_on_it_and_the_pi_says_so_once(caplog):
+    # A full (or failing) flash: the board keeps the CFG in memory and says so in one
+    # ERR; the link logs it in plain words and, since the board's HELLO then carries the
+    # new checksum, does not push the same CFG again.
+    inbox = Inbox()
+    other = {"rows": [5], "cols": [6]}
+    with FirmwareEmulator(other) as emu:
+        saves = []
+
+        def full(text):  # every CFG the board gets is one save tried
+            saves.append(text)
+            raise OSError(28, "No space left on device")
+        emu.store.save = full
+        with make_link(emu, inbox, firmware_config=CFG) as link:
+            with caplog.at_level("WARNING", logger="panel.link.serial_link"):
+                inbox.status("connected")
+                emu.config = dict(CFG)
+                press(emu, inbox, (1, 2), "cross.ok")
+                link.sync()
+            assert emu.board.cfg["rows"] == [2, 3, 4] and link.status()["board"]["cfg"] == "%04X" % link._config_crc
+            said = [r.getMessage() for r in caplog.records if "could not save" in r.getMessage()]
+            assert len(said) == 1 and "OSError 28" in said[0] and "until it restarts" in said[0]
+            assert len(saves) == 1   # the CFG went once
+
+
 def test_a_bad_firmware_config_is_refused_before_anything_starts():
     with pytest.raises(ValueError, match="rows: GP2 is already used by rows"):
         SerialLink(KEYS, firmware_config={"rows": [2, 2], "cols": [3]})

@@ -527,6 +527,12 @@ class SerialLink:
 
     def _on_err(self, m: dict, now: float) -> None:
         self.last_board_error = m["text"]
+        if m["text"].split(" ", 1)[0] == protocol.ERR_SAVE:
+            # The board took the CFG but its flash would not keep it: it runs the new
+            # wiring (its HELLO carries that checksum, so nothing is sent again) and
+            # boots with the old one until a save works. Said once, in plain words.
+            log.warning("board %s could not save the config it was sent to its flash; it uses it until it "
+                        "restarts: %s", (self.board or {}).get("uid", "?"), m["text"])
         if self._awaiting_cfg and m["text"].startswith("config "):
             # The board refused the wiring (both ends validate alike, so this means a
             # different firmware): run with what it has, and say so on the status page.

@@ -26,7 +26,7 @@ from panel.core.i18n import N_, Text, _, ngettext
 # package's panel/firmware/ in a wheel (pyproject.toml maps the one onto the other).
 FIRMWARE_DIR = Path(firmware.__file__).resolve().parent
 # What goes on the board: every firmware module except the CPython package marker.
-BOARD_FILES = ("protocol.py", "config.py", "matrix.py", "analog.py", "encoder.py", "app.py", "main.py")
+BOARD_FILES = ("protocol.py", "config.py", "matrix.py", "analog.py", "encoder.py", "rp2fast.py", "app.py", "main.py")
 
 # A small wiring for trying things out: 4 x 4 keys, one slider, one encoder.
 EXAMPLE = {"rows": [2, 3, 4, 5], "cols": [6, 7, 8, 9], "adc": [26], "encoders": [[14, 15]]}
