@@ -23,6 +23,7 @@ from typing import Any, Callable
 from panel.games.airlines.engine import MatchSettings
 from panel.games.kaboom.settings import KaboomSettings
 from panel.games.kaboom.missions import load_missions
+from panel.games.registry import DEFAULT, games
 from panel.core.errors import ConfigError, Problem, read_toml
 from panel.core.i18n import N_, Several, Text, _, languages, system, system_language, text_of
 from panel.web.app import build_app
@@ -69,7 +70,7 @@ class Resolved:
     pin: str | None
     match_defaults: dict[str, Any]
     touch_sensors: bool
-    kaboom_defaults: dict[str, Any] = field(default_factory=dict)
+    tables: dict[str, dict[str, Any]] = field(default_factory=dict)  # the settings file's tables, checked
     sim_from_network: bool = False  # the simulator takes presses from other devices than this one
     hardware_map: Any = None          # the map, checked against the layout (not with --sim)
     map_warnings: list = field(default_factory=list)
@@ -192,7 +193,7 @@ def resolve(opts: Options) -> Resolved:
     return Resolved(sim=opts.sim, host=host, port=port, db=db, layout=layout,
                     hardware=hardware, allow_hosts=list(service.get("allow_hosts", [])) + list(opts.allow_hosts),
                     pin=str(service["pin"]) if "pin" in service else None, match_defaults=match,
-                    touch_sensors=touch, kaboom_defaults=dict(settings.get("kaboom", {})),
+                    touch_sensors=touch, tables={k: v for k, v in settings.items() if isinstance(v, dict)},
                     sim_from_network=service.get("sim_from_network", False),
                     hardware_map=hmap, map_warnings=warnings, mqtt=settings.get("mqtt"),
                     retention=Retention.from_settings(service))
@@ -322,11 +323,13 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
             sources, effects = ([], []) if r.sim else hardware_io(r)
         else:
             effects = []
-        kaboom = dict(r.kaboom_defaults)
-        walk_up = bool(kaboom.pop("walk_up", False))
+        # Each other game's defaults from its own table of the settings file ([kaboom]); its
+        # `walk_up` says whether its buttons set a match up at the panel.
+        game_defaults = {g.id: dict(r.tables.get(g.settings_table, {})) for g in games() if g.id != DEFAULT}
+        walk_up = {game: bool(table.pop("walk_up", False)) for game, table in game_defaults.items()}
         cockpit = Cockpit(store, layout_path=r.layout, sim=r.sim, sources=sources, effects=effects,
                           defaults=defaults, touch_sensors=r.touch_sensors, language=language,
-                          kaboom_defaults=kaboom, kaboom_walk_up=walk_up, warnings=warnings, clock=clock)
+                          game_defaults=game_defaults, walk_up=walk_up, warnings=warnings, clock=clock)
         await cockpit.start()
         # The drawing code (the tower's card, the join page's QR code) loaded now, before
         # anyone is served: loaded by the first tower's request, on a worker thread, it held

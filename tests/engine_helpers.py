@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from panel.games.airlines.scenario import Scenario, parse_scenario, play, result
+from panel.games.airlines.scenario import Scenario, result
+from panel.games.feed import play
+from panel.games.scenarios import parse_scenario
 
 TWO_TEAMS = [{"name": "Ice", "players": ["ann", "bob"]}, {"name": "Snow", "players": ["cid", "dee"]}]
 

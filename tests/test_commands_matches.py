@@ -3,7 +3,7 @@
 import asyncio
 
 from panel.tools.cli import main
-from panel.games.airlines.scenario import load_scenario, run_scenario
+from panel.games.scenarios import load_scenario, run_scenario
 from panel.service.cockpit import Cockpit
 from panel.storage.store import Store
 

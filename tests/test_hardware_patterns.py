@@ -12,7 +12,7 @@ from panel.hardware.buzzer import TUNES, BuzzerPlayer
 from panel.hardware.effects import Effects
 from panel.hardware.leds import FakeStrip
 from panel.hardware.map import NeoPixelConfig
-from panel.hardware.patterns import (AMBER, GREEN, OFF, RED, TEAM_COLOURS, WHITE, Cue, drain, render,
+from panel.games.airlines.show import (AMBER, GREEN, OFF, RED, TEAM_COLOURS, WHITE, Cue, drain, render,
                                      timer_ring)
 from pin_tools import factory
 

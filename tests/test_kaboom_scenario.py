@@ -10,7 +10,8 @@ import pytest
 
 from panel.tools.cli import main
 from panel.core.errors import ConfigError
-from panel.games.airlines.scenario import input_entry, parse_scenario, run_scenario
+from panel.games.scenario_inputs import input_entry
+from panel.games.scenarios import parse_scenario, run_scenario
 
 MATCH = {"mode": "kaboom", "players": ["red", "blue"], "mission": "custom", "seed": 1,
          "custom": {"time_per_player": 40, "alert_seconds": 15, "recharge_seconds": 25, "recharge_above_start": False,

@@ -83,7 +83,8 @@ def test_the_game_master_sets_up_and_runs_a_mission(svc, gm):
     assert "not a table of this match" in error_of(*gm.get(f"/api/admin/debrief.csv?match={state['match_id']}"
                                                            "&table=turns"), 400)
     status, body = gm.get("/api/admin/matches")
-    assert body["matches"][0]["mode"] == "kaboom" and body["matches"][0]["teams"] == ["Alis", "blue"]
+    assert body["matches"][0]["game"] == "kaboom" and body["matches"][0]["mode"] is None  # "mode" is Airlines' only
+    assert body["matches"][0]["teams"] == ["Alis", "blue"]
 
 
 @pytest.mark.parametrize("phase", ("setup", "playing", "paused", "closing", "finished"))
@@ -155,8 +156,8 @@ def test_a_restart_comes_back_paused_and_equal_to_a_replay(tmp_path):
 def test_a_cafe_walks_up_to_kaboom_with_the_colour_buttons(tmp_path):
     async def scenario():
         with Store(tmp_path / "panel.db") as store:
-            cockpit = Cockpit(store, sim=True, kaboom_defaults={"difficulty": "advanced", "mission": 4},
-                              kaboom_walk_up=True)
+            cockpit = Cockpit(store, sim=True, game_defaults={"kaboom": {"difficulty": "advanced", "mission": 4}},
+                              walk_up={"kaboom": True})
             await cockpit.start()
             try:
                 await cockpit.input(MAPPING.players["yellow"], True)  # sets a mission up, yellow joins

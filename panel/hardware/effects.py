@@ -17,8 +17,9 @@ from panel.hardware.resource import Closeable
 from panel.hardware.buzzer import BuzzerPlayer
 from panel.hardware.leds import PixelStrip
 from panel.hardware.map import NeoPixelConfig
-from panel.hardware import kaboom_patterns, patterns
-from panel.hardware.patterns import CUE_SECONDS, Cue
+from panel.games.airlines import show as patterns
+from panel.games.kaboom import show as kaboom_patterns
+from panel.games.airlines.show import CUE_SECONDS, Cue
 
 SOUNDS_KEPT = 64  # the last sounds started, for the tests and a look at what played
 

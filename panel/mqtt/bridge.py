@@ -34,8 +34,9 @@ import aiomqtt
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from panel.service.cockpit import Refused
+from panel.games.registry import game_of
 from panel.service.replay import replay
-from panel.mqtt.protocol import (BACKOFF, COMMAND_ACTIONS, COMMANDS, OFFLINE, ONLINE, OUTBOX_EVENTS, RESULT_STATUSES,
+from panel.mqtt.protocol import (BACKOFF, counted_at_venue, COMMAND_ACTIONS, COMMANDS, OFFLINE, ONLINE, OUTBOX_EVENTS, RESULT_STATUSES,
                        RESULTS_BACKLOG, PayloadError, discovery, encode, event_payload, parse_command,
                        parse_topic, reply_payload, result_payload, state_payload, topic)
 from panel.mqtt.settings import BridgeSettings, BrokerSettings
@@ -183,8 +184,8 @@ class Bridge:
         """Called by the cockpit, on its task, for every message it fans out: O(1), no I/O."""
         kind = message.get("type")
         record = self.cockpit.record
-        if kind == "event" and record is not None and record.settings.get("mode") == "kaboom":
-            return  # a Kaboom mission is not the venue's: its state shows the cockpit idle, no event goes out
+        if kind == "event" and record is not None and not counted_at_venue(record.settings):
+            return  # a match the venue does not score: its state shows the cockpit idle, no event goes out
         if kind == "event":
             self._seq += 1
             if len(self.events) == self.events.maxlen:
@@ -321,7 +322,7 @@ class Bridge:
             if r.status in RESULT_STATUSES:
                 due.append(r)
         for record in reversed(due):
-            if record.settings.get("mode") == "kaboom":  # a Kaboom mission scores nothing at the venue
+            if not counted_at_venue(record.settings):  # a game that scores nothing at the venue
                 store.set_setting(RESULT_KEY, str(record.id))
                 self._sent_id = record.id
                 continue
@@ -339,8 +340,7 @@ class Bridge:
                 s = self.settings
                 payload = result_payload(s.cockpit_id, s.name, match_id=record.id, created=record.created,
                                          status=record.status, finished_at=finished_at(record.created, entries),
-                                         settings=record.settings, scores=match.scores, winner=match.winner,
-                                         tier=match.tier, history=match.history)
+                                         result=game_of(record.settings).venue_result(match))
                 await client.publish(self.topic("result"), encode(payload), qos=1, retain=True)
             store.set_setting(RESULT_KEY, str(record.id))
             self._sent_id = record.id

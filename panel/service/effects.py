@@ -20,7 +20,7 @@ import math
 from typing import Any, Protocol
 
 from panel.core.events import GameEvent
-from panel.hardware import kaboom_patterns
+from panel.games.kaboom import show as kaboom_patterns
 
 RING = 24  # pixels on the timer ring of the simulated cockpit
 

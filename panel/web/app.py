@@ -20,14 +20,11 @@ from typing import Any
 from aiohttp import WSCloseCode, web
 
 from panel import __version__
-from panel.games.airlines.debrief import COLUMNS, csv_text
+from panel.games.tables import csv_text
 from panel.games.airlines.engine import SETTINGS, MatchSettings, default_teams, names
-from panel.games.kaboom.engine import KaboomMatch
 from panel.core.errors import ConfigError
-from panel.core.events import ACTIONS, KABOOM_ACTIONS
 from panel.core.i18n import MODULE_NAME, N_, SOURCE, Either, Text, Word, catalog, language_name, languages, render, translations
-from panel.games.kaboom import debrief as kaboom_debrief
-from panel.games.kaboom.build import declaration as kaboom_declaration
+from panel.games.registry import DEFAULT, UnknownGame, game_named, game_of, games, named_in
 from panel.service.cockpit import NOT_A_LANGUAGE, UNSAVED, Cockpit, Message, Refused
 from panel.web.drawing import qr_svg
 from panel.server.guard import Quiet, out_of_fds
@@ -295,14 +292,14 @@ async def get_sounds(request: web.Request) -> web.Response:
     (frequency in Hz, or null for a rest, and seconds), which cuts which, and for each game
     which event plays which tune and how many last seconds of a running clock tick. Declared
     once, in panel/hardware (the buzzer and each game's lights and sounds)."""
-    from panel.hardware import kaboom_patterns, patterns
+    from panel.games.registry import games
     from panel.hardware.buzzer import PRIORITY, TUNES
 
-    games = {game: {"events": {event: tune for event, (tune, _who) in show.SOUNDS.items()},
-                    "last_seconds": show.LAST_SECONDS}
-             for game, show in (("airlines", patterns), ("kaboom", kaboom_patterns))}
+    shows = {game.id: {"events": {event: tune for event, (tune, _who) in game.show.SOUNDS.items()},
+                       "last_seconds": game.show.LAST_SECONDS}
+             for game in games()}
     return web.json_response({"tunes": {k: [list(step) for step in v] for k, v in TUNES.items()},
-                              "priority": PRIORITY, "games": games, "tick": "tick"})
+                              "priority": PRIORITY, "games": shows, "tick": "tick"})
 
 
 async def get_join(request: web.Request) -> web.Response:
@@ -429,7 +426,8 @@ async def admin_action(request: web.Request) -> web.Response:
     body = await json_body(request)
     name = body.pop("action", None)
     if not isinstance(name, str):
-        actions = KABOOM_ACTIONS if isinstance(request.app[COCKPIT].match, KaboomMatch) else ACTIONS
+        game = request.app[COCKPIT].game or game_named(DEFAULT)
+        actions = game.actions
         return error(400, N_("action: missing (one of: {actions})"), request,
                      actions=", ".join(a for a in actions if a != "new_match"))
     try:
@@ -500,7 +498,9 @@ async def admin_status(request: web.Request) -> web.Response:
     # be set): the page builds its forms from them.
     return web.json_response({"link": cockpit.link_status(), "match": match, "version": __version__,
                               "defaults": cockpit.defaults, "settings": declared_settings(said(request)),
-                              "kaboom": kaboom_declaration(cockpit.layout_path, cockpit.kaboom_defaults, said(request)),
+                              "games": {g.id: {**g.pages(said(request)), **g.form(cockpit.build, said(request))}
+                                        for g in games()},
+                              "kaboom": game_named("kaboom").form(cockpit.build, said(request)),
                               "language": cockpit.language, "warnings": cockpit.problems(),
                               "languages": [{"code": lang, "name": language_name(lang)} for lang in languages()]})
 
@@ -513,11 +513,17 @@ async def admin_matches(request: web.Request) -> web.Response:
     store = request.app[COCKPIT].store
     records = await store.run(lambda: store.matches_page(before=before, limit=MATCHES_PAGE + 1))
     return web.json_response({"more": len(records) > MATCHES_PAGE, "matches": [
-        {"id": r.id, "created": r.created, "status": r.status, "mode": r.settings.get("mode"),
-         "teams": [t.get("name") for t in r.settings.get("teams", []) if isinstance(t, dict)]
-         or [p.get("name") or p.get("colour") for p in r.settings.get("players", []) if isinstance(p, dict)],
-         "log_removed": r.pruned is not None}
+        {"id": r.id, "created": r.created, "status": r.status, "game": named_in(r.settings),
+         **_listing(r.settings), "log_removed": r.pruned is not None}
         for r in records[:MATCHES_PAGE]]})
+
+
+def _listing(settings: dict[str, Any]) -> dict[str, Any]:
+    """A stored match in the debrief's picker: its game's words for its sides and mode."""
+    try:
+        return game_of(settings).listing(settings)
+    except UnknownGame:  # a match of a game this cockpit no longer has
+        return {"mode": None, "teams": []}
 
 
 def optional_id(request: web.Request, name: str) -> int | None:
@@ -554,7 +560,7 @@ async def admin_debrief_csv(request: web.Request) -> web.Response:
     require_admin(request, changes_state=False)
     table = request.query.get("table", "")
     result = json.loads(await match_debrief(request))
-    columns = kaboom_debrief.COLUMNS if result["game"] == "kaboom" else COLUMNS
+    columns = game_of(result).columns
     if table not in columns:
         return error(400, N_("table: {table} is not a table of this match ({tables})"), request, table=repr(table[:40]),
                      tables=Either(columns))

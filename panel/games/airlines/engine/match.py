@@ -406,11 +406,16 @@ class Match:
                     out[name] = {}
         return out
 
+    def asks(self, event: InputEvent) -> Action | None:
+        """A press or a move is never refused: the rules judge it (a mistake or not)."""
+        return None
+
     def snapshot(self, now: float | None = None) -> dict[str, Any]:
         """The whole visible state, JSON-ready, for pages and LEDs."""
         turn = self._turn
         tower, crew = self.roles()
         return {
+            "game": "airlines",
             "phase": self.phase.value,
             "mode": self.settings.mode,
             "team": self.current_team,

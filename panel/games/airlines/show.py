@@ -20,8 +20,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from panel.hardware.leds import Colour
-from panel.hardware.map import NeoPixelConfig
+from panel.core.colour import Colour
 
 OFF: Colour = (0, 0, 0)
 WHITE: Colour = (255, 255, 255)
@@ -140,7 +139,7 @@ def count_pixels(n: int, lit: int, colour: Colour) -> list[Colour]:
     return [colour if i < lit else OFF for i in range(n)]
 
 
-def render(snapshot: dict[str, Any], now: float, config: NeoPixelConfig, cues: list[Cue] = ()) -> list[Colour]:
+def render(snapshot: dict[str, Any], now: float, config: Any, cues: list[Cue] = ()) -> list[Colour]:
     """The whole chain's frame for this snapshot at `now`."""
     frame: list[Colour] = [OFF] * config.count
     cues = list(cues)

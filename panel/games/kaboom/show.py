@@ -30,9 +30,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from panel.hardware.leds import Colour
-from panel.hardware.map import NeoPixelConfig
-from panel.hardware.patterns import AMBER, GREEN, OFF, RED, WHITE, Cue, blink, count_pixels, drain, scale
+from panel.core.colour import Colour
+from panel.games.airlines.show import AMBER, GREEN, OFF, RED, WHITE, Cue, blink, count_pixels, drain, scale
 
 PLAYER_COLOURS: dict[str, Colour] = {"red": (255, 0, 0), "blue": (0, 70, 255), "white": (255, 255, 255),
                                      "yellow": (255, 190, 0), "green": (0, 210, 40), "black": (140, 0, 255)}
@@ -186,7 +185,7 @@ def button_lights(snapshot: dict[str, Any], now: float) -> dict[str, Colour]:
     return out
 
 
-def render(snapshot: dict[str, Any], now: float, config: NeoPixelConfig, cues: list[Cue] = ()) -> list[Colour]:
+def render(snapshot: dict[str, Any], now: float, config: Any, cues: list[Cue] = ()) -> list[Colour]:
     """The whole chain's frame for a Kaboom snapshot at `now`."""
     frame: list[Colour] = [OFF] * config.count
     cues = list(cues)
