@@ -20,9 +20,9 @@ from panel.server.guard import ConnectionGuard, bind, quiet_failures, start_serv
 from panel.service.cockpit import Cockpit
 from panel.server.security import Security
 from panel.storage.store import Store
+from teams import TEAMS
 
 PIN = "2468"
-TEAMS = [{"name": "Gulls", "players": ["Ana", "Bo"]}, {"name": "Puffins", "players": ["Cy", "Di"]}]
 MATCH = {"mode": "competitive", "teams": TEAMS, "turn_seconds": 30, "time_counters": 4, "target_points": 12,
          "side": "blue", "expansion": False, "seed": 7}
 

@@ -6,8 +6,9 @@ from panel.tools.cli import main
 from panel.games.scenarios import load_scenario, run_scenario
 from panel.service.cockpit import Cockpit
 from panel.storage.store import Store
+from teams import TEAMS
+from waiting import until
 
-TEAMS = [{"name": "Gulls", "players": ["Ana", "Bo"]}, {"name": "Puffins", "players": ["Cy", "Di"]}]
 
 
 def test_export_replays_to_the_same_match_and_feeds_the_debrief(tmp_path, capsys):
@@ -23,7 +24,8 @@ def test_export_replays_to_the_same_match_and_feeds_the_debrief(tmp_path, capsys
                 card = cockpit.match.snapshot()["card"]
                 await cockpit.input("alarm.red" if "alarm.red" not in card.get("press", []) else "alarm.green", True)
                 await cockpit.input("slider.red", "3")
-                await asyncio.sleep(0.7)  # the slider settles: a mistake (it is on no card's list here)
+                # the slider settles: a mistake (it is on no card's list here), the second: the turn ends
+                await until(lambda: cockpit.match.history)
                 return cockpit.match.snapshot(), list(cockpit.match.history), cockpit.record.id
             finally:
                 await cockpit.close()

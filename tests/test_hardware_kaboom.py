@@ -14,7 +14,8 @@ from panel.games.airlines.show import GREEN
 from panel.service.cockpit import Cockpit
 from panel.service.hardware_io import HardwareIO
 from panel.storage.store import Store
-from pin_tools import factory, level, until
+from pin_tools import factory, level
+from waiting import until
 
 MAP = Path(__file__).resolve().parent / "data" / "kaboom_map.toml"
 PINS = {"cockpit.start": 6, "alarm.red": 5, "beacon.blue": 12, "cross.up": 17, "lever.big": 16}
