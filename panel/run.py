@@ -9,7 +9,6 @@ is ready, feeds the watchdog from the loop and stops cleanly on SIGTERM or Ctrl-
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import json
 import logging
 import os
@@ -30,8 +29,10 @@ from panel.service.cockpit import Cockpit
 from panel.server.guard import ConnectionGuard, bind, guard_process, start_serving
 from panel.service.history import Retention
 from panel.server.sdnotify import Notifier, watchdog_interval
-from panel.server.security import PinError, Security, check_pin_format, machine_hosts
-from panel.storage.store import OwnerLock, Store, StoreError
+from panel.server.security import PinError, Security, check_pin_format, is_loopback, machine_hosts
+from panel.core.errors import StoreError
+from panel.storage.sqlite import OwnerLock
+from panel.storage.store import Store
 
 log = logging.getLogger("penguin-panel")
 
@@ -242,13 +243,6 @@ def hardware_io(r: Resolved) -> tuple[list, list]:
 
         sources.append(LinkIO(io.map, load_layout(r.layout, expansion=True), state_dir=io.state_dir))
     return sources, [io]
-
-
-def is_loopback(host: str) -> bool:
-    try:
-        return host == "localhost" or ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def lan_address() -> str:

@@ -33,7 +33,7 @@ from typing import Any, Callable
 import aiomqtt
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
-from panel.service.cockpit import Refused
+from panel.core.errors import Refused
 from panel.service.replay import replay
 from panel.mqtt.protocol import (BACKOFF, COMMAND_ACTIONS, COMMANDS, OFFLINE, ONLINE, OUTBOX_EVENTS, RESULT_STATUSES,
                        RESULTS_BACKLOG, PayloadError, discovery, encode, event_payload, parse_command,

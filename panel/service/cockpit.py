@@ -24,18 +24,20 @@ import time
 from dataclasses import replace
 from typing import Any, Callable, Iterable
 
-from panel.games.airlines.engine import CREW, Match, MatchSettings, Refusal, allowed_actions, default_teams, names, refusal
+from panel.games.airlines.engine import CREW, Match, MatchSettings, allowed_actions, default_teams, names, refusal
 from panel.games.kaboom.engine import KaboomMatch
 from panel.games.kaboom.settings import KaboomSettings
 from panel.games.kaboom.build import kaboom_match, panel_for
-from panel.core.errors import ConfigError, Problem
+from panel.core.errors import UNSAVED, ConfigError, Problem, Refused, StoreError, StoreUnavailable, StoreWriteError
 from panel.core.events import Action, GameEvent, InputEvent
-from panel.core.i18n import N_, SOURCE, Text, Word, languages, text_of, translations
+from panel.core.i18n import N_, NOT_A_LANGUAGE, SOURCE, Text, Word, languages, text_of, translations
 from panel.core.layout import Layout
 from panel.games.airlines.scenario import named
 from panel.service.effects import sim_leds
 from panel.service.replay import apply, layout_for, replay
-from panel.storage.store import Entry, MatchRecord, Store, StoreError, StoreUnavailable, StoreWriteError
+from panel.core.statuses import STATUS_WHEN_OVER
+from panel.server.message import Message
+from panel.service.ports import Entry, MatchLog as Store, MatchRecord
 
 log = logging.getLogger("penguin-panel")
 
@@ -49,49 +51,6 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud ac
 CODE_LENGTH = 6
 # What GET /api/state adds to the engine's snapshot: the service's, not the match's.
 SERVICE_FIELDS = ("match_id", "status", "link", "walk_up_problem", "store_error")
-# What a request is told when the store cannot write (the store's reason in plain words).
-UNSAVED = N_("the cockpit cannot save ({reason}): nothing was changed, try again when it can")
-NOT_A_LANGUAGE = N_("{param}: {value} is not one of this cockpit's languages ({languages})")
-# The stored status of a match the engine has ended, by how it ended.
-STATUS_WHEN_OVER = {"complete": "finished", "ended": "ended", "abandoned": "abandoned"}
-
-
-class Refused(Exception):
-    """A request the cockpit will not carry out now: `status` is the HTTP status to send,
-    `message` (marked N_(), its named `values`) what to say, in the language of the page
-    that asked (`text(tr)`; `str()` is English)."""
-
-    def __init__(self, status: int, message: str | Text, **values: Any):
-        self.said = message if isinstance(message, Text) else Text(message, **values)
-        super().__init__(str(self.said))
-        self.status = status
-
-    def text(self, tr: Any = None) -> str:
-        return self.said.text(tr)
-
-    @classmethod
-    def by_engine(cls, why: Refusal) -> "Refused":
-        """The engine's refusal as HTTP: a request that is wrong in itself (a parameter at
-        fault) is a 400, a request the moment does not allow a 409; the text is the engine's."""
-        return cls(400 if why.param else 409, why)
-
-
-class Message(dict):
-    """One message for every subscriber: a dict for those in this process (the MQTT bridge)
-    and its JSON text for the pages' sockets, made once, by whoever asks first, however many
-    pages are connected. Never changed once sent."""
-
-    __slots__ = ("_text",)
-
-    def __init__(self, *args: Any, **kw: Any):
-        super().__init__(*args, **kw)
-        self._text: str | None = None
-
-    @property
-    def text(self) -> str:
-        if self._text is None:
-            self._text = json.dumps(self)
-        return self._text
 
 
 class Inbox(asyncio.Queue):

@@ -15,7 +15,7 @@ from panel.games.kaboom.engine import KaboomMatch
 from panel.core.events import Action, GameEvent, InputEvent
 from panel.games.kaboom.build import kaboom_match
 from panel.core.layout import Layout, load_layout
-from panel.storage.store import Entry, MatchRecord
+from panel.service.ports import Entry, MatchRecord
 
 
 @lru_cache(maxsize=8)

@@ -31,7 +31,7 @@ from panel.server.guard import ConnectionGuard, guard_process, start_serving
 from panel.run import bind_port, first_pin, say, stop_on_signals, until_stopped
 from panel.server.sdnotify import Notifier
 from panel.server.security import PinError, Security, check_pin_format
-from panel.storage.store import StoreError
+from panel.core.errors import StoreError
 from panel.venue.app import build_app
 from panel.venue.store import VenueStore
 from panel.venue.venue import Venue
