@@ -320,8 +320,9 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
         # The drawing code (the tower's card, the join page's QR code) loaded now, before
         # anyone is served: loaded by the first tower's request, on a worker thread, it held
         # the interpreter for milliseconds while a turn may be running.
-        from panel.web import drawing  # noqa: F401
-        from panel.web import card_drawing, qr  # noqa: F401
+        from panel.games.airlines import card_drawing  # noqa: F401
+        from panel.service import drawing  # noqa: F401
+        from panel.web import qr  # noqa: F401
         bridge = None
         if r.mqtt is not None:  # the venue's broker: beside the cockpit, never in its way
             from panel.mqtt import bridge as mqtt_bridge

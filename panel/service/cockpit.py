@@ -98,7 +98,7 @@ def public_event(event: GameEvent, layout: Layout | None = None, tr: Any = None)
 
 def _draw_card(card: dict[str, Any], layout: Layout, language: str) -> dict[str, Any]:
     """The tower's card drawn (a worker thread's job): its SVG and its lines in plain words."""
-    from panel.web.drawing import card_lines, card_svg  # the pages' drawing code, loaded only when a tower looks
+    from panel.service.drawing import card_lines, card_svg  # the game's drawing code, loaded only when a tower looks
 
     return {"svg": card_svg(card, layout, language), "lines": card_lines(card, layout, language)}
 
@@ -371,7 +371,7 @@ class Cockpit:
         """The completed cards of the turn in progress, or of the last turn between turns, each
         numbered as the game master's challenge menu numbers them, drawn for the pages: read
         on the owner task, drawn on a worker thread."""
-        from panel.web.drawing import card_svg
+        from panel.service.drawing import card_svg
 
         view = await self.call(self._completed, durable=False)
         layout, language = (self.match.layout, self.language) if self.match is not None else (None, None)
