@@ -9,11 +9,9 @@ is ready, feeds the watchdog from the loop and stops cleanly on SIGTERM or Ctrl-
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import json
 import logging
 import os
-import signal
 import sys
 import time
 from dataclasses import dataclass, field
@@ -24,15 +22,17 @@ from panel.games.airlines.engine import MatchSettings
 from panel.games.kaboom.settings import KaboomSettings
 from panel.games.kaboom.missions import load_missions
 from panel.games.registry import DEFAULT, games
-from panel.core.errors import ConfigError, Problem, read_toml
+from panel.core.errors import ConfigError, Problem, StoreError, read_toml
 from panel.core.i18n import N_, Several, Text, _, languages, system, system_language, text_of
 from panel.web.app import build_app
 from panel.service.cockpit import Cockpit
-from panel.server.guard import ConnectionGuard, bind, guard_process, start_serving
+from panel.server.guard import ConnectionGuard, guard_process, start_serving
 from panel.service.history import Retention
-from panel.server.sdnotify import Notifier, watchdog_interval
-from panel.server.security import PinError, Security, check_pin_format, machine_hosts
-from panel.storage.store import OwnerLock, Store, StoreError
+from panel.server.lifecycle import bind_port, first_pin, say, stop_on_signals, until_stopped
+from panel.server.sdnotify import Notifier
+from panel.server.security import PinError, Security, check_pin_format, is_loopback, machine_hosts
+from panel.storage.sqlite import OwnerLock
+from panel.storage.store import Store
 
 log = logging.getLogger("penguin-panel")
 
@@ -245,23 +245,12 @@ def hardware_io(r: Resolved) -> tuple[list, list]:
     return sources, [io]
 
 
-def is_loopback(host: str) -> bool:
-    try:
-        return host == "localhost" or ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def lan_address() -> str:
     hosts = machine_hosts()
     for h in sorted(hosts):
         if h.count(".") == 3 and not h.startswith("127."):
             return h
     return ""
-
-
-def say(message: str) -> None:
-    print(f"penguin-panel: {message}", flush=True)
 
 
 def warn(warning: Any) -> None:
@@ -334,8 +323,9 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
         # The drawing code (the tower's card, the join page's QR code) loaded now, before
         # anyone is served: loaded by the first tower's request, on a worker thread, it held
         # the interpreter for milliseconds while a turn may be running.
-        from panel.web import drawing  # noqa: F401
-        from panel.web import card_drawing, qr  # noqa: F401
+        from panel.games.airlines import card_drawing  # noqa: F401
+        from panel.service import drawing  # noqa: F401
+        from panel.web import qr  # noqa: F401
         bridge = None
         if r.mqtt is not None:  # the venue's broker: beside the cockpit, never in its way
             from panel.mqtt import bridge as mqtt_bridge
@@ -368,52 +358,6 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
             await cockpit.close()
 
 
-def stop_on_signals(stop: asyncio.Event | None = None) -> asyncio.Event:
-    """An event set by SIGTERM (systemd's stop) or Ctrl-C."""
-    stop = stop or asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        try:
-            loop.add_signal_handler(sig, stop.set)
-        except (NotImplementedError, RuntimeError):
-            pass
-    return stop
-
-
-def first_pin(security: Security, pin: str | None, what: str, forgotten: str) -> None:
-    """The settings file's PIN, or one made at first start and printed this once."""
-    if pin is not None:
-        if not security.check_pin(pin):
-            security.set_pin(pin)
-        say(_("{what}: the one in the settings file").format(what=_(what)))
-        return
-    made = security.ensure_pin()
-    if made:
-        say(_("{what}: {pin}  (made now and shown only this once; {forgotten})").format(
-            what=_(what), pin=made, forgotten=_(forgotten)))
-    else:
-        say(_("{what}: as set before (forgotten? {forgotten})").format(what=_(what), forgotten=_(forgotten)))
-
-
-def bind_port(host: str, port: int):
-    """The listening socket, bound now; ConfigError naming --port when it cannot be had."""
-    try:
-        return bind(host, port)
-    except OSError as e:
-        raise ConfigError(Problem(None, "--port", Text(N_("cannot listen on {host}:{port} ({why})"), host=host, port=port,
-                                                       why=e.strerror or e))) from None
-
-
-async def until_stopped(stop: asyncio.Event, notifier: Notifier, owner: Any, port: int) -> None:
-    """Tell systemd we are ready, feed its watchdog while `owner` runs, wait for the stop."""
-    notifier.ready(f"serving on port {port}")
-    watchdog = asyncio.create_task(feed_watchdog(notifier, owner))
-    await stop.wait()
-    say(_("stopping"))
-    notifier.stopping()
-    watchdog.cancel()
-
-
 PRUNE_FIRST = 600.0  # seconds after start: the start-up and the first match go first
 PRUNE_EVERY = 86400.0
 
@@ -443,18 +387,6 @@ async def prune_logs(db: Path, retention: Retention) -> int:
     for line in out.decode("utf-8", "replace").splitlines():
         (log.info if proc.returncode == 0 else log.warning)("matches prune: %s", line.removeprefix("penguin-panel: "))
     return proc.returncode
-
-
-async def feed_watchdog(notifier: Notifier, cockpit: Cockpit) -> None:
-    """WATCHDOG=1 at half WatchdogSec, from the loop and only while the cockpit task lives:
-    a hung loop or a dead owner task stops the feeding, and systemd restarts us."""
-    interval = watchdog_interval()
-    if interval is None or not notifier.enabled:
-        return
-    while True:
-        if cockpit.running:
-            notifier.watchdog()
-        await asyncio.sleep(interval)
 
 
 def run(opts: Options) -> int:

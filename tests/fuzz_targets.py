@@ -21,7 +21,7 @@ from panel.hardware.map import load_map
 from panel.core.layout import load_layout
 from panel.link.serial_link import SerialLink
 from panel.games.scenarios import load_scenario
-from panel.web.app import BodyError, parse_body
+from panel.server.body import BodyError, parse_body
 from panel.run import read_settings
 
 ROOT = Path(__file__).resolve().parent.parent

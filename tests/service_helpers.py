@@ -233,7 +233,7 @@ def fill_the_disk(store: Store, match_id: int, t: float) -> None:
     pages filled with the smallest entry the service writes (a clock advance at `t`, harmless
     before a deadline), until the writer's commit fails. Undo with `free_the_disk`. Run it on
     the service's loop (svc.on_loop); it waits for the writer."""
-    from panel.storage.store import StoreUnavailable
+    from panel.core.errors import StoreUnavailable
 
     store.sync()  # the writer is started (the service has written) and idle
     db = store._writer_db

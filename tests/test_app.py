@@ -744,7 +744,7 @@ def test_a_page_gone_between_two_messages_ends_its_writer_quietly():
     coming and going; this socket is a stand-in that is always in that moment.)"""
     from aiohttp.client_exceptions import ClientConnectionResetError
 
-    from panel.web.app import Peer
+    from panel.server.peers import Peer
 
     class Gone:
         async def send_str(self, data):

@@ -58,7 +58,7 @@ def _card_box(i: int, img: Image.Image) -> tuple[int, int, int, int]:
 def test_a_printed_card_looks_like_the_towers_drawing(printed, tmp_path):
     import cairosvg
 
-    from panel.web.card_drawing import card_svg
+    from panel.games.airlines.card_drawing import card_svg
 
     layout = load_layout(None, expansion=True)
     cards = numbered(generate_deck(layout, seed=3))

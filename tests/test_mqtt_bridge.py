@@ -24,7 +24,8 @@ from panel.mqtt import bridge as bridge_module
 from panel.mqtt.bridge import Bridge, remove
 from panel.mqtt.broker import HA_USER, Tls
 from panel.mqtt.settings import BridgeSettings
-from panel.service.cockpit import Cockpit, Refused
+from panel.core.errors import Refused
+from panel.service.cockpit import Cockpit
 from panel.storage.store import Store
 from play_helpers import five_card_turn, mistake, new_match, play_card, snapshot
 from waiting import until

@@ -12,7 +12,7 @@ from panel.firmware import protocol
 from panel.hardware.map import load_map
 from panel.core.layout import load_layout
 from panel.link.emulator import FirmwareEmulator
-from panel.service.cockpit import Refused
+from panel.core.errors import Refused
 from play_helpers import board_cockpit
 from teams import TEAMS
 from waiting import describe, until

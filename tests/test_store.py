@@ -6,7 +6,8 @@ import sqlite3
 import pytest
 
 from panel.core.i18n import translations
-from panel.storage.store import Store, StoreError, StoreUnavailable, StoreWriteError
+from panel.core.errors import StoreError, StoreUnavailable, StoreWriteError
+from panel.storage.store import Store
 from waiting import until
 
 

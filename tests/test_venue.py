@@ -18,7 +18,8 @@ from aiohttp import web
 from mosquitto import Mosquitto
 from panel.mqtt import protocol as p
 from panel.mqtt.bridge import Bridge
-from panel.service.cockpit import Cockpit, Refused
+from panel.core.errors import Refused
+from panel.service.cockpit import Cockpit
 from panel.server.security import Security
 from panel.storage.store import Store
 from panel.venue.app import build_app

@@ -114,6 +114,10 @@ class Text:
     __hash__ = None  # type: ignore[assignment]
 
 
+# What a request naming a language this cockpit has no catalog for is told (the settings, the pages' catalog).
+NOT_A_LANGUAGE = N_("{param}: {value} is not one of this cockpit's languages ({languages})")
+
+
 def languages() -> list[str]:
     """The cockpit's languages: English, then each language with a compiled catalog."""
     found = sorted(p.parent.parent.name for p in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.mo"))

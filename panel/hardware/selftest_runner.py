@@ -21,7 +21,7 @@ from panel.core.events import InputEvent
 from panel.core.i18n import N_, NC_
 from panel.hardware.map import AdcSource, EncoderSource, GpioSource, HardwareMap, MatrixSource, PinPairSource
 from panel.core.layout import Layout
-from panel.hardware.selftest import Observed, Step, Verdict, plan, verdicts
+from panel.hardware.selftest import Step, Verdict, plan, verdicts
 
 TONES = ("A4", "C5", "E5", "A5")  # low to high: a maker hears each one is different
 
@@ -425,74 +425,6 @@ def coprocessor_status(hmap: HardwareMap, layout: Layout) -> tuple[dict | None, 
              "firmware": None, "frame_errors": None,
              "detail": N_("the serial link is not part of this self-test yet: its controls are not tested")},
             theirs)
-
-
-async def run_sim(hmap: HardwareMap, layout: Layout, *, faults: Faults | None = None,
-                  progress: Callable[[int, int, Step], None] | None = None, tr=None) -> Report:
-    """The scripted run on a simulated panel: every control asked for, in order. The Pi's
-    controls are gpiozero mock pins on a simulated clock; the co-processor's are the real
-    firmware loop on an emulated board behind a pseudo-terminal, read by the real link."""
-    from contextlib import ExitStack
-
-    panel = SimPanel(hmap, layout, faults=faults)
-    from panel.hardware.leds import FakeStrip
-
-    strip = FakeStrip(hmap.neopixel.count, keep=None) if hmap.neopixel else None
-    with ExitStack() as stack:
-        run = stack.enter_context(SelfTestRunner(hmap, layout, pin_factory=panel.factory, clock=panel.clock,
-                                                 adc_devices=panel.adc, strip=strip))
-        await run.start()
-        t0 = panel.clock.t
-        panel.power_up()  # after the adapters took their pins: MockPin's pull would undo it
-        cop, untested = coprocessor_status(hmap, layout)
-        board = None
-        if untested:
-            from panel.link.emulator import FirmwareEmulator
-            from panel.service.link_io import LinkIO
-
-            emu = FirmwareEmulator(hmap.board().firmware_config)
-            panel.power_up_board(emu)
-            stack.enter_context(emu)
-            # The emulated board shares the machine with everything else: a busy machine
-            # must not pass for a silent board (the link's 1 s) and drop the link mid-test.
-            board = LinkIO(hmap, layout, port=emu.port,
-                           link_options={"silence_timeout": 60.0, "handshake_timeout": 30.0})
-            stack.callback(board.close)
-            await board.start(run.queue)
-            if await board.wait_connected(60.0):
-                untested = []
-                await board.sync()
-                await board.settled()
-        panel.clock.t += 0.5
-        run.flush(t0, panel.clock.t)
-        stuck = run.stuck() + _held(run.drain())
-        outputs = run.light_pixels() + run.sound_tones()
-        if strip is not None:
-            lit = [[i for i, p in enumerate(f) if p != (0, 0, 0)] for f in strip.frames]
-            if lit != [[i] for i in range(strip.count)] + [[]]:
-                outputs.append(OutputResult("pixel chain", "not seen", N_("the frames did not light one pixel each")))
-        steps = plan(layout, [c for c in hmap.controls if c not in untested], run.positions(), tr)
-        observed = []
-        for k, step in enumerate(steps):
-            if progress:
-                progress(k, len(steps), step)
-            if board is not None and (panel.on_board(step.control) or step.control in hmap.coprocessor_adc().values()):
-                await panel.act_board(step)
-                await board.sync()  # not "quiet for a while": everything the board said is in
-                await board.settled()  # and a slider's reading has settled into its position
-                observed.append(Observed(step, run.drain()))
-                continue
-            t0 = panel.clock.t
-            panel.act(step)
-            panel.clock.t += 1.0
-            run.flush(t0, panel.clock.t)
-            await asyncio.sleep(0)
-            observed.append(Observed(step, run.drain()))
-        if board is not None:
-            cop = coprocessor_report(board.status())
-        return Report(hmap.name, f"{layout.name} ({layout.side})",
-                      verdicts(observed, stuck=stuck, untested=untested, unwired=unwired(hmap, layout)),
-                      outputs, cop)
 
 
 def unwired(hmap: HardwareMap, layout: Layout) -> list[str]:

@@ -29,7 +29,7 @@ from panel.games.airlines.engine import MODES, Phase
 from panel.games.airlines.engine.cooperative import TABLE
 from panel.core.events import EVENT_TYPES
 from panel.games.registry import UnknownGame, game_of
-from panel.storage.store import STATUSES
+from panel.core.statuses import RESULT_STATUSES, STATUSES
 
 VERSION = 1
 DEFAULT_PREFIX = "penguin-panel"
@@ -47,7 +47,6 @@ COCKPIT_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")  # one topic level, a Hom
 PREFIX = re.compile(r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*$")  # topic levels without wildcards
 PHASES = ("idle",) + tuple(p.value for p in Phase)
 TIERS = tuple(name for name, _, _ in next(iter(TABLE.values()))[1])
-RESULT_STATUSES = ("finished", "ended")  # a match that counts; an abandoned one never does
 
 
 class PayloadError(ValueError):

@@ -24,17 +24,19 @@ import time
 from dataclasses import replace
 from typing import Any, Callable, Iterable
 
-from panel.games.airlines.engine import Refusal, allowed_actions, refusal
+from panel.games.airlines.engine import allowed_actions, refusal
 from panel.games.base import Build, Engine
 from panel.games.registry import DEFAULT, UnknownGame, game_named, game_of, games, own_settings, stored
-from panel.core.errors import ConfigError, Problem
+from panel.core.errors import UNSAVED, ConfigError, Problem, Refused, StoreError, StoreUnavailable, StoreWriteError
 from panel.core.events import Action, GameEvent, InputEvent
-from panel.core.i18n import N_, SOURCE, Text, Word, languages, text_of, translations
+from panel.core.i18n import N_, NOT_A_LANGUAGE, SOURCE, Text, Word, languages, text_of, translations
 from panel.core.layout import Layout
 from panel.service.effects import sim_leds
 from panel.service.panel import whole_panel
 from panel.service.replay import apply, replay
-from panel.storage.store import Entry, MatchRecord, Store, StoreError, StoreUnavailable, StoreWriteError
+from panel.core.statuses import STATUS_WHEN_OVER
+from panel.server.message import Message
+from panel.service.ports import Entry, MatchLog as Store, MatchRecord
 
 log = logging.getLogger("penguin-panel")
 
@@ -48,49 +50,6 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud ac
 CODE_LENGTH = 6
 # What GET /api/state adds to the engine's snapshot: the service's, not the match's.
 SERVICE_FIELDS = ("match_id", "status", "link", "walk_up_problem", "store_error")
-# What a request is told when the store cannot write (the store's reason in plain words).
-UNSAVED = N_("the cockpit cannot save ({reason}): nothing was changed, try again when it can")
-NOT_A_LANGUAGE = N_("{param}: {value} is not one of this cockpit's languages ({languages})")
-# The stored status of a match the engine has ended, by how it ended.
-STATUS_WHEN_OVER = {"complete": "finished", "ended": "ended", "abandoned": "abandoned"}
-
-
-class Refused(Exception):
-    """A request the cockpit will not carry out now: `status` is the HTTP status to send,
-    `message` (marked N_(), its named `values`) what to say, in the language of the page
-    that asked (`text(tr)`; `str()` is English)."""
-
-    def __init__(self, status: int, message: str | Text, **values: Any):
-        self.said = message if isinstance(message, Text) else Text(message, **values)
-        super().__init__(str(self.said))
-        self.status = status
-
-    def text(self, tr: Any = None) -> str:
-        return self.said.text(tr)
-
-    @classmethod
-    def by_engine(cls, why: Refusal) -> "Refused":
-        """The engine's refusal as HTTP: a request that is wrong in itself (a parameter at
-        fault) is a 400, a request the moment does not allow a 409; the text is the engine's."""
-        return cls(400 if why.param else 409, why)
-
-
-class Message(dict):
-    """One message for every subscriber: a dict for those in this process (the MQTT bridge)
-    and its JSON text for the pages' sockets, made once, by whoever asks first, however many
-    pages are connected. Never changed once sent."""
-
-    __slots__ = ("_text",)
-
-    def __init__(self, *args: Any, **kw: Any):
-        super().__init__(*args, **kw)
-        self._text: str | None = None
-
-    @property
-    def text(self) -> str:
-        if self._text is None:
-            self._text = json.dumps(self)
-        return self._text
 
 
 class Inbox(asyncio.Queue):
@@ -137,7 +96,7 @@ def public_event(event: GameEvent) -> dict[str, Any]:
 
 def _draw_card(card: dict[str, Any], layout: Layout, language: str) -> dict[str, Any]:
     """The tower's card drawn (a worker thread's job): its SVG and its lines in plain words."""
-    from panel.web.drawing import card_lines, card_svg  # the pages' drawing code, loaded only when a tower looks
+    from panel.service.drawing import card_lines, card_svg  # the game's drawing code, loaded only when a tower looks
 
     return {"svg": card_svg(card, layout, language), "lines": card_lines(card, layout, language)}
 
@@ -393,7 +352,7 @@ class Cockpit:
         """The completed cards of the turn in progress, or of the last turn between turns, each
         numbered as the game master's challenge menu numbers them, drawn for the pages: read
         on the owner task, drawn on a worker thread."""
-        from panel.web.drawing import card_svg
+        from panel.service.drawing import card_svg
 
         view = await self.call(self._completed, durable=False)
         layout, language = (self.match.layout, self.language) if self.match is not None else (None, None)

@@ -21,7 +21,8 @@ from panel.core.errors import ConfigError, Problem
 from panel.core.i18n import N_, SOURCE, Several, Text, _, ngettext, system, translations
 from panel.games.registry import UnknownGame, game_of
 from panel.service.replay import replay_events
-from panel.storage.store import BadRow, Entry, MatchRecord, Store, StoreWriteError, Summary
+from panel.core.errors import BadRow, StoreWriteError
+from panel.service.ports import Entry, MatchLog as Store, MatchRecord, Summary
 
 DEFAULT_KEEP_DAYS = 90  # the logs of the last 90 days are kept; every match's summary for ever
 PRUNE_BATCH = 20  # matches whose logs go in one transaction: short, so the service's writer never waits long

@@ -12,7 +12,7 @@ from panel.core.events import GameEvent
 from panel.games.base import Engine
 from panel.games.feed import apply as apply_entry
 from panel.games.registry import game_of, own_settings
-from panel.storage.store import Entry, MatchRecord
+from panel.service.ports import Entry, MatchRecord
 
 
 def new_match(record: MatchRecord) -> Engine:

@@ -24,14 +24,13 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from panel.core.errors import ConfigError, Problem, read_toml
+from panel.core.errors import ConfigError, Problem, StoreError, read_toml
 from panel.core.i18n import N_, Text, _
 from panel.mqtt.settings import BrokerSettings, Table
 from panel.server.guard import ConnectionGuard, guard_process, start_serving
-from panel.run import bind_port, first_pin, say, stop_on_signals, until_stopped
+from panel.server.lifecycle import bind_port, first_pin, say, stop_on_signals, until_stopped
 from panel.server.sdnotify import Notifier
 from panel.server.security import PinError, Security, check_pin_format
-from panel.storage.store import StoreError
 from panel.venue.app import build_app
 from panel.venue.store import VenueStore
 from panel.venue.venue import Venue

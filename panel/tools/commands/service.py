@@ -299,7 +299,8 @@ def _group_exists(name: str) -> bool:
 def reset_pin(args) -> int:
     from panel.run import default_db
     from panel.server.security import Security, make_pin
-    from panel.storage.store import Store, StoreError
+    from panel.core.errors import StoreError
+    from panel.storage.store import Store
 
     db = Path(args.db) if args.db else default_db()
     if not db.exists():
