@@ -23,7 +23,8 @@ from typing import Any, Callable
 from panel.games.airlines.engine import MatchSettings
 from panel.games.kaboom.settings import KaboomSettings
 from panel.games.kaboom.missions import load_missions
-from panel.core.errors import ConfigError, Problem, read_toml
+from panel.core.errors import ConfigError, Problem
+from panel.core.toml_file import read_toml
 from panel.core.i18n import N_, Several, Text, _, languages, system, system_language, text_of
 from panel.web.app import build_app
 from panel.service.cockpit import Cockpit
@@ -237,7 +238,7 @@ def hardware_io(r: Resolved) -> tuple[list, list]:
     sources: list = [io]
     if io.map.on_board():
         # The Pico's matrix, ADC and encoders arrive over the serial link, a source of its own.
-        from panel.core.layout import load_layout
+        from panel.core.layout_file import load_layout
         from panel.service.link_io import LinkIO
 
         sources.append(LinkIO(io.map, load_layout(r.layout, expansion=True), state_dir=io.state_dir))

@@ -18,7 +18,7 @@ from panel.games.airlines.engine import MatchSettings, names
 from panel.core.errors import ConfigError
 from panel.firmware import protocol
 from panel.hardware.map import load_map
-from panel.core.layout import load_layout
+from panel.core.layout_file import load_layout
 from panel.link.serial_link import SerialLink
 from panel.games.airlines.scenario import load_scenario
 from panel.web.app import BodyError, parse_body

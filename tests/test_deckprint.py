@@ -14,7 +14,7 @@ from panel.games.airlines.cards import dump_deck
 from panel.tools.cli import main
 from panel.games.airlines.deckgen import generate_deck
 from panel.games.airlines.deckprint import CARD_H, CARD_W, COLS, PAGE_H, PAGE_W, ROWS, numbered, page_svgs
-from panel.core.layout import load_layout
+from panel.core.layout_file import load_layout
 
 pytestmark = pytest.mark.kit
 

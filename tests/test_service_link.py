@@ -8,7 +8,7 @@ from pathlib import Path
 from panel.games.airlines.engine import Phase
 from panel.firmware import protocol
 from panel.hardware.map import load_map
-from panel.core.layout import load_layout
+from panel.core.layout_file import load_layout
 from panel.link.emulator import FirmwareEmulator
 from panel.service.cockpit import Refused
 from play_helpers import board_cockpit

@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from panel.core.errors import ConfigError, Problem, read_toml
+from panel.core.errors import ConfigError, Problem
+from panel.core.toml_file import read_toml
 from panel.core.i18n import N_, Text, Word
 from panel.core.layout import Layout
 
@@ -891,7 +892,7 @@ def checked_map(path: str | Path, layout_path: str | Path | None = None, *, side
 
 
 def _checked(path, layout, strict, layout_path, side):
-    from panel.core.layout import load_layout
+    from panel.core.layout_file import load_layout
 
     try:
         file, raw = _read(path)

@@ -14,7 +14,8 @@ from panel.games.airlines.engine import Match, MatchSettings
 from panel.games.kaboom.engine import KaboomMatch
 from panel.core.events import Action, GameEvent, InputEvent
 from panel.games.kaboom.build import kaboom_match
-from panel.core.layout import Layout, load_layout
+from panel.core.layout import Layout
+from panel.core.layout_file import load_layout
 from panel.storage.store import Entry, MatchRecord
 
 

@@ -24,7 +24,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from panel.core.errors import ConfigError, Problem, read_toml
+from panel.core.errors import ConfigError, Problem
+from panel.core.toml_file import read_toml
 from panel.core.i18n import N_, Text, _
 from panel.mqtt.settings import BrokerSettings, Table
 from panel.server.guard import ConnectionGuard, guard_process, start_serving

@@ -35,7 +35,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from panel.core.errors import ConfigError, Problem, read_toml
+from panel.core.errors import ConfigError, Problem
+from panel.core.toml_file import read_toml
 from panel.core.i18n import N_, Text, Word
 from panel.core.layout import DIRECTIONS, SIDES, Layout
 

@@ -34,10 +34,12 @@ from typing import Any
 
 from panel.games.airlines.cards import Card, parse_cards
 from panel.games.airlines.engine import Match, MatchSettings, malformed
-from panel.core.errors import ConfigError, Problem, read_toml
+from panel.core.errors import ConfigError, Problem
+from panel.core.toml_file import read_toml
 from panel.core.events import ACTIONS, Action, GameEvent, InputEvent
 from panel.core.i18n import N_, Text, Word
-from panel.core.layout import Layout, load_layout
+from panel.core.layout import Layout
+from panel.core.layout_file import load_layout
 from panel.games.scenario_inputs import each_input, start_positions
 
 # each verb of an [[input]] entry, and the keys it takes besides t and itself

@@ -20,9 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from panel.games.kaboom.settings import COLOURS
-from panel.core.errors import ConfigError, Problem, read_toml
+from panel.core.errors import ConfigError, Problem
+from panel.core.toml_file import read_toml
 from panel.core.i18n import N_, Text
-from panel.core.layout import Layout, default_layout_path, load_layout
+from panel.core.layout import Layout
+from panel.core.layout_file import default_layout_path, load_layout
 
 BUTTON_ROLES = ("recharge", "mission", "alert_flipped", "alert_deactivated", "start")
 _KEYS = ("players",) + BUTTON_ROLES + ("cover",)

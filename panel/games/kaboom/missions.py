@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from panel.games.kaboom.settings import DIFFICULTIES, LIMITS, MissionRules, RULE_WORDS
-from panel.core.errors import ConfigError, Problem, read_toml
+from panel.core.errors import ConfigError, Problem
+from panel.core.toml_file import read_toml
 from panel.core.i18n import N_, Text, Word
 
 DEFAULT_MISSIONS = "missions.toml"
