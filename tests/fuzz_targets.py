@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-from panel.games.airlines.cards import load_deck
+from panel.games.airlines.deck_file import load_deck
 from panel.games.airlines.engine import MatchSettings, names
 from panel.core.errors import ConfigError
 from panel.firmware import protocol
@@ -101,7 +101,7 @@ def seeds(target: str) -> list[bytes]:
     }.get(target, [])
     out = [f.read_bytes() for f in files if f.is_file()]
     if target == "deck":  # a whole generated deck, every kind of card
-        from panel.games.airlines.cards import dump_deck
+        from panel.games.airlines.deck_file import dump_deck
         from panel.games.airlines.deckgen import generate_deck
 
         out.append(dump_deck(generate_deck(load_layout(expansion=True), seed=3, expansion=True)).encode())

@@ -9,7 +9,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from panel.games.kaboom.mapping import load_mapping
+from panel.games.kaboom.mapping_file import load_mapping
 from test_browser import WAIT, admin_login, browser, pages, server, sim_press, sim_set  # noqa: F401 (fixtures)
 
 MAPPING = load_mapping()

@@ -554,7 +554,7 @@ def test_the_makers_tools_in_the_system_locales_language(tmp_path, capsys, local
         f"{deck}: 80 cartas para el lado azul con la expansión (semilla 5)",
         f"{deck}: 80 cartas, todas jugables en el lado azul con la expansión"]
     assert 'side = "blue"' in deck.read_text()
-    from panel.games.airlines.cards import dump_deck, load_deck
+    from panel.games.airlines.deck_file import dump_deck, load_deck
 
     two = load_deck(deck)
     two.cards = two.cards[:2]

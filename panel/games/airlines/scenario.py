@@ -32,7 +32,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from panel.games.airlines.cards import Card, parse_cards
+from panel.games.airlines.cards import Card
+from panel.games.airlines.deck_file import parse_cards
 from panel.games.airlines.engine import Match, MatchSettings, malformed
 from panel.core.errors import ConfigError, Problem
 from panel.core.toml_file import read_toml

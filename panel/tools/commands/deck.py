@@ -14,7 +14,8 @@ import random
 import sys
 from pathlib import Path
 
-from panel.games.airlines.cards import Deck, check_card, dump_deck, load_deck
+from panel.games.airlines.cards import Deck, check_card
+from panel.games.airlines.deck_file import dump_deck, load_deck
 from panel.games.airlines.deckgen import generate_deck
 from panel.core.errors import ConfigError, Problem
 from panel.core.i18n import N_, Text, _, ngettext, system
