@@ -24,7 +24,6 @@ import functools
 import itertools
 import json
 import logging
-import random
 import time
 from collections import deque
 from datetime import datetime
@@ -33,6 +32,7 @@ from typing import Any, Callable
 import aiomqtt
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
+from panel.core.backoff import Backoff
 from panel.service.cockpit import Refused
 from panel.service.replay import replay
 from panel.mqtt.protocol import (BACKOFF, COMMAND_ACTIONS, COMMANDS, OFFLINE, ONLINE, OUTBOX_EVENTS, RESULT_STATUSES,
@@ -73,23 +73,6 @@ def why(e: BaseException) -> str:
     """An aiomqtt error in a few words ('[code:134] Bad user name or password')."""
     text = str(e) or type(e).__name__
     return text.replace("Operation timed out", "no answer").strip()
-
-
-class Backoff:
-    """The pause before the next attempt: doubling from `low` to `high`, with jitter so
-    twenty cockpits do not all knock on a restarted broker in the same millisecond."""
-
-    def __init__(self, low: float, high: float):
-        self.low, self.high = low, high
-        self.next = low
-
-    def reset(self) -> None:
-        self.next = self.low
-
-    def pause(self) -> float:
-        p = self.next * random.uniform(0.8, 1.2)  # the ±20 % docs/mqtt.md promises
-        self.next = min(self.high, self.next * 2)
-        return p
 
 
 class _Listener:
