@@ -111,7 +111,7 @@ class Field:
         return v
 
     def wrong(self, v: Any, key: str, problems: Problems, message: str | None = None, **more: Any) -> Any:
-        problems.add(key, say(self.says or message or N_("must be {what}, not {value}"), v, **self.values, **more))
+        problems.add(key, say(self.says or message or N_("must be {what}, not {value}"), v, **(more | self.values)))
         return MISSING
 
 
@@ -151,8 +151,8 @@ class Int(Field):
         if not whole(v):
             return self.wrong(v, key, problems, N_("must be {what}, not {value}"), what=Word(self.what))
         if (self.lo is not None and v < self.lo) or (self.hi is not None and v > self.hi):
-            problems.add(key, say(self.says or N_("{value} is out of range ({what})"), v, **self.values,
-                                  what=Word(self.what)))
+            problems.add(key, say(self.says or N_("{value} is out of range ({what})"), v,
+                                  **({"what": Word(self.what)} | self.values)))
             return MISSING
         return v
 
