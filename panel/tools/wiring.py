@@ -85,14 +85,15 @@ def pico_usage(hmap: HardwareMap) -> dict[int, str]:
 # ---------------------------------------------------------------------------- markdown
 
 def pinout_md(hmap: HardwareMap, layout: Layout) -> str:
+    lines = [HEADER.format(src=_src(hmap)), f"# Pinout: {hmap.name}", ""]
+    lines += _pi_header_md(hmap, layout) + _pico_md(hmap) + _mcp3008_md(hmap) + _controls_md(hmap, layout)
+    return "\n".join(lines) + "\n"
+
+
+def _pi_header_md(hmap: HardwareMap, layout: Layout) -> list[str]:
     pi = pi_usage(hmap, layout)
-    pull = {}
-    for pin, user, _ in hmap.pi_claims():
-        s = hmap.controls.get(user)
-        if s is not None:
-            pull[pin] = s.pull_words
-    lines = [HEADER.format(src=_src(hmap)), f"# Pinout: {hmap.name}", "",
-             "## Raspberry Pi 40-pin header", "",
+    pull = {pin: hmap.controls[user].pull_words for pin, user, _ in hmap.pi_claims() if user in hmap.controls}
+    lines = ["## Raspberry Pi 40-pin header", "",
              "Pin numbers are physical header pins; GPIO numbers are BCM. Pin 1 is the square pad.", "",
              "| Pin | Signal | Carries | Input |", "| ---: | --- | --- | --- |"]
     bcm_of = {v: k for k, v in BCM_TO_PHYS.items()}
@@ -109,48 +110,57 @@ def pinout_md(hmap: HardwareMap, layout: Layout) -> str:
             lines.append(f"| {n} | {sig} | {carries} | |")
             continue
         b = bcm_of[n]
-        sig = f"GPIO{b}"
         carries = pi.get(b, "")
         if not carries and b in SPI0_SIGNALS and "spi0" in hmap.buses:
             carries = f"reserved: {SPI0_SIGNALS[b]}"
-        lines.append(f"| {n} | {sig} | {carries} | {pull.get(b, '')} |")
+        lines.append(f"| {n} | GPIO{b} | {carries} | {pull.get(b, '')} |")
+    return lines
 
+
+def _pico_md(hmap: HardwareMap) -> list[str]:
     pico = pico_usage(hmap)
-    if hmap.coprocessor is not None or pico:
-        lines += ["", "## Raspberry Pi Pico", "",
-                  f"Connected to the Pi over USB ({(hmap.coprocessor.port if hmap.coprocessor else None) or 'auto'}).",
-                  "", "| Pin | Signal | Carries |", "| ---: | --- | --- |"]
-        for n in range(1, 41):
-            sig = PICO_PINS[n]
-            carries = ""
-            if sig.startswith("GP"):
-                carries = pico.get(int(sig[2:]), "")
-            elif sig == "ADC_VREF" and hmap.coprocessor_adc():
-                carries = "top of the slider dividers"
-            elif sig == "AGND" and hmap.coprocessor_adc():
-                carries = "bottom of the slider dividers"
-            lines.append(f"| {n} | {sig} | {carries} |")
+    if hmap.coprocessor is None and not pico:
+        return []
+    lines = ["", "## Raspberry Pi Pico", "",
+             f"Connected to the Pi over USB ({(hmap.coprocessor.port if hmap.coprocessor else None) or 'auto'}).",
+             "", "| Pin | Signal | Carries |", "| ---: | --- | --- |"]
+    for n in range(1, 41):
+        sig = PICO_PINS[n]
+        carries = ""
+        if sig.startswith("GP"):
+            carries = pico.get(int(sig[2:]), "")
+        elif sig == "ADC_VREF" and hmap.coprocessor_adc():
+            carries = "top of the slider dividers"
+        elif sig == "AGND" and hmap.coprocessor_adc():
+            carries = "bottom of the slider dividers"
+        lines.append(f"| {n} | {sig} | {carries} |")
+    return lines
 
-    if hmap.mcp3008 is not None:
-        adc = hmap.mcp3008_channels()
-        lines += ["", "## MCP3008 (on SPI0)", "", "| Chip pin | Signal | Goes to |", "| ---: | --- | --- |"]
-        for ch in range(8):
-            lines.append(f"| {ch + 1} | CH{ch} | {adc.get(ch, '')} |")
-        cs = hmap.mcp3008.select_pin
-        for n, sig, to in ((9, "DGND", "Pi GND"), (10, "CS/SHDN", f"Pi GPIO{cs} (pin {BCM_TO_PHYS[cs]})"),
-                           (11, "DIN", "Pi GPIO10 (pin 19)"), (12, "DOUT", "Pi GPIO9 (pin 21)"),
-                           (13, "CLK", "Pi GPIO11 (pin 23)"), (14, "AGND", "Pi GND"),
-                           (15, "VREF", "Pi 3V3 (pin 1)"), (16, "VDD", "Pi 3V3 (pin 1)")):
-            lines.append(f"| {n} | {sig} | {to} |")
 
-    lines += ["", "## Every control of the layout", "",
-              f"Layout: {layout.name}, {layout.side} side" + (", with the expansion" if layout.expansion else "")
-              + ".", "", "| Control | Kind | Wired to |", "| --- | --- | --- |"]
+def _mcp3008_md(hmap: HardwareMap) -> list[str]:
+    if hmap.mcp3008 is None:
+        return []
+    adc = hmap.mcp3008_channels()
+    lines = ["", "## MCP3008 (on SPI0)", "", "| Chip pin | Signal | Goes to |", "| ---: | --- | --- |"]
+    lines += [f"| {ch + 1} | CH{ch} | {adc.get(ch, '')} |" for ch in range(8)]
+    cs = hmap.mcp3008.select_pin
+    for n, sig, to in ((9, "DGND", "Pi GND"), (10, "CS/SHDN", f"Pi GPIO{cs} (pin {BCM_TO_PHYS[cs]})"),
+                       (11, "DIN", "Pi GPIO10 (pin 19)"), (12, "DOUT", "Pi GPIO9 (pin 21)"),
+                       (13, "CLK", "Pi GPIO11 (pin 23)"), (14, "AGND", "Pi GND"),
+                       (15, "VREF", "Pi 3V3 (pin 1)"), (16, "VDD", "Pi 3V3 (pin 1)")):
+        lines.append(f"| {n} | {sig} | {to} |")
+    return lines
+
+
+def _controls_md(hmap: HardwareMap, layout: Layout) -> list[str]:
+    lines = ["", "## Every control of the layout", "",
+             f"Layout: {layout.name}, {layout.side} side" + (", with the expansion" if layout.expansion else "")
+             + ".", "", "| Control | Kind | Wired to |", "| --- | --- | --- |"]
     for c in sorted(layout.controls(), key=lambda c: c.id):
         kind = getattr(c, "token_kind", None) or "button"
         s = hmap.controls.get(c.id)
         lines.append(f"| {c.id} | {kind} | {s.describe() if s else 'not wired (click it on the screen)'} |")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def matrix_md(hmap: HardwareMap) -> str:
