@@ -22,7 +22,9 @@ from panel.games.airlines.engine import MatchSettings
 from panel.games.kaboom.settings import KaboomSettings
 from panel.games.kaboom.missions import load_missions
 from panel.games.registry import DEFAULT, games
-from panel.core.errors import ConfigError, Problem, StoreError, read_toml
+from panel.core.errors import ConfigError, Problem, StoreError
+from panel.core.schema import Bool, Check, Each, Field, Int, Problems, Str, Table
+from panel.core.toml_file import read_toml
 from panel.core.i18n import N_, Several, Text, _, languages, system, system_language, text_of
 from panel.web.app import build_app
 from panel.service.cockpit import Cockpit
@@ -37,8 +39,6 @@ from panel.storage.store import Store
 log = logging.getLogger("penguin-panel")
 
 DEFAULT_PORT = 8080
-SERVICE_KEYS = ("host", "port", "db", "pin", "allow_hosts", "layout", "hardware", "sim_from_network",
-                *Retention.KEYS)
 
 
 def default_db() -> Path:
@@ -78,90 +78,62 @@ class Resolved:
     retention: Retention = Retention()
 
 
+def _pin(v: Any) -> Text | None:
+    try:
+        check_pin_format(v)
+    except PinError as e:
+        return e.args[0]
+    return None
+
+
+_PATH = Str(says=N_("must be a string"))
+SERVICE = Table(says=N_("must be a table"), default={}, fields={
+    "host": _PATH, "port": Int(lo=0, hi=65535, says=N_("must be a port number 0-65535, not {value}")), "db": _PATH,
+    "pin": Check(test=_pin), "allow_hosts": Check(test=lambda v: None if isinstance(v, list) and all(
+        isinstance(h, str) for h in v) else N_("must be an array of host names")),
+    "layout": _PATH, "hardware": _PATH, "sim_from_network": Bool(default=False),
+    **{k: Field() for k in Retention.KEYS}})  # Retention checks its own
+_OWN_KEYS = Each(says=N_("must be a table"))  # a table whose keys its own reader checks
+SETTINGS_FILE = Table(fields={"service": SERVICE, "match": _OWN_KEYS, "kaboom": _OWN_KEYS, "mqtt": Field()})
+KABOOM_DEFAULT_KEYS = ("difficulty", "mission", "custom", "missions", "walk_up")
+KABOOM_DEFAULTS = Table(fields={**{k: Field() for k in KABOOM_DEFAULT_KEYS}, "walk_up": Bool(default=False)})
+
+
 def read_settings(path: str | None) -> dict[str, Any]:
     """The settings file ([service], [match], [kaboom] and [mqtt] tables), checked key by key."""
     if path is None:
         return {}
     raw = read_toml(path)
-    problems = []
-    for k in raw:
-        if k not in ("service", "match", "kaboom", "mqtt"):
-            problems.append(Problem(path, k, Text(N_("unknown table (expected [service], [match], [kaboom] and [mqtt])"))))
-    service = raw.get("service", {})
-    match = raw.get("match", {})
-    if not isinstance(service, dict):
-        problems.append(Problem(path, "service", Text(N_("must be a table"))))
-        service = {}
-    if not isinstance(match, dict):
-        problems.append(Problem(path, "match", Text(N_("must be a table"))))
-        match = {}
-    for k in service:
-        if k not in SERVICE_KEYS:
-            problems.append(Problem(path, f"service.{k}", Text(N_("unknown key (expected one of: {keys})"),
-                                                              keys=", ".join(SERVICE_KEYS))))
-    for k in ("host", "db", "layout", "hardware"):
-        if k in service and not isinstance(service[k], str):
-            problems.append(Problem(path, f"service.{k}", Text(N_("must be a string"))))
-    port = service.get("port")
-    if port is not None and (not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535):
-        problems.append(Problem(path, "service.port", Text(N_("must be a port number 0-65535, not {value}"), value=repr(port))))
-    if not isinstance(service.get("sim_from_network", False), bool):
-        problems.append(Problem(path, "service.sim_from_network", Text(N_("must be true or false"))))
-    hosts = service.get("allow_hosts", [])
-    if not isinstance(hosts, list) or not all(isinstance(h, str) for h in hosts):
-        problems.append(Problem(path, "service.allow_hosts", Text(N_("must be an array of host names"))))
-    if "pin" in service:
-        try:
-            check_pin_format(service["pin"])
-        except PinError as e:
-            problems.append(Problem(path, "service.pin", e.args[0]))
-    try:
-        Retention.from_settings(service, file=path)
-    except ConfigError as e:
-        problems += e.problems
-    try:  # the [match] table: defaults for new matches and the build's touch sensors
-        MatchSettings.check_defaults(match, "file", file=path, key="match")
-    except ConfigError as e:
-        problems += e.problems
-    kaboom = raw.get("kaboom", {})
-    if not isinstance(kaboom, dict):
-        problems.append(Problem(path, "kaboom", Text(N_("must be a table"))))
-        kaboom = {}
-    problems += check_kaboom_defaults(kaboom, path)
+    problems = Problems(path)
+    SETTINGS_FILE.read_top(raw, problems)
+    service, match, kaboom = ({} if not isinstance(raw.get(k, {}), dict) else raw.get(k, {})
+                              for k in ("service", "match", "kaboom"))
+    problems.collect(Retention.from_settings, service, file=path)
+    # the [match] table: defaults for new matches and the build's touch sensors
+    problems.collect(MatchSettings.check_defaults, match, "file", file=path, key="match")
+    problems.found += check_kaboom_defaults(kaboom, path)
     mqtt = None
     if "mqtt" in raw:  # the venue's broker (panel.mqtt): checked by its own settings type
         from panel.mqtt.settings import BridgeSettings
 
-        try:
-            mqtt = BridgeSettings.from_table(raw["mqtt"], file=path)
-        except ConfigError as e:
-            problems += e.problems
-    if problems:
-        raise ConfigError(problems)
+        mqtt = problems.collect(BridgeSettings.from_table, raw["mqtt"], file=path)
+    problems.raise_any()
     return {"service": service, "match": match, "kaboom": kaboom, "mqtt": mqtt}
-
-
-KABOOM_DEFAULT_KEYS = ("difficulty", "mission", "custom", "missions", "walk_up")
 
 
 def check_kaboom_defaults(kaboom: dict[str, Any], path: str) -> list[Problem]:
     """The [kaboom] table: what a Penguin Kaboom mission set up at the panel is played with
     (difficulty, mission or custom numbers, a café's own missions file) and whether a
     penguin's colour pressed between matches sets one up (walk_up)."""
-    problems = [Problem(path, f"kaboom.{k}", Text(N_("unknown key (expected one of: {keys})"),
-                                                  keys=", ".join(KABOOM_DEFAULT_KEYS)))
-                for k in kaboom if k not in KABOOM_DEFAULT_KEYS]
-    if not isinstance(kaboom.get("walk_up", False), bool):
-        problems.append(Problem(path, "kaboom.walk_up", Text(N_("must be true or false"))))
+    problems = Problems(path)
+    KABOOM_DEFAULTS.read(kaboom, "kaboom", problems)
     mission = {k: v for k, v in kaboom.items() if k in KABOOM_DEFAULT_KEYS and k != "walk_up"}
-    try:  # the same checks as a mission the game master sets up
-        missions = mission.get("missions")
-        KaboomSettings.from_dict({"mode": "kaboom", **mission},
-                                 load_missions(missions if isinstance(missions, str) else None),
-                                 file=path, key="kaboom")
-    except ConfigError as e:
-        problems += e.problems
-    return problems
+    missions = mission.get("missions")
+    # the same checks as a mission the game master sets up
+    problems.collect(lambda: KaboomSettings.from_dict({"mode": "kaboom", **mission},
+                                                      load_missions(missions if isinstance(missions, str) else None),
+                                                      file=path, key="kaboom"))
+    return problems.found
 
 
 def resolve(opts: Options) -> Resolved:
@@ -238,7 +210,7 @@ def hardware_io(r: Resolved) -> tuple[list, list]:
     sources: list = [io]
     if io.map.on_board():
         # The Pico's matrix, ADC and encoders arrive over the serial link, a source of its own.
-        from panel.core.layout import load_layout
+        from panel.core.layout_file import load_layout
         from panel.service.link_io import LinkIO
 
         sources.append(LinkIO(io.map, load_layout(r.layout, expansion=True), state_dir=io.state_dir))

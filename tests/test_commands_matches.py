@@ -56,7 +56,7 @@ def test_export_of_a_missing_match_or_database_is_one_line(tmp_path, capsys):
 def test_a_kaboom_mission_exports_replays_and_is_debriefed(tmp_path, capsys):
     """A mission played on the cockpit (with presses Kaboom does not use, and the protection
     already off at set-up) exports to a scenario that replays to the same mission."""
-    from panel.games.kaboom.mapping import load_mapping
+    from panel.games.kaboom.mapping_file import load_mapping
 
     mapping = load_mapping()
     db = tmp_path / "panel.db"

@@ -6,7 +6,7 @@ import pytest
 
 from panel.games.airlines.engine import Match, MatchSettings, Team
 from panel.core.events import Action, InputEvent
-from panel.core.layout import load_layout
+from panel.core.layout_file import load_layout
 
 from engine_helpers import SIMPLE, move, of_type, press, run, start, types
 

@@ -150,7 +150,7 @@ def test_other_controls_change_nothing_and_the_panel_table_sets_the_protection()
 
 def test_a_colour_the_panel_lacks_is_named(tmp_path):
     layout = tmp_path / "layout.toml"
-    from panel.core.layout import default_layout_path
+    from panel.core.layout_file import default_layout_path
 
     layout.write_text(default_layout_path().read_text().replace('black = "alarm.black", ', ""))
     with pytest.raises(ConfigError, match="the panel has no button for the black penguin"):

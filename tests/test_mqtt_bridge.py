@@ -539,7 +539,7 @@ def test_a_kaboom_mission_is_not_the_venues(broker, tmp_path):
     """The venue counts Penguin Airlines matches: while a Kaboom mission is played the
     cockpit's state says idle, and neither its events nor its result go out. The Airlines
     match after it, published as usual, is the barrier: what came before it has arrived."""
-    from panel.games.kaboom.mapping import load_mapping
+    from panel.games.kaboom.mapping_file import load_mapping
 
     players = load_mapping().players
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from panel.tools.cli import main
 from panel.hardware.map import load_map
-from panel.core.layout import load_layout
+from panel.core.layout_file import load_layout
 from panel.hardware.selftest import CHATTER, NEVER, NOT_WIRED, OK, STUCK, SWAPPED
 from panel.hardware.selftest_runner import Faults
 from panel.tools.selftest_sim import run_sim

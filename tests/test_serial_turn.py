@@ -8,7 +8,7 @@ import asyncio
 
 from panel.games.airlines.bot import BotCrew
 from panel.hardware.map import MAPS_DIR, load_map
-from panel.core.layout import load_layout
+from panel.core.layout_file import load_layout
 from panel.link.emulator import FirmwareEmulator
 from play_helpers import board_cockpit
 from waiting import describe, until

@@ -10,7 +10,7 @@ import pytest
 
 from panel.games.kaboom.engine import KaboomMatch, Phase
 from panel.core.events import KABOOM_ACTIONS, Action
-from panel.games.kaboom.mapping import load_mapping
+from panel.games.kaboom.mapping_file import load_mapping
 from panel.service.cockpit import Cockpit
 from panel.service.replay import replay
 from panel.storage.store import Store

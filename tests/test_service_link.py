@@ -10,7 +10,7 @@ import pytest
 from panel.games.airlines.engine import Phase
 from panel.firmware import protocol
 from panel.hardware.map import load_map
-from panel.core.layout import load_layout
+from panel.core.layout_file import load_layout
 from panel.link.emulator import FirmwareEmulator
 from panel.core.errors import Refused
 from play_helpers import board_cockpit

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from panel.core.layout import Layout, load_layout
+from panel.core.layout import Layout
+from panel.core.layout_file import load_layout
 
 
 @lru_cache(maxsize=4)

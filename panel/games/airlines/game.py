@@ -11,7 +11,8 @@ from typing import Any
 from panel.core.errors import ConfigError
 from panel.core.events import ACTIONS
 from panel.core.i18n import N_, _, translations
-from panel.core.layout import Layout, load_layout
+from panel.core.layout import Layout
+from panel.core.layout_file import load_layout
 from panel.games.airlines import show
 from panel.games.airlines.debrief import COLUMNS, debrief
 from panel.games.airlines.engine import (CARDS_PER_TURN, CREW, MISTAKES_PER_TURN, Match, MatchSettings,

@@ -32,12 +32,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from panel.games.airlines.cards import Card, parse_cards
+from panel.games.airlines.cards import Card
+from panel.games.airlines.deck_file import parse_cards
 from panel.games.airlines.engine import Match, MatchSettings, malformed
 from panel.core.errors import ConfigError, Problem
 from panel.core.events import ACTIONS, Action, GameEvent, InputEvent
 from panel.core.i18n import N_, Text, Word, _
-from panel.core.layout import Layout, load_layout
+from panel.core.layout import Layout
+from panel.core.layout_file import load_layout
 from panel.games.scenario_inputs import read_inputs, start_positions
 
 # the parameters an action entry may give (each checked by the engine's `malformed`)

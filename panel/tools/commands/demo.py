@@ -7,7 +7,7 @@ import sys
 from panel.games.airlines.bot import BotCrew
 from panel.games.airlines.engine import Match, MatchSettings, Phase, Team
 from panel.core.i18n import _
-from panel.core.layout import load_layout
+from panel.core.layout_file import load_layout
 from panel.games.scenario_inputs import input_entry
 
 
