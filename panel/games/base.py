@@ -95,6 +95,9 @@ class Game(Protocol):
     actions: Mapping[str, Any]  # every action a person, a button or a script may ask, with its parameters
     settings_table: str  # the settings file's table of this game's defaults ("match", "kaboom")
     at_venue: bool  # whether a venue counts its matches (scores, leaderboard, commands)
+    # Whether the debrief's list of matches says how each came out (its summary's `outcome`,
+    # made from the log once): a status alone ("finished") does not tell this game's results.
+    lists_outcome: bool
 
     # ---- matches
     def from_stored(self, settings: dict[str, Any], positions: dict[str, str]) -> Engine:

@@ -15,6 +15,7 @@ from panel.core.layout import Layout
 from panel.core.layout_file import load_layout
 from panel.games.airlines import show
 from panel.games.airlines.debrief import COLUMNS, debrief
+from panel.games.airlines.engine.settings import CHOICE_NAMES, MODES
 from panel.games.airlines.engine import (CARDS_PER_TURN, CREW, MISTAKES_PER_TURN, Match, MatchSettings,
                                          default_teams, names)
 from panel.games.base import Build, Engine
@@ -35,6 +36,7 @@ class Airlines:
     actions = ACTIONS
     settings_table = "match"
     at_venue = True
+    lists_outcome = False  # its status and teams say enough in the list; the debrief has the scores
     show = show
     columns = COLUMNS
     table_titles = TITLES
@@ -108,8 +110,10 @@ class Airlines:
         return card
 
     def pages(self, tr: Any) -> dict[str, Any]:
+        """Also the names of the modes a match's settings carry."""
         return {"title": tr.gettext(self.title), "columns": {k: list(v) for k, v in COLUMNS.items()},
-                "tables": {k: tr.gettext(v) for k, v in TITLES.items()}}
+                "tables": {k: tr.gettext(v) for k, v in TITLES.items()},
+                "names": {"mode": {m: tr.pgettext("a setting's choice", CHOICE_NAMES[m]) for m in MODES}}}
 
     # ------------------------------------------------------------------ afterwards
     def summary(self, engine: Match, events: list[Any]) -> dict[str, Any]:

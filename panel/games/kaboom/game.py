@@ -9,18 +9,29 @@ from typing import Any
 
 from panel.core.errors import ConfigError, Problem
 from panel.core.events import KABOOM_ACTIONS
-from panel.core.i18n import N_, Text, _
+from panel.core.i18n import NC_, N_, Text, _
 from panel.games.base import Build, Engine
 from panel.games.kaboom import show
 from panel.games.kaboom.build import declaration, kaboom_match, panel_for
 from panel.games.kaboom.debrief import COLUMNS, debrief
 from panel.games.kaboom.engine import KaboomMatch
-from panel.games.kaboom.settings import KaboomSettings
+from panel.games.kaboom.settings import DIFFICULTIES, KaboomSettings
 
 TITLES = {"players": N_("Penguins: where the time went"), "alerts": N_("Alerts: how fast each was reported flipped")}
 # How a mission ended, in words.
 OUTCOMES = {"success": N_("mission accomplished"), "failed": N_("mission failed"), "abandoned": N_("mission abandoned")}
 NOT_FINISHED = N_("not finished")
+# The penguins as the pages draw them (panel/web/static/games/kaboom/): its name, its colour
+# and the ink written on it; the name is always beside the colour (colour-blind players).
+# The lights' own colours (show.py) cannot show black: the black penguin is violet there.
+PENGUINS = {
+    "red": (NC_("penguin", "red"), "#e0203a", "#fff"),
+    "blue": (NC_("penguin", "blue"), "#1f5fd0", "#fff"),
+    "white": (NC_("penguin", "white"), "#f4f4f0", "#222"),
+    "yellow": (NC_("penguin", "yellow"), "#f5c518", "#222"),
+    "green": (NC_("penguin", "green"), "#21a045", "#fff"),
+    "black": (NC_("penguin", "black"), "#23232a", "#fff"),
+}
 # What the game master's form and a walk-up may choose (the rest is the build's or stored).
 FORM = tuple(k for k in KaboomSettings.FORM if k != "mode")
 # What a walk-up mission keeps of the last one: the same mission again.
@@ -33,6 +44,7 @@ class Kaboom:
     actions = KABOOM_ACTIONS
     settings_table = "kaboom"
     at_venue = False  # a mission scores nothing at a venue: its state shows the cockpit idle there
+    lists_outcome = True  # "finished" says nothing of a mission: accomplished or failed
     show = show
     columns = COLUMNS
     table_titles = TITLES
@@ -104,8 +116,14 @@ class Kaboom:
         return card  # a mission has no tower
 
     def pages(self, tr: Any) -> dict[str, Any]:
+        """Also the names of the ids a mission's snapshot and summary carry (colours,
+        difficulties, outcomes) and each penguin's colours on the pages."""
         return {"title": tr.gettext(self.title), "columns": {k: list(v) for k, v in COLUMNS.items()},
-                "tables": {k: tr.gettext(v) for k, v in TITLES.items()}}
+                "tables": {k: tr.gettext(v) for k, v in TITLES.items()},
+                "names": {"colour": {c: tr.pgettext("penguin", name) for c, (name, _css, _ink) in PENGUINS.items()},
+                          "difficulty": {d: tr.gettext(name) for d, name in DIFFICULTIES.items()},
+                          "outcome": {o: tr.gettext(name) for o, name in OUTCOMES.items()}},
+                "penguins": {c: {"css": css, "ink": ink} for c, (_name, css, ink) in PENGUINS.items()}}
 
     # ------------------------------------------------------------------ afterwards
     def summary(self, engine: KaboomMatch, events: list[Any]) -> dict[str, Any]:
