@@ -9,7 +9,8 @@ import asyncio
 import pytest
 
 from panel.games.kaboom.engine import KaboomMatch, Phase
-from panel.core.events import KABOOM_ACTIONS, Action
+from panel.core.events import Action
+from panel.games.kaboom.events import ACTIONS as KABOOM_ACTIONS
 from panel.games.kaboom.mapping_file import load_mapping
 from panel.service.cockpit import Cockpit
 from panel.service.replay import replay

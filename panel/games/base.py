@@ -93,6 +93,7 @@ class Game(Protocol):
     id: str  # the game's word everywhere: "airlines", "kaboom"
     title: str  # its name for people (marked N_(), said in the reader's language)
     actions: Mapping[str, Any]  # every action a person, a button or a script may ask, with its parameters
+    event_types: Mapping[str, str]  # every game event its engine sends, and what it says
     settings_table: str  # the settings file's table of this game's defaults ("match", "kaboom")
     at_venue: bool  # whether a venue counts its matches (scores, leaderboard, commands)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from panel.core.errors import ConfigError
-from panel.core.events import ACTIONS
+from panel.games.airlines.events import ACTIONS, EVENT_TYPES
 from panel.core.i18n import N_, _, translations
 from panel.core.layout import Layout
 from panel.core.layout_file import load_layout
@@ -33,6 +33,7 @@ class Airlines:
     id = "airlines"
     title = N_("Penguin Airlines")
     actions = ACTIONS
+    event_types = EVENT_TYPES
     settings_table = "match"
     at_venue = True
     show = show

@@ -14,7 +14,7 @@ Each input has `t` (seconds from the start of the match) and one of:
     action = "rule", upheld = true | false
     action = "touch", control = "token id"   (builds with touch sensors)
 
-The actions and their parameters are `panel.core.events.ACTIONS`; a parameter of the wrong
+The actions and their parameters are `panel.games.airlines.events.ACTIONS`; a parameter of the wrong
 shape is an error of the file, found before anything is played. Whether an action may
 happen at its moment is the engine's answer (`Match.refusal`): an action the engine
 refuses then (a team challenging its own turn, a flip with no counter) does nothing and
@@ -36,7 +36,8 @@ from panel.games.airlines.cards import Card
 from panel.games.airlines.deck_file import parse_cards
 from panel.games.airlines.engine import Match, MatchSettings, malformed
 from panel.core.errors import ConfigError, Problem
-from panel.core.events import ACTIONS, Action, GameEvent, InputEvent
+from panel.core.events import Action, GameEvent, InputEvent
+from panel.games.airlines.events import ACTIONS
 from panel.core.i18n import N_, Text, Word, _
 from panel.core.layout import Layout
 from panel.core.layout_file import load_layout

@@ -20,7 +20,8 @@ import enum
 import random
 from typing import Any
 
-from panel.core.events import KABOOM_ACTIONS, Action, GameEvent, InputEvent
+from panel.core.events import Action, GameEvent, InputEvent
+from panel.games.kaboom.events import ACTIONS  # everything a person, a button or a script can ask
 from panel.games.kaboom.mapping import KaboomMapping
 from panel.core.layout import Layout
 from panel.core.clock import Countdown, at
@@ -37,7 +38,6 @@ class Phase(enum.Enum):
     FINISHED = "finished"
 
 
-ACTIONS = KABOOM_ACTIONS  # everything a person, a button or a script can ask (panel.core.events)
 # Why the clocks stop (Kaboom rule 11): the game master, a restart of the service, a lost
 # link to the panel; a resume that names no reason lifts the first two.
 PAUSES = ("pause", "restart", "link")

@@ -18,7 +18,8 @@ from dataclasses import replace
 from typing import Any
 
 from panel.games.airlines.cards import Card, card_section, check_card, sequence_buttons, with_colours
-from panel.core.events import ACTIONS, Action, GameEvent, InputEvent
+from panel.core.events import Action, GameEvent, InputEvent
+from panel.games.airlines.events import ACTIONS
 from panel.core.layout import Layout
 from panel.games.airlines.engine import cooperative
 from panel.core.clock import at
