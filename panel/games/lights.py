@@ -77,3 +77,12 @@ def put(frame: list[Colour], config: Any, role: str, pixels: list[Colour]) -> No
     the NeoPixel config places that role (a role the strip has not: nothing)."""
     for i, c in zip(config.pixels(role), pixels):
         frame[i] = c
+
+
+def put_buttons(frame: list[Colour], config: Any, lights: Mapping[str, Colour]) -> None:
+    """Write each button's light (control id -> colour) where the config chains its LED
+    (a button the strip has no LED for: nothing; one not named stays as it is, off)."""
+    for control, colour in lights.items():
+        i = config.buttons.get(control)
+        if i is not None:
+            frame[i] = colour

@@ -20,6 +20,7 @@ from functools import lru_cache
 from typing import Any, Protocol
 
 from panel.core.events import GameEvent
+from panel.games.lights import OFF
 from panel.games.registry import game_of
 from panel.hardware.map import NeoPixelConfig
 from panel.service.panel import whole_panel
@@ -55,10 +56,10 @@ def sim_strip(layout_path: str | None = None) -> NeoPixelConfig:
 def sim_leds(snapshot: dict[str, Any], *, now: float = 0.0, layout_path: str | None = None) -> dict[str, Any]:
     """What the cockpit's LEDs show on /sim for a snapshot at match time `now`: the game's
     own picture (its show's `render`, as the built panel's strip draws it) on the
-    simulator's strip. `pixels` are the status pixels (the ring first), `buttons` each
-    button's LED."""
+    simulator's strip. `pixels` are the status pixels (the ring first), `buttons` the
+    lit buttons' LEDs (a button not named is off: a short message for a large panel)."""
     strip = sim_strip(layout_path)
     frame = game_of(snapshot).show.render(snapshot, now, strip)
     status = sum(SIM_PIXELS.values())
     return {"type": "leds", "pixels": [list(p) for p in frame[:status]],
-            "buttons": {cid: list(frame[i]) for cid, i in strip.buttons.items()}}
+            "buttons": {cid: list(frame[i]) for cid, i in strip.buttons.items() if frame[i] != OFF}}

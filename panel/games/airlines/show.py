@@ -21,7 +21,7 @@ from typing import Any
 
 from panel.core.colour import Colour
 from panel.games import lights
-from panel.games.lights import AMBER, GREEN, OFF, RED, WHITE, blink, count_pixels, drain, put, scale
+from panel.games.lights import AMBER, GREEN, OFF, RED, WHITE, blink, count_pixels, drain, put, put_buttons, scale
 
 TEAM_COLOURS: tuple[Colour, ...] = ((0, 80, 255), (255, 0, 40), (0, 220, 60), (255, 200, 0),
                                     (160, 0, 255), (0, 220, 220))
@@ -133,17 +133,12 @@ def render(snapshot: dict[str, Any], now: float, config: Any, cues: list[Cue] = 
     else:
         mistake = None
 
+    # The few lit buttons (the others stay off): no walk over every button of a large panel.
+    allowed = snapshot.get("actions") or {}  # the engine's answer: lit when pressing it does something
+    lit = {"cockpit.start": GREEN if "start_turn" in allowed else OFF,
+           "cockpit.flip": AMBER if "flip" in allowed else OFF}
     stuck = snapshot.get("stuck") if in_turn else None
-    for control, i in config.buttons.items():
-        colour = OFF
-        if control == stuck:
-            colour = RED if mistake is None or blink(now, mistake.start, 4) else OFF
-        elif control.startswith("cockpit."):
-            role = control.split(".", 1)[1]
-            allowed = snapshot.get("actions") or {}  # the engine's answer: lit when pressing it does something
-            if role == "start" and "start_turn" in allowed:
-                colour = GREEN
-            elif role == "flip" and "flip" in allowed:
-                colour = AMBER
-        frame[i] = colour
+    if stuck is not None:
+        lit[stuck] = RED if mistake is None or blink(now, mistake.start, 4) else OFF
+    put_buttons(frame, config, lit)
     return frame

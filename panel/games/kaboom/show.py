@@ -32,7 +32,7 @@ from typing import Any
 
 from panel.core.colour import Colour
 from panel.games import lights
-from panel.games.lights import AMBER, GREEN, OFF, RED, WHITE, blink, count_pixels, drain, put, scale
+from panel.games.lights import AMBER, GREEN, OFF, RED, WHITE, blink, count_pixels, drain, put, put_buttons, scale
 
 PLAYER_COLOURS: dict[str, Colour] = {"red": (255, 0, 0), "blue": (0, 70, 255), "white": (255, 255, 255),
                                      "yellow": (255, 190, 0), "green": (0, 210, 40), "black": (140, 0, 255)}
@@ -220,7 +220,5 @@ def render(snapshot: dict[str, Any], now: float, config: Any, cues: list[Cue] = 
     put(frame, config, "timer", ring(snapshot, now, len(config.pixels("timer")), cues))
     if snapshot.get("phase") != "setup":
         put(frame, config, "counters", alert_cards(snapshot, now, len(config.pixels("counters"))))
-    lights = button_lights(snapshot, now)
-    for control, i in config.buttons.items():
-        frame[i] = lights.get(control, OFF)
+    put_buttons(frame, config, button_lights(snapshot, now))
     return frame
