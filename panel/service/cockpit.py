@@ -317,8 +317,7 @@ class Cockpit:
         else:
             state = dict(full if full is not None else self.match.snapshot(self.now()))
             state.pop("card", None)
-            if self.language != SOURCE:
-                state = self.game.present(state, self.match, translations(self.language))
+            state = self.game.present(state, self.match, translations(self.language))
             state["positions"] = dict(self.positions) if not self.active else state["positions"]
         state["match_id"] = self.record.id if self.record else None
         state["status"] = self.record.status if self.record else None
@@ -329,7 +328,7 @@ class Cockpit:
         return state
 
     def _public_event(self, event: GameEvent) -> dict[str, Any]:
-        if self.language == SOURCE or self.match is None:
+        if self.match is None:
             return public_event(event)
         return self.game.present_event(public_event(event), self.match, translations(self.language))
 

@@ -155,11 +155,19 @@ def contract_events(events: list[GameEvent]) -> list[dict[str, Any]]:
 
 
 def named(event: dict[str, Any], layout: Layout | None, tr: Any) -> dict[str, Any]:
-    """An event dict whose control's plain name (`name`, a mistake's) is said in the language
-    of `tr` (the engine says it in English); unchanged without a layout or a language."""
-    if tr is None or layout is None or "name" not in event or event.get("control") not in layout:
+    """A mistake's event dict with its control's plain name (`name`) in the language of `tr`
+    (English without it): the engine says the control's id; named here, once. Other events,
+    and any without a layout, unchanged."""
+    if layout is None or event.get("type") != "mistake" or event.get("control") not in layout:
         return event
-    return {**event, "name": layout.plain_name(event["control"], tr)}
+    name = layout.plain_name(event["control"], tr)
+    out: dict[str, Any] = {}
+    for k, v in event.items():  # the name right after the control, where a reader looks for it
+        if k != "name":
+            out[k] = v
+        if k == "control":
+            out["name"] = name
+    return out
 
 
 def result(match: Match, events: list[GameEvent], refused: list[dict[str, Any]] | None = None,
