@@ -69,12 +69,17 @@ class Build:
 
 
 class Show(Protocol):
-    """A game's lights and sounds: pure functions from its snapshot and the time to a frame
-    (see panel/hardware/effects.py, which plays them on the built panel, and
-    panel/service/effects.py, which draws the same picture on /sim)."""
+    """A game's lights and sounds: pure functions from its snapshot and the time to a frame,
+    drawn with panel/games/lights.py, and its tunes. The one picture of the game:
+    panel/hardware/effects.py plays it on the built panel's strip and buzzer,
+    panel/service/effects.py renders it for /sim's simulated strip."""
 
     SOUNDS: Mapping[str, tuple[str, str | None]]  # game event -> (its sound and light cue, whose colour)
-    LAST_SECONDS: int
+    LAST_SECONDS: int  # how many last seconds of a running clock tick (lights.TICK)
+    CUE_SECONDS: Mapping[str, float]  # each cue's light, how long it shows
+    TUNES: Mapping[str, Any]  # each sound's tune for the buzzer (lights.Steps), the tick's with them
+    PRIORITY: Mapping[str, int]  # which tune cuts which: a higher one cuts a lower
+    Cue: type  # the game's cue (a lights.Cue that knows its CUE_SECONDS): Cue(kind, start, whose colour)
 
     def ticking(self, snapshot: dict[str, Any]) -> float | None: ...
 

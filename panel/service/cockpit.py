@@ -730,7 +730,7 @@ class Cockpit:
         full = self.full_snapshot()
         sub.send(Message(type="state", state=self.public_state(full)))
         if sub.view == "sim":
-            sub.send(Message(sim_leds(full or {"phase": "idle"}, now=self.now())))
+            sub.send(Message(sim_leds(full or {"phase": "idle"}, now=self.now(), layout_path=self.layout_path)))
         if sub.view == "tower":
             self._spawn(self._send_card([sub]))
 
@@ -802,6 +802,6 @@ class Cockpit:
                 for message in messages:
                     sub.send(message)
                 if sub.view == "sim":
-                    leds = leds or Message(sim_leds(full or {"phase": "idle"}, now=self.now()))
+                    leds = leds or Message(sim_leds(full or {"phase": "idle"}, now=now, layout_path=self.layout_path))
                     sub.send(leds)
         self._card_changed(full)
