@@ -317,8 +317,7 @@ class Cockpit:
         else:
             state = dict(full if full is not None else self.match.snapshot(self.now()))
             state.pop("card", None)
-            if self.language != SOURCE:
-                state = self.game.present(state, self.match, translations(self.language))
+            state = self.game.present(state, self.match, translations(self.language))
             state["positions"] = dict(self.positions) if not self.active else state["positions"]
         state["match_id"] = self.record.id if self.record else None
         state["status"] = self.record.status if self.record else None
@@ -329,7 +328,7 @@ class Cockpit:
         return state
 
     def _public_event(self, event: GameEvent) -> dict[str, Any]:
-        if self.language == SOURCE or self.match is None:
+        if self.match is None:
             return public_event(event)
         return self.game.present_event(public_event(event), self.match, translations(self.language))
 
@@ -731,7 +730,7 @@ class Cockpit:
         full = self.full_snapshot()
         sub.send(Message(type="state", state=self.public_state(full)))
         if sub.view == "sim":
-            sub.send(Message(sim_leds(full or {"phase": "idle"}, now=self.now())))
+            sub.send(Message(sim_leds(full or {"phase": "idle"}, now=self.now(), layout_path=self.layout_path)))
         if sub.view == "tower":
             self._spawn(self._send_card([sub]))
 
@@ -803,6 +802,6 @@ class Cockpit:
                 for message in messages:
                     sub.send(message)
                 if sub.view == "sim":
-                    leds = leds or Message(sim_leds(full or {"phase": "idle"}, now=self.now()))
+                    leds = leds or Message(sim_leds(full or {"phase": "idle"}, now=now, layout_path=self.layout_path))
                     sub.send(leds)
         self._card_changed(full)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from panel.core.errors import ConfigError, Problem
-from panel.core.events import KABOOM_ACTIONS
+from panel.games.kaboom.events import ACTIONS, EVENT_TYPES
 from panel.core.i18n import NC_, N_, Text, _
 from panel.games.base import Build, Engine
 from panel.games.kaboom import show
@@ -41,7 +41,8 @@ AGAIN = ("difficulty", "mission", "custom")
 class Kaboom:
     id = "kaboom"
     title = N_("Penguin Kaboom")
-    actions = KABOOM_ACTIONS
+    actions = ACTIONS
+    event_types = EVENT_TYPES
     settings_table = "kaboom"
     at_venue = False  # a mission scores nothing at a venue: its state shows the cockpit idle there
     lists_outcome = True  # "finished" says nothing of a mission: accomplished or failed
