@@ -15,7 +15,7 @@ from panel.games.kaboom import show
 from panel.games.kaboom.build import declaration, kaboom_match, panel_for
 from panel.games.kaboom.debrief import COLUMNS, debrief
 from panel.games.kaboom.engine import KaboomMatch
-from panel.games.kaboom.settings import DIFFICULTIES, KaboomSettings
+from panel.games.kaboom.settings import DIFFICULTY_NAMES, KaboomSettings
 
 TITLES = {"players": N_("Penguins: where the time went"), "alerts": N_("Alerts: how fast each was reported flipped")}
 # How a mission ended, in words.
@@ -122,7 +122,7 @@ class Kaboom:
         return {"title": tr.gettext(self.title), "columns": {k: list(v) for k, v in COLUMNS.items()},
                 "tables": {k: tr.gettext(v) for k, v in TITLES.items()},
                 "names": {"colour": {c: tr.pgettext("penguin", name) for c, (name, _css, _ink) in PENGUINS.items()},
-                          "difficulty": {d: tr.gettext(name) for d, name in DIFFICULTIES.items()},
+                          "difficulty": {d: tr.gettext(name) for d, name in DIFFICULTY_NAMES.items()},
                           "outcome": {o: tr.gettext(name) for o, name in OUTCOMES.items()}},
                 "penguins": {c: {"css": css, "ink": ink} for c, (_name, css, ink) in PENGUINS.items()}}
 
