@@ -41,7 +41,7 @@ from panel.games.airlines.events import ACTIONS
 from panel.core.i18n import N_, Text, Word, _
 from panel.core.layout import Layout
 from panel.core.layout_file import load_layout
-from panel.games.scenario_inputs import read_inputs, start_positions
+from panel.games.scenario_inputs import read_end, read_inputs, start_positions
 
 # the parameters an action entry may give (each checked by the engine's `malformed`)
 _ACTION_PARAMS = tuple(dict.fromkeys(p for params in ACTIONS.values() for p in params))
@@ -104,13 +104,10 @@ def parse_airlines_scenario(raw: dict[str, Any], *, file: str | None = None, bas
 
     inputs, input_problems = parse_inputs(raw.get("input", []), layout, file)
     problems += input_problems
-    end = raw.get("end")
-    if end is not None and (not isinstance(end, (int, float)) or isinstance(end, bool) or end < 0):
-        problems.append(Problem(file, "end", Text(N_("must be a time in seconds (a number >= 0)"))))
-        end = None
+    end = read_end(raw, file, problems)
     if problems:
         raise ConfigError(problems)
-    return Scenario(settings, layout, cards, inputs, float(end) if end is not None else None, positions)
+    return Scenario(settings, layout, cards, inputs, end, positions)
 
 
 def parse_inputs(raw_inputs: Any, layout: Layout, file: str | None,
