@@ -276,7 +276,9 @@ def test_a_power_cut_loses_only_the_end_of_the_log_and_nothing_acknowledged(tmp_
                     break
         finally:
             p.kill()
-            rest = p.communicate()[0] or ""  # what it printed before it died
+            rest = p.stdout.read()  # what it printed before it died (with what the line reader holds)
+            p.stdin.close()
+            p.wait()
         if cut == POWER_CUTS:
             break
         committed: dict[int, int] = {}
