@@ -31,6 +31,7 @@ from dataclasses import replace
 from operator import attrgetter
 from typing import Any, Callable, Iterable
 
+from panel.core.clock import SLACK
 from panel.core.errors import Problem, Refused, StoreUnavailable, StoreWriteError
 from panel.core.events import Action, GameEvent, InputEvent
 from panel.core.i18n import SOURCE, Text
@@ -39,7 +40,7 @@ from panel.core.statuses import STATUS_WHEN_OVER
 from panel.games.base import Build, Engine
 from panel.games.registry import DEFAULT, game_of
 from panel.service import game_master, inputs, restore as restoring, walk_up
-from panel.service.fan_out import SLACK, FanOut
+from panel.service.fan_out import FanOut
 from panel.service.join_codes import JoinCodes, code_ok
 from panel.service.panel import whole_panel
 from panel.service.ports import Entry, MatchLog as Store, MatchRecord

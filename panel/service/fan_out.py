@@ -11,6 +11,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
+from panel.core.clock import SLACK
 from panel.core.errors import Refused
 from panel.core.events import GameEvent
 from panel.core.i18n import NOT_A_LANGUAGE, languages
@@ -22,10 +23,6 @@ if TYPE_CHECKING:
     from panel.service.cockpit import Cockpit
 
 log = logging.getLogger("penguin-panel")
-# A timer woken at its deadline may read the clock a hair before it (float rounding of
-# deadline - now, the clock's resolution): within this it is due, or the loop would spin
-# until the clock passes it.
-SLACK = 1e-6
 
 
 class FanOut:
