@@ -385,7 +385,7 @@ def test_the_completed_cards_are_drawn_for_everyone_but_never_the_card_in_play(s
 
 
 def test_the_board_gets_the_buzzers_cues(svc):
-    from panel.hardware.buzzer import TUNES
+    from panel.games.lights import TUNES
 
     sounds = svc.client().get("/api/sounds")[1]
     airlines = sounds["games"]["airlines"]

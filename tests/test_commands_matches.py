@@ -69,6 +69,9 @@ def test_a_kaboom_mission_exports_replays_and_is_debriefed(tmp_path, capsys):
                 await cockpit.input(mapping.cover, mapping.cover_open)  # before the set-up
                 await cockpit.create_match({"mode": "kaboom", "players": ["red", {"colour": "white", "name": "Miji"}],
                                             "difficulty": "advanced", "mission": 12, "seed": 4})
+                # Kaboom rule 9: the lever left down before the set-up lifts nothing; moved again, it does.
+                await cockpit.input(mapping.cover, next(p for p in mapping.cover_positions if p != mapping.cover_open))
+                await cockpit.input(mapping.cover, mapping.cover_open)
                 await cockpit.action("start", {})
                 await cockpit.input("grid.r1c1", True)  # not Kaboom's: changes nothing
                 await cockpit.input(mapping.recharge, True)

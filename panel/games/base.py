@@ -70,12 +70,17 @@ class Build:
 
 
 class Show(Protocol):
-    """A game's lights and sounds: pure functions from its snapshot and the time to a frame
-    (see panel/hardware/effects.py, which plays them on the built panel, and
-    panel/service/effects.py, which draws the same picture on /sim)."""
+    """A game's lights and sounds: pure functions from its snapshot and the time to a frame,
+    drawn with panel/games/lights.py, and its tunes. The one picture of the game:
+    panel/hardware/effects.py plays it on the built panel's strip and buzzer,
+    panel/service/effects.py renders it for /sim's simulated strip."""
 
     SOUNDS: Mapping[str, tuple[str, str | None]]  # game event -> (its sound and light cue, whose colour)
-    LAST_SECONDS: int
+    LAST_SECONDS: int  # how many last seconds of a running clock tick (lights.TICK)
+    CUE_SECONDS: Mapping[str, float]  # each cue's light, how long it shows
+    TUNES: Mapping[str, Any]  # each sound's tune for the buzzer (lights.Steps), the tick's with them
+    PRIORITY: Mapping[str, int]  # which tune cuts which: a higher one cuts a lower
+    Cue: type  # the game's cue (a lights.Cue that knows its CUE_SECONDS): Cue(kind, start, whose colour)
 
     def ticking(self, snapshot: dict[str, Any]) -> float | None: ...
 
@@ -94,6 +99,7 @@ class Game(Protocol):
     id: str  # the game's word everywhere: "airlines", "kaboom"
     title: str  # its name for people (marked N_(), said in the reader's language)
     actions: Mapping[str, Any]  # every action a person, a button or a script may ask, with its parameters
+    event_types: Mapping[str, str]  # every game event its engine sends, and what it says
     settings_table: str  # the settings file's table of this game's defaults ("match", "kaboom")
     at_venue: bool  # whether a venue counts its matches (scores, leaderboard, commands)
 

@@ -59,3 +59,13 @@ def stored(game: Game, engine: Any) -> dict[str, Any]:
 
 def games() -> Iterator[Game]:
     return iter(GAMES.values())
+
+
+def event_types() -> dict[str, str]:
+    """Every game's event types and what each says (the MQTT event topic's schema), each
+    declared once in its game's package."""
+    out: dict[str, str] = {}
+    for game in GAMES.values():
+        for name, about in game.event_types.items():
+            out.setdefault(name, about)
+    return out

@@ -126,6 +126,15 @@ def _move(e: dict[str, Any], target: Any, layout: Layout, t: float, not_a_token:
     return InputEvent(target, to, t)
 
 
+def read_end(raw: dict[str, Any], file: str | None, problems: list[Problem]) -> float | None:
+    """The top-level `end = t`: where the scenario stops (its clocks run to it), or None."""
+    end = raw.get("end")
+    if end is not None and (not isinstance(end, (int, float)) or isinstance(end, bool) or end < 0):
+        problems.append(Problem(file, "end", Text(N_("must be a time in seconds (a number >= 0)"))))
+        return None
+    return float(end) if end is not None else None
+
+
 def input_entry(event: InputEvent | Action) -> dict[str, Any]:
     """One logged input as a scenario [[input]] entry (the inverse of read_inputs)."""
     if isinstance(event, Action):

@@ -3,7 +3,7 @@
 `SelfTestRunner` builds the input adapters of panel/hardware/ for every control the
 hardware map puts on the Pi, lights each pixel and sounds each buzzer tone, then walks
 the plan of panel/hardware/selftest.py: for each step it asks the maker (a person at the panel, or
-`SimMaker` on mock pins), collects the debounced events that arrive, and finally hands
+`SimPanel.act` on mock pins, driven by panel/tools/selftest_sim.py), collects the debounced events that arrive, and finally hands
 them to `selftest.verdicts`.
 
 `SimPanel` is the simulated panel: gpiozero MockFactory pins wired as the map says,

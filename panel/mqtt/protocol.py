@@ -27,7 +27,7 @@ from typing import Any
 from panel import __version__
 from panel.games.airlines.engine import MODES, Phase
 from panel.games.airlines.engine.cooperative import TABLE
-from panel.core.events import EVENT_TYPES
+from panel.games.registry import event_types
 from panel.games.registry import UnknownGame, game_of
 from panel.core.statuses import RESULT_STATUSES, STATUSES
 
@@ -113,7 +113,7 @@ EVENT_SCHEMA = _obj({
     "at": {"type": "number"},
     # The engine's event as the pages see it; its details depend on its type, but never the card.
     "event": {"type": "object", "required": ["type", "t"],
-              "properties": {"type": {"enum": list(EVENT_TYPES)}, "t": {"type": "number"}, "card": False}},
+              "properties": {"type": {"enum": list(event_types())}, "t": {"type": "number"}, "card": False}},
 })
 
 TURN_SCHEMA = _obj({

@@ -57,7 +57,7 @@ class FanOut:
                 for message in messages:
                     sub.send(message)
                 if sub.view == "sim":
-                    leds = leds or Message(sim_leds(full or {"phase": "idle"}, now=o.now()))
+                    leds = leds or Message(sim_leds(full or {"phase": "idle"}, now=now, layout_path=o.layout_path))
                     sub.send(leds)
         self._card_changed(full)
 
@@ -86,7 +86,7 @@ class FanOut:
         full = o.full_snapshot()
         sub.send(Message(type="state", state=self.presentation.state(full)))
         if sub.view == "sim":
-            sub.send(Message(sim_leds(full or {"phase": "idle"}, now=o.now())))
+            sub.send(Message(sim_leds(full or {"phase": "idle"}, now=o.now(), layout_path=o.layout_path)))
         if sub.view == "tower":
             self._spawn(self._send_card([sub]))
 

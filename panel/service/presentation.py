@@ -14,7 +14,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from panel.core.events import GameEvent
-from panel.core.i18n import N_, SOURCE, Text, Word, text_of, translations
+from panel.core.i18n import N_, Text, Word, text_of, translations
 from panel.core.layout import Layout
 from panel.games.airlines.engine import allowed_actions
 from panel.service.inputs import link_status
@@ -59,8 +59,7 @@ class Presentation:
         else:
             state = dict(full if full is not None else match.snapshot(o.now()))
             state.pop("card", None)
-            if language != SOURCE:
-                state = o.game.present(state, match, translations(language))
+            state = o.game.present(state, match, translations(language))
             state["positions"] = dict(o.positions) if not o.active else state["positions"]
         state["match_id"] = record.id if record else None
         state["status"] = record.status if record else None
@@ -73,7 +72,7 @@ class Presentation:
 
     def event(self, event: GameEvent) -> dict[str, Any]:
         o = self.owner
-        if o.language == SOURCE or o.match is None:
+        if o.match is None:
             return public_event(event)
         return o.game.present_event(public_event(event), o.match, translations(o.language))
 

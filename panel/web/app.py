@@ -125,15 +125,20 @@ async def get_sounds(request: web.Request) -> web.Response:
     """The buzzer's cues for the board to play in the room as well (Web Audio): its tunes
     (frequency in Hz, or null for a rest, and seconds), which cuts which, and for each game
     which event plays which tune and how many last seconds of a running clock tick. Declared
-    once, in panel/hardware (the buzzer and each game's lights and sounds)."""
+    once, in each game's show (panel/games/<game>/show.py), which the buzzer plays."""
+    from panel.games.lights import TICK
     from panel.games.registry import games
-    from panel.hardware.buzzer import PRIORITY, TUNES
 
-    shows = {game.id: {"events": {event: tune for event, (tune, _who) in game.show.SOUNDS.items()},
-                       "last_seconds": game.show.LAST_SECONDS}
-             for game in games()}
-    return web.json_response({"tunes": {k: [list(step) for step in v] for k, v in TUNES.items()},
-                              "priority": PRIORITY, "games": shows, "tick": "tick"})
+    tunes: dict[str, list] = {}
+    priority: dict[str, int] = {}
+    shows = {}
+    for game in games():
+        show = game.show
+        tunes.update({k: [list(step) for step in v] for k, v in show.TUNES.items()})
+        priority.update(show.PRIORITY)
+        shows[game.id] = {"events": {event: tune for event, (tune, _who) in show.SOUNDS.items()},
+                          "last_seconds": show.LAST_SECONDS}
+    return web.json_response({"tunes": tunes, "priority": priority, "games": shows, "tick": TICK})
 
 
 async def get_join(request: web.Request) -> web.Response:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from panel.core.errors import ConfigError, Problem
-from panel.core.events import ACTIONS
+from panel.games.airlines.events import ACTIONS, EVENT_TYPES
 from panel.core.i18n import N_, _, translations
 from panel.core.layout import Layout
 from panel.core.layout_file import load_layout
@@ -33,6 +33,7 @@ class Airlines:
     id = "airlines"
     title = N_("Penguin Airlines")
     actions = ACTIONS
+    event_types = EVENT_TYPES
     settings_table = "match"
     at_venue = True
     show = show
@@ -90,13 +91,10 @@ class Airlines:
 
     # ------------------------------------------------------------------ what people see
     def present(self, state: dict[str, Any], engine: Match, tr: Any) -> dict[str, Any]:
-        """The snapshot's plain names of controls (the stuck finger's, this turn's and the
-        round's) in the pages' language: the engine says them in English."""
-        if tr is None:
-            return state
+        """The snapshot's controls named for the reader (the stuck finger's, this turn's and
+        the round's), in the language of `tr` (English without it): the engine says ids."""
         layout = engine.layout
-        if state.get("stuck") in layout:
-            state["stuck_name"] = layout.plain_name(state["stuck"], tr)
+        state["stuck_name"] = layout.plain_name(state["stuck"], tr) if state.get("stuck") in layout else None
         if state.get("last_turn"):
             state["last_turn"] = _turn_named(state["last_turn"], layout, tr)
         if state.get("round_turns"):
@@ -122,13 +120,13 @@ class Airlines:
 
     # ------------------------------------------------------------------ afterwards
     def summary(self, engine: Match, events: list[Any]) -> dict[str, Any]:
-        from panel.games.airlines.scenario import contract_events
+        from panel.games.airlines.scenario import contract_events, named
 
         return {"scores": dict(engine.scores), "round": engine.round, "finished": engine.finished,
                 "winner": engine.winner, "tier": engine.tier, "outcome": engine.outcome, "ended_by": engine.ended_by,
                 "unscored": engine.unscored, "turns_played": engine.turns_played(),
                 "cards_per_turn": CARDS_PER_TURN, "mistakes_per_turn": MISTAKES_PER_TURN,
-                "tables": debrief(contract_events(events))}
+                "tables": debrief([named(e, engine.layout, None) for e in contract_events(events)])}
 
     def summary_in_language(self, result: dict[str, Any], tr: Any) -> dict[str, Any] | None:
         """A stored summary's controls' plain names in the reader's language, made again from
@@ -187,9 +185,7 @@ def _whole_panel(path: str | None) -> Layout:
 
 
 def _turn_named(turn: dict[str, Any], layout: Layout, tr: Any) -> dict[str, Any]:
-    if turn.get("stuck") in layout:
-        return {**turn, "stuck_name": layout.plain_name(turn["stuck"], tr)}
-    return turn
+    return {**turn, "stuck_name": layout.plain_name(turn["stuck"], tr) if turn.get("stuck") in layout else None}
 
 
 GAME = Airlines()

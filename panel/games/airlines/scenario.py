@@ -14,7 +14,7 @@ Each input has `t` (seconds from the start of the match) and one of:
     action = "rule", upheld = true | false
     action = "touch", control = "token id"   (builds with touch sensors)
 
-The actions and their parameters are `panel.core.events.ACTIONS`; a parameter of the wrong
+The actions and their parameters are `panel.games.airlines.events.ACTIONS`; a parameter of the wrong
 shape is an error of the file, found before anything is played. Whether an action may
 happen at its moment is the engine's answer (`Match.refusal`): an action the engine
 refuses then (a team challenging its own turn, a flip with no counter) does nothing and
@@ -36,11 +36,12 @@ from panel.games.airlines.cards import Card
 from panel.games.airlines.deck_file import parse_cards
 from panel.games.airlines.engine import Match, MatchSettings, malformed
 from panel.core.errors import ConfigError, Problem
-from panel.core.events import ACTIONS, Action, GameEvent, InputEvent
+from panel.core.events import Action, GameEvent, InputEvent
+from panel.games.airlines.events import ACTIONS
 from panel.core.i18n import N_, Text, Word, _
 from panel.core.layout import Layout
 from panel.core.layout_file import load_layout
-from panel.games.scenario_inputs import read_inputs, start_positions
+from panel.games.scenario_inputs import read_end, read_inputs, start_positions
 
 # the parameters an action entry may give (each checked by the engine's `malformed`)
 _ACTION_PARAMS = tuple(dict.fromkeys(p for params in ACTIONS.values() for p in params))
@@ -103,13 +104,10 @@ def parse_airlines_scenario(raw: dict[str, Any], *, file: str | None = None, bas
 
     inputs, input_problems = parse_inputs(raw.get("input", []), layout, file)
     problems += input_problems
-    end = raw.get("end")
-    if end is not None and (not isinstance(end, (int, float)) or isinstance(end, bool) or end < 0):
-        problems.append(Problem(file, "end", Text(N_("must be a time in seconds (a number >= 0)"))))
-        end = None
+    end = read_end(raw, file, problems)
     if problems:
         raise ConfigError(problems)
-    return Scenario(settings, layout, cards, inputs, float(end) if end is not None else None, positions)
+    return Scenario(settings, layout, cards, inputs, end, positions)
 
 
 def parse_inputs(raw_inputs: Any, layout: Layout, file: str | None,
@@ -155,11 +153,19 @@ def contract_events(events: list[GameEvent]) -> list[dict[str, Any]]:
 
 
 def named(event: dict[str, Any], layout: Layout | None, tr: Any) -> dict[str, Any]:
-    """An event dict whose control's plain name (`name`, a mistake's) is said in the language
-    of `tr` (the engine says it in English); unchanged without a layout or a language."""
-    if tr is None or layout is None or "name" not in event or event.get("control") not in layout:
+    """A mistake's event dict with its control's plain name (`name`) in the language of `tr`
+    (English without it): the engine says the control's id; named here, once. Other events,
+    and any without a layout, unchanged."""
+    if layout is None or event.get("type") != "mistake" or event.get("control") not in layout:
         return event
-    return {**event, "name": layout.plain_name(event["control"], tr)}
+    name = layout.plain_name(event["control"], tr)
+    out: dict[str, Any] = {}
+    for k, v in event.items():  # the name right after the control, where a reader looks for it
+        if k != "name":
+            out[k] = v
+        if k == "control":
+            out["name"] = name
+    return out
 
 
 def result(match: Match, events: list[GameEvent], refused: list[dict[str, Any]] | None = None,

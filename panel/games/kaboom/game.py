@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from panel.core.errors import ConfigError, Problem
-from panel.core.events import KABOOM_ACTIONS
+from panel.games.kaboom.events import ACTIONS, EVENT_TYPES
 from panel.core.i18n import N_, Text, _
 from panel.core.schema import Bool, Field, Problems, Table
 from panel.games.base import Build, Engine
@@ -36,7 +36,8 @@ DEFAULTS_TABLE = Table(fields={**{k: Field() for k in DEFAULT_KEYS}, "walk_up": 
 class Kaboom:
     id = "kaboom"
     title = N_("Penguin Kaboom")
-    actions = KABOOM_ACTIONS
+    actions = ACTIONS
+    event_types = EVENT_TYPES
     settings_table = "kaboom"
     at_venue = False  # a mission scores nothing at a venue: its state shows the cockpit idle there
     show = show

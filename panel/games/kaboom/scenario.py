@@ -39,7 +39,7 @@ from panel.games.kaboom.settings import KaboomSettings
 from panel.core.errors import ConfigError, Problem
 from panel.core.events import Action, GameEvent, InputEvent
 from panel.core.i18n import N_, Text, _
-from panel.games.scenario_inputs import read_inputs, start_positions
+from panel.games.scenario_inputs import read_end, read_inputs, start_positions
 from panel.core.layout import Layout
 from panel.games.kaboom.build import panel_for
 from panel.games.kaboom.mapping import BUTTON_ROLES, KaboomMapping
@@ -110,13 +110,10 @@ def parse_kaboom_scenario(raw: dict[str, Any], *, file: str | None = None, base:
     positions = start_positions(raw.get("panel", {}), layout, file, problems)
     inputs, input_problems = parse_inputs(raw.get("input", []), layout, mapping, file)
     problems += input_problems
-    end = raw.get("end")
-    if end is not None and (not isinstance(end, (int, float)) or isinstance(end, bool) or end < 0):
-        problems.append(Problem(file, "end", Text(N_("must be a time in seconds (a number >= 0)"))))
-        end = None
+    end = read_end(raw, file, problems)
     if problems:
         raise ConfigError(problems)
-    return KaboomScenario(settings, layout, mapping, inputs, float(end) if end is not None else None, positions)
+    return KaboomScenario(settings, layout, mapping, inputs, end, positions)
 
 
 def parse_inputs(raw_inputs: Any, layout: Layout, mapping: KaboomMapping, file: str | None,
