@@ -30,7 +30,7 @@ from test_scenario import SCENARIO
 ROOT = Path(__file__).resolve().parents[1]
 POT = i18n.LOCALE_DIR / f"{i18n.DOMAIN}.pot"
 PO_FILES = sorted(i18n.LOCALE_DIR.glob(f"*/LC_MESSAGES/{i18n.DOMAIN}.po"))
-FIX = ("run the three pybabel commands of the README's \"Languages\" section "
+FIX = ("run the three pybabel commands of the guide's \"Languages\" page (docs/languages.md) "
        "(extract, update, compile) and translate what they mark")
 
 

@@ -1,7 +1,7 @@
 """The HTTP side of the service: pages, the JSON API and the live sockets (aiohttp).
 
-Routes follow the contract the pages are written against (docs in README, "The service's
-HTTP API"). Every error is a 4xx/5xx with {"error": "one clear line"}, never a traceback.
+Routes follow the contract the pages are written against (the pages: the guide's
+docs/pages.md). Every error is a 4xx/5xx with {"error": "one clear line"}, never a traceback.
 Handlers never touch the match: they read snapshots and hand requests to the cockpit's
 owner task (`Cockpit.call`), which carries them out in order with every press.
 """

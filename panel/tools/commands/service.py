@@ -36,7 +36,7 @@ SETTINGS_TEMPLATE = """\
 # time_counters = 4
 # target_points = 12
 
-# [mqtt]                              # a venue's broker (README, "For venues")
+# [mqtt]                              # a venue's broker (the guide, docs/venues.md)
 # host = "venue-broker.local"
 # username = "cockpit-1"
 # password = "..."
