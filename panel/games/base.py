@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Protocol, runtime_checkable
 
+from panel.core.errors import Problem
 from panel.core.events import Action, GameEvent, InputEvent
 from panel.core.layout import Layout
 from panel.core.refusal import Refusal
@@ -119,6 +120,10 @@ class Game(Protocol):
 
     def form(self, build: Build, tr: Any) -> dict[str, Any]:
         """What the game master's page needs to offer this game on this build."""
+
+    def check_defaults(self, table: dict[str, Any], *, file: str) -> list[Problem]:
+        """The game's own check of its table of the settings file (`settings_table`): every
+        problem at once, each naming `file` and the key (an empty list when it is right)."""
 
     def describe(self, engine: Engine, code: str) -> str:
         """One log line: the match set up (English, for the journal)."""

@@ -8,7 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from panel.core.errors import ConfigError
+from panel.core.errors import ConfigError, Problem
 from panel.games.airlines.events import ACTIONS, EVENT_TYPES
 from panel.core.i18n import N_, _, translations
 from panel.core.layout import Layout
@@ -57,6 +57,15 @@ class Airlines:
             translations(language).gettext(CREW))
         return Match(settings, layout_for(settings.layout, settings.side, settings.expansion),
                      positions=dict(positions))
+
+    def check_defaults(self, table: dict[str, Any], *, file: str) -> list[Problem]:
+        """The settings file's [match] table: the defaults for new matches and the build's
+        touch sensors, with the same checks and one-line messages as a match set up on /admin."""
+        try:
+            MatchSettings.check_defaults(table, "file", file=file, key=self.settings_table)
+        except ConfigError as e:
+            return list(e.problems)
+        return []
 
     def stored_settings(self, engine: Match) -> dict[str, Any]:
         return engine.settings.as_dict()

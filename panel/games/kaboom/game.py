@@ -10,11 +10,13 @@ from typing import Any
 from panel.core.errors import ConfigError, Problem
 from panel.games.kaboom.events import ACTIONS, EVENT_TYPES
 from panel.core.i18n import NC_, N_, Text, _
+from panel.core.schema import Bool, Field, Problems, Table
 from panel.games.base import Build, Engine
 from panel.games.kaboom import show
 from panel.games.kaboom.build import declaration, kaboom_match, panel_for
 from panel.games.kaboom.debrief import COLUMNS, debrief
 from panel.games.kaboom.engine import KaboomMatch
+from panel.games.kaboom.missions import load_missions
 from panel.games.kaboom.settings import DIFFICULTY_NAMES, KaboomSettings
 
 TITLES = {"players": N_("Penguins: where the time went"), "alerts": N_("Alerts: how fast each was reported flipped")}
@@ -36,6 +38,10 @@ PENGUINS = {
 FORM = tuple(k for k in KaboomSettings.FORM if k != "mode")
 # What a walk-up mission keeps of the last one: the same mission again.
 AGAIN = ("difficulty", "mission", "custom")
+# The settings file's [kaboom] table: a mission's defaults, and whether a penguin's colour
+# pressed between matches sets one up.
+DEFAULT_KEYS = ("difficulty", "mission", "custom", "missions", "walk_up")
+DEFAULTS_TABLE = Table(fields={**{k: Field() for k in DEFAULT_KEYS}, "walk_up": Bool(default=False)})
 
 
 class Kaboom:
@@ -66,6 +72,20 @@ class Kaboom:
         defaults = {k: v for k, v in build.defaults_of(self.id).items() if k != "walk_up"}
         raw = {**defaults, "seed": secrets.randbelow(2**31), **body, "layout": build.layout_path}
         return kaboom_match(raw, dict(positions))
+
+    def check_defaults(self, table: dict[str, Any], *, file: str) -> list[Problem]:
+        """The settings file's [kaboom] table: what a Penguin Kaboom mission set up at the
+        panel is played with (difficulty, mission or custom numbers, a café's own missions
+        file) and whether a penguin's colour pressed between matches sets one up (walk_up)."""
+        problems = Problems(file)
+        DEFAULTS_TABLE.read(table, self.settings_table, problems)
+        mission = {k: v for k, v in table.items() if k in DEFAULT_KEYS and k != "walk_up"}
+        missions = mission.get("missions")
+        # the same checks as a mission the game master sets up
+        problems.collect(lambda: KaboomSettings.from_dict({"mode": "kaboom", **mission},
+                                                          load_missions(missions if isinstance(missions, str) else None),
+                                                          file=file, key=self.settings_table))
+        return problems.found
 
     def stored_settings(self, engine: KaboomMatch) -> dict[str, Any]:
         return engine.settings.as_dict()
