@@ -15,7 +15,8 @@ from __future__ import annotations
 import enum
 import math
 from dataclasses import replace
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from panel.games.airlines.cards import Card, card_section, check_card, sequence_buttons, with_colours
 from panel.core.events import Action, GameEvent, InputEvent
@@ -311,11 +312,7 @@ class Match:
         if self.finished:
             return Refusal(N_("the match is over: set up a new match"))
         if name == "end" and params.get("when", "now") == "round":  # rule 25
-            if self.ending:
-                return Refusal(N_("the match already ends at the end of this round"))
-            if not self.round_left():
-                return Refusal(N_("the round is over (every team has played as many turns): end the match now"))
-            return None
+            return self._end_of_round_refusal()
         if name in ("end", "abandon"):  # rule 25
             return None
         turn = self._turn
@@ -323,53 +320,78 @@ class Match:
             return None if turn is None else Refusal(N_("a turn is already in progress"))
         if turn is None:
             return Refusal(N_("no turn is in progress: start one first"))
-        running = self.phase is Phase.IN_TURN
-        if name == "flip":  # rule 7
-            if not running:
-                return Refusal(N_("the timer is paused: a counter is spent while it runs"))
-            if turn.held == 0:
-                return Refusal(N_("the crew holds no time counter"))
-        elif name == "pause":  # rule 18
-            if params.get("reason", "pause") in turn.pause_reasons:
-                return Refusal(N_("already paused"))
-        elif name == "resume":  # rule 18
-            if not any(r in turn.pause_reasons for r in self._lifted_by(params.get("reason"))):
-                if "challenge" in turn.pause_reasons:
-                    return Refusal(N_("a challenge is open: rule on it to resume"))
-                if "link" in turn.pause_reasons:
-                    return Refusal(N_("the panel's link is lost: the turn resumes by itself when the panel is heard "
-                                   "again (check its USB cable)"))
-                return Refusal(N_("not paused"))
-        elif name == "challenge":  # rule 19
-            if turn.challenge is not None:
-                return Refusal(N_("a challenge is already open: rule on it first"))
-            if not running:
-                return Refusal(N_("the timer is paused: a challenge is called while it runs"))
-            team, card = params.get("team"), params.get("card", "current")
-            names = [t.name for t in self.settings.teams]
-            if team is None and not self.cooperative:
-                return Refusal(N_("name the team calling the challenge ({teams})"), "team", teams=Either(names))
-            if team is not None and team not in names:
-                return Refusal(N_("{team} is not a team of this match ({teams})"), "team", team=repr(team),
-                               teams=", ".join(names))
-            if not self.cooperative and team == self.current_team:
-                return Refusal(N_("{team} cannot challenge its own turn"), "team", team=team)
-            if card == "current":
-                if turn.card is None:
-                    return Refusal(N_("no card is in play"))
-            elif card >= len(turn.completed):
-                n = len(turn.completed)
-                if not n:
-                    return Refusal(N_("no card was completed this turn"), "card")
-                return Refusal(N_("{card} is not the index of a card completed this turn (0 to {last})"), "card",
-                               card=card, last=n - 1)
-        elif name == "rule":  # rules 20 and 21
-            if turn.challenge is None:
-                return Refusal(N_("no challenge is open"))
-        elif name == "touch":  # rule 27
-            if not running:
-                return Refusal(N_("the timer is paused: touches count while it runs"))
+        in_turn = self._IN_TURN_REFUSALS.get(name)
+        return None if in_turn is None else in_turn(self, turn, params)
+
+    def _end_of_round_refusal(self) -> Refusal | None:
+        if self.ending:
+            return Refusal(N_("the match already ends at the end of this round"))
+        if not self.round_left():
+            return Refusal(N_("the round is over (every team has played as many turns): end the match now"))
         return None
+
+    def _flip_refusal(self, turn: _Turn, params: dict[str, Any]) -> Refusal | None:  # rule 7
+        if self.phase is not Phase.IN_TURN:
+            return Refusal(N_("the timer is paused: a counter is spent while it runs"))
+        if turn.held == 0:
+            return Refusal(N_("the crew holds no time counter"))
+        return None
+
+    def _pause_refusal(self, turn: _Turn, params: dict[str, Any]) -> Refusal | None:  # rule 18
+        if params.get("reason", "pause") in turn.pause_reasons:
+            return Refusal(N_("already paused"))
+        return None
+
+    def _resume_refusal(self, turn: _Turn, params: dict[str, Any]) -> Refusal | None:  # rule 18
+        if not any(r in turn.pause_reasons for r in self._lifted_by(params.get("reason"))):
+            if "challenge" in turn.pause_reasons:
+                return Refusal(N_("a challenge is open: rule on it to resume"))
+            if "link" in turn.pause_reasons:
+                return Refusal(N_("the panel's link is lost: the turn resumes by itself when the panel is heard "
+                               "again (check its USB cable)"))
+            return Refusal(N_("not paused"))
+        return None
+
+    def _challenge_refusal(self, turn: _Turn, params: dict[str, Any]) -> Refusal | None:  # rule 19
+        if turn.challenge is not None:
+            return Refusal(N_("a challenge is already open: rule on it first"))
+        if self.phase is not Phase.IN_TURN:
+            return Refusal(N_("the timer is paused: a challenge is called while it runs"))
+        team, card = params.get("team"), params.get("card", "current")
+        names = [t.name for t in self.settings.teams]
+        if team is None and not self.cooperative:
+            return Refusal(N_("name the team calling the challenge ({teams})"), "team", teams=Either(names))
+        if team is not None and team not in names:
+            return Refusal(N_("{team} is not a team of this match ({teams})"), "team", team=repr(team),
+                           teams=", ".join(names))
+        if not self.cooperative and team == self.current_team:
+            return Refusal(N_("{team} cannot challenge its own turn"), "team", team=team)
+        if card == "current":
+            if turn.card is None:
+                return Refusal(N_("no card is in play"))
+        elif card >= len(turn.completed):
+            n = len(turn.completed)
+            if not n:
+                return Refusal(N_("no card was completed this turn"), "card")
+            return Refusal(N_("{card} is not the index of a card completed this turn (0 to {last})"), "card",
+                           card=card, last=n - 1)
+        return None
+
+    def _rule_refusal(self, turn: _Turn, params: dict[str, Any]) -> Refusal | None:  # rules 20 and 21
+        if turn.challenge is None:
+            return Refusal(N_("no challenge is open"))
+        return None
+
+    def _touch_refusal(self, turn: _Turn, params: dict[str, Any]) -> Refusal | None:  # rule 27
+        if self.phase is not Phase.IN_TURN:
+            return Refusal(N_("the timer is paused: touches count while it runs"))
+        return None
+
+    # The checks of the actions asked during a turn, one per action; the others need only a turn.
+    _IN_TURN_REFUSALS: ClassVar[dict[str, Callable[["Match", _Turn, dict[str, Any]], Refusal | None]]] = {
+        "flip": _flip_refusal, "pause": _pause_refusal, "resume": _resume_refusal,
+        "challenge": _challenge_refusal, "rule": _rule_refusal, "touch": _touch_refusal,
+    }
 
     def allowed(self) -> dict[str, dict[str, list]]:
         """The actions `refusal` allows now, with the parameter values it allows (see
