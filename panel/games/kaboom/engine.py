@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import enum
 import random
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from panel.core.events import Action, GameEvent, InputEvent
 from panel.games.kaboom.events import ACTIONS  # everything a person, a button or a script can ask
@@ -200,50 +201,59 @@ class KaboomMatch:
         if why is not None:
             return why
         name, params = action.name, action.params
-        phase = self.phase
         if name == "new_match":
             return None if self.finished else Refusal(N_("a mission is still being played: abandon it first"))
-        if phase is Phase.FINISHED:
+        if self.phase is Phase.FINISHED:
             return Refusal(N_("the mission is over: set up a new one"))
         if name == "abandon":  # Kaboom rule 12
             return None
+        family = self._REFUSALS.get(name, KaboomMatch._playing_refusal)
+        return family(self, name, params)
+
+    def _setup_refusal(self, name: str, params: dict[str, Any]) -> Refusal | None:  # Kaboom rule 1
         colour = params.get("colour")
-        if name in ("join", "leave", "start"):  # Kaboom rule 1
-            if phase is not Phase.SETUP:
-                return Refusal(N_("the mission has already started"))
-            if name == "start":
-                return None if self.players else Refusal(N_("no player yet: each player presses their colour to join"))
-            if self.mapping is not None and colour not in self.mapping.players:
-                return Refusal(N_("this panel has no button for the {colour} penguin"), "colour", colour=Word(colour))
-            if name == "join":
-                joined = colour in self.players
-                return Refusal(N_("the {colour} penguin has already joined"), colour=Word(colour)) if joined else None
-            if colour not in self.players:
-                return Refusal(N_("the {colour} penguin has not joined"), colour=Word(colour))
-            return None
-        if name in ("lift_cover", "lower_cover"):
-            if self.cover_open == (name == "lift_cover"):
-                return Refusal(N_("the mission button's cover is already lifted") if self.cover_open else
-                               N_("the mission button's cover is already down"))
-            return None
-        if name in ("alert_flipped", "alert_deactivated"):  # Kaboom rules 6 and 7
-            if phase is Phase.SETUP:
-                return Refusal(N_("the mission has not started"))
-            if name == "alert_flipped":
-                return None if self.waiting else Refusal(N_("no alert is waiting to be flipped"))
-            return None if self.face_up else Refusal(N_("no alert card is face up"))
-        if name == "pause":  # Kaboom rule 11
-            if phase not in (Phase.PLAYING, Phase.PAUSED):
-                return Refusal(N_("no clock is running to pause"))
-            return Refusal(N_("already paused")) if params.get("reason", "pause") in self.pause_reasons else None
-        if name == "resume":
-            if not any(r in self.pause_reasons for r in self._lifted_by(params.get("reason"))):
-                if "link" in self.pause_reasons:
-                    return Refusal(N_("the panel's link is lost: the mission resumes by itself when the panel is heard "
-                                   "again (check its USB cable)"))
-                return Refusal(N_("not paused"))
-            return None
-        # pass, recharge, confirm: only while the clocks run
+        if self.phase is not Phase.SETUP:
+            return Refusal(N_("the mission has already started"))
+        if name == "start":
+            return None if self.players else Refusal(N_("no player yet: each player presses their colour to join"))
+        if self.mapping is not None and colour not in self.mapping.players:
+            return Refusal(N_("this panel has no button for the {colour} penguin"), "colour", colour=Word(colour))
+        if name == "join":
+            joined = colour in self.players
+            return Refusal(N_("the {colour} penguin has already joined"), colour=Word(colour)) if joined else None
+        if colour not in self.players:
+            return Refusal(N_("the {colour} penguin has not joined"), colour=Word(colour))
+        return None
+
+    def _cover_refusal(self, name: str, params: dict[str, Any]) -> Refusal | None:
+        if self.cover_open == (name == "lift_cover"):
+            return Refusal(N_("the mission button's cover is already lifted") if self.cover_open else
+                           N_("the mission button's cover is already down"))
+        return None
+
+    def _alert_refusal(self, name: str, params: dict[str, Any]) -> Refusal | None:  # Kaboom rules 6 and 7
+        if self.phase is Phase.SETUP:
+            return Refusal(N_("the mission has not started"))
+        if name == "alert_flipped":
+            return None if self.waiting else Refusal(N_("no alert is waiting to be flipped"))
+        return None if self.face_up else Refusal(N_("no alert card is face up"))
+
+    def _pause_refusal(self, name: str, params: dict[str, Any]) -> Refusal | None:  # Kaboom rule 11
+        if self.phase not in (Phase.PLAYING, Phase.PAUSED):
+            return Refusal(N_("no clock is running to pause"))
+        return Refusal(N_("already paused")) if params.get("reason", "pause") in self.pause_reasons else None
+
+    def _resume_refusal(self, name: str, params: dict[str, Any]) -> Refusal | None:
+        if not any(r in self.pause_reasons for r in self._lifted_by(params.get("reason"))):
+            if "link" in self.pause_reasons:
+                return Refusal(N_("the panel's link is lost: the mission resumes by itself when the panel is heard "
+                               "again (check its USB cable)"))
+            return Refusal(N_("not paused"))
+        return None
+
+    def _playing_refusal(self, name: str, params: dict[str, Any]) -> Refusal | None:
+        """pass, recharge, confirm: only while the clocks run."""
+        phase = self.phase
         if phase is Phase.SETUP:
             return Refusal(N_("the mission has not started: press START"))
         if phase is Phase.PAUSED:
@@ -251,6 +261,7 @@ class KaboomMatch:
         if phase is Phase.CLOSING:
             return Refusal(N_("the mission is being closed: every player puts a finger on their colour"))
         if name == "pass":  # Kaboom rule 2
+            colour = params.get("colour")
             if colour not in self.players:
                 return Refusal(N_("no player has the {colour} penguin"), "colour", colour=Word(colour))
             if colour != self.active:
@@ -259,6 +270,14 @@ class KaboomMatch:
         if name == "confirm" and not self.cover_open:
             return Refusal(N_("lift the mission button's cover first"))  # Kaboom rule 9
         return None
+
+    # Each action's family of checks; any other action (pass, recharge, confirm) is played on the clock.
+    _REFUSALS: ClassVar[dict[str, Callable[["KaboomMatch", str, dict[str, Any]], Refusal | None]]] = {
+        "join": _setup_refusal, "leave": _setup_refusal, "start": _setup_refusal,
+        "lift_cover": _cover_refusal, "lower_cover": _cover_refusal,
+        "alert_flipped": _alert_refusal, "alert_deactivated": _alert_refusal,
+        "pause": _pause_refusal, "resume": _resume_refusal,
+    }
 
     @staticmethod
     def _lifted_by(reason: Any) -> tuple[str, ...]:
