@@ -24,7 +24,8 @@ from __future__ import annotations
 import gettext
 import math
 from dataclasses import replace
-from typing import Any, Iterable
+from collections.abc import Callable
+from typing import Any, Iterable, NamedTuple
 from xml.sax.saxutils import escape
 
 from panel.games.airlines.cards import Card, card_section, colour_sequence
@@ -136,82 +137,120 @@ def _button(b: Button, cx: float, cy: float, s: float) -> str:
     return _el("g", "".join(parts), class_="control button", data_control=b.id)
 
 
+class _Look(NamedTuple):
+    """How a token is painted: its colours, its outline, and its positions' words."""
+    fill: str
+    ink: str
+    hl: dict[str, Any]
+    word: Callable[[str], str]
+    target: bool
+
+
+def _slot(t: Token, pos: str, cx: float, cy: float, s: float, look: _Look) -> list[str]:
+    """A switch or a lever: a slot with a handle at one end; positions run top to bottom as the slot reads."""
+    k, small = t.token_kind, s * 0.14
+    w, h = s * (0.26 if k == "switch" else 0.34), s * 0.78
+    p = [_el("rect", x=cx - w / 2, y=cy - h / 2, width=w, height=h, rx=w / 2, fill="#3a3d44",
+             stroke="#222", stroke_width=2)]
+    up_names = ("up", "on", "1")
+    at_top = pos in up_names
+    hy = cy - h / 2 + w * 0.6 if at_top else cy + h / 2 - w * 0.6
+    hr = w * (0.75 if k == "switch" else 0.95)
+    handle_fill = look.fill if k == "lever" else "#e9e9e9"
+    p.append(_el("line", x1=cx, y1=cy, x2=cx, y2=hy, stroke="#bbb", stroke_width=w * 0.35))
+    p.append(_el("circle", cx=cx, cy=hy, r=hr, fill=handle_fill, **look.hl))
+    p.append(_text(cx + w / 2 + small * 0.9, cy - h / 2 + small * 0.6,
+                   look.word(t.positions[-1] if t.positions[-1] in up_names else t.positions[0]),
+                   small * 0.8, weight="normal", anchor="start", fill="#333"))
+    return p
+
+
+def _click(t: Token, pos: str, cx: float, cy: float, s: float, look: _Look) -> list[str]:
+    """A push-on push-off button: pressed in (with a light) when on."""
+    on = pos in ("on", "1", "down")
+    r, small = s * 0.3, s * 0.14
+    p = [_el("rect", x=cx - r * 1.15, y=cy - r * 1.15, width=r * 2.3, height=r * 2.3, rx=r * 0.3,
+             fill="#3a3d44", stroke="#222", stroke_width=2),
+         _el("circle", cx=cx, cy=cy, r=r * (0.78 if on else 0.95), fill=look.fill, **look.hl)]
+    if on:
+        p.append(_el("circle", cx=cx, cy=cy, r=r * 0.3, fill="#fff8b0", stroke="#333", stroke_width=1.5))
+    p.append(_text(cx, cy + r * 1.15 + small * 0.8, look.word(pos).upper(), small, fill="#222"))
+    return p
+
+
+def _slider(t: Token, pos: str, cx: float, cy: float, s: float, look: _Look) -> list[str]:
+    """A track with a tick and a word per position, bottom to top, and the knob at `pos`."""
+    idx = t.positions.index(pos) if pos in t.positions else 0
+    n, small = len(t.positions), s * 0.14
+    h = s * 0.82
+    top, bot = cy - h / 2, cy + h / 2
+    p = [_el("rect", x=cx - s * 0.05, y=top, width=s * 0.1, height=h, rx=s * 0.05, fill="#3a3d44")]
+    for i, name in enumerate(t.positions):
+        y = bot - (h * i / max(1, n - 1))
+        p.append(_el("line", x1=cx - s * 0.16, y1=y, x2=cx - s * 0.09, y2=y, stroke="#333", stroke_width=2))
+        p.append(_text(cx - s * 0.25, y, look.word(name), small * 0.85, weight="normal", fill="#333"))
+    y = bot - (h * idx / max(1, n - 1))
+    p.append(_el("rect", x=cx - s * 0.14, y=y - s * 0.07, width=s * 0.28, height=s * 0.14, rx=s * 0.03,
+                 fill=look.fill, **look.hl))
+    return p
+
+
+def _dial(t: Token, pos: str, cx: float, cy: float, s: float, look: _Look) -> list[str]:
+    """A knob or a round lever: its positions' words around it, its pointer or handle at `pos`."""
+    k, small = t.token_kind, s * 0.14
+    idx = t.positions.index(pos) if pos in t.positions else 0
+    n = len(t.positions)
+    r = s * (0.3 if k == "round_lever" else 0.27)
+    spread = 120 if k == "round_lever" else 300
+    angles = [(-spread / 2 + spread * i / max(1, n - 1)) for i in range(n)]
+    p = []
+    if k == "knob":
+        p.append(_el("circle", cx=cx, cy=cy, r=r, fill=look.fill, **look.hl))
+        reach, label_at, size = 1.05, 1.45, small * 0.85
+    else:
+        p.append(_el("circle", cx=cx, cy=cy, r=r * 0.45, fill="#3a3d44", stroke="#222", stroke_width=2))
+        reach, label_at, size = 0.8, 1.4, small
+    for name, a in zip(t.positions, angles):
+        rad = math.radians(a)
+        lx, ly = cx + math.sin(rad) * r * label_at, cy - math.cos(rad) * r * label_at
+        chosen = name == pos and look.target
+        p.append(_text(lx, ly, look.word(name), size, weight="bold" if chosen else "normal",
+                       fill="#111" if chosen else "#333"))
+    rad = math.radians(angles[idx])
+    ex, ey = cx + math.sin(rad) * r * reach, cy - math.cos(rad) * r * reach
+    if k == "knob":
+        p.append(_el("line", x1=cx, y1=cy, x2=ex, y2=ey, stroke="#fff", stroke_width=max(2.0, s * 0.05),
+                     stroke_linecap="round"))
+    else:
+        p.append(_el("line", x1=cx, y1=cy, x2=ex, y2=ey, stroke="#555", stroke_width=s * 0.07,
+                     stroke_linecap="round"))
+        p.append(_el("circle", cx=ex, cy=ey, r=s * 0.08, fill=look.fill, **look.hl))
+    return p
+
+
+def _unknown_token(t: Token, pos: str, cx: float, cy: float, s: float, look: _Look) -> list[str]:
+    """An unknown kind still shows where it is."""
+    return [_el("circle", cx=cx, cy=cy, r=s * 0.25, fill=look.fill, **look.hl),
+            _text(cx, cy, look.word(pos), s * 0.14, fill=look.ink)]
+
+
+_TOKEN_DRAWINGS: dict[str, Callable[[Token, str, float, float, float, _Look], list[str]]] = {
+    "switch": _slot, "lever": _slot, "click": _click, "slider": _slider, "round_lever": _dial, "knob": _dial,
+}
+
+
 def _token(t: Token, pos: str, cx: float, cy: float, s: float, *, target: bool,
            tr: gettext.NullTranslations = ENGLISH) -> str:
     """A token standing at `pos`; `target` outlines it in green (the card's instruction)."""
     word = tr.gettext  # a position's name as drawn: its word translated, a number as it is
     fill, ink = colour_fill(t.colour)
     hl = dict(stroke=GREEN, stroke_width=max(3.0, s * 0.06)) if target else dict(stroke="#333", stroke_width=2)
-    idx = t.positions.index(pos) if pos in t.positions else 0
-    n = len(t.positions)
-    k = t.token_kind
-    p: list[str] = []
-    small = s * 0.14
-    if k in ("switch", "lever"):
-        # A slot with a handle at one end: positions run top to bottom as the slot reads.
-        w, h = s * (0.26 if k == "switch" else 0.34), s * 0.78
-        p.append(_el("rect", x=cx - w / 2, y=cy - h / 2, width=w, height=h, rx=w / 2, fill="#3a3d44",
-                     stroke="#222", stroke_width=2))
-        up_names = ("up", "on", "1")
-        at_top = pos in up_names
-        hy = cy - h / 2 + w * 0.6 if at_top else cy + h / 2 - w * 0.6
-        hr = w * (0.75 if k == "switch" else 0.95)
-        handle_fill = fill if k == "lever" else "#e9e9e9"
-        p.append(_el("line", x1=cx, y1=cy, x2=cx, y2=hy, stroke="#bbb", stroke_width=w * 0.35))
-        p.append(_el("circle", cx=cx, cy=hy, r=hr, fill=handle_fill, **hl))
-        p.append(_text(cx + w / 2 + small * 0.9, cy - h / 2 + small * 0.6,
-                       word(t.positions[-1] if t.positions[-1] in up_names else t.positions[0]),
-                       small * 0.8, weight="normal", anchor="start", fill="#333"))
-    elif k == "click":
-        on = pos in ("on", "1", "down")
-        r = s * 0.3
-        p.append(_el("rect", x=cx - r * 1.15, y=cy - r * 1.15, width=r * 2.3, height=r * 2.3, rx=r * 0.3,
-                     fill="#3a3d44", stroke="#222", stroke_width=2))
-        p.append(_el("circle", cx=cx, cy=cy, r=r * (0.78 if on else 0.95), fill=fill, **hl))
-        if on:
-            p.append(_el("circle", cx=cx, cy=cy, r=r * 0.3, fill="#fff8b0", stroke="#333", stroke_width=1.5))
-        p.append(_text(cx, cy + r * 1.15 + small * 0.8, word(pos).upper(), small, fill="#222"))
-    elif k == "slider":
-        h = s * 0.82
-        top, bot = cy - h / 2, cy + h / 2
-        p.append(_el("rect", x=cx - s * 0.05, y=top, width=s * 0.1, height=h, rx=s * 0.05, fill="#3a3d44"))
-        for i, name in enumerate(t.positions):
-            y = bot - (h * i / max(1, n - 1))
-            p.append(_el("line", x1=cx - s * 0.16, y1=y, x2=cx - s * 0.09, y2=y, stroke="#333", stroke_width=2))
-            p.append(_text(cx - s * 0.25, y, word(name), small * 0.85, weight="normal", fill="#333"))
-        y = bot - (h * idx / max(1, n - 1))
-        p.append(_el("rect", x=cx - s * 0.14, y=y - s * 0.07, width=s * 0.28, height=s * 0.14, rx=s * 0.03,
-                     fill=fill, **hl))
-    elif k in ("round_lever", "knob"):
-        r = s * (0.3 if k == "round_lever" else 0.27)
-        spread = 120 if k == "round_lever" else 300
-        angles = [(-spread / 2 + spread * i / max(1, n - 1)) for i in range(n)]
-        if k == "knob":
-            p.append(_el("circle", cx=cx, cy=cy, r=r, fill=fill, **hl))
-            reach, label_at, size = 1.05, 1.45, small * 0.85
-        else:
-            # The pivot low in its box, a short handle and the numbers beyond its end: the
-            # target number is never under the handle's knob.
-            cy += s * 0.12
-            p.append(_el("circle", cx=cx, cy=cy, r=r * 0.45, fill="#3a3d44", stroke="#222", stroke_width=2))
-            reach, label_at, size = 0.8, 1.4, small
-        for name, a in zip(t.positions, angles):
-            rad = math.radians(a)
-            lx, ly = cx + math.sin(rad) * r * label_at, cy - math.cos(rad) * r * label_at
-            p.append(_text(lx, ly, word(name), size, weight="bold" if name == pos and target else "normal",
-                           fill="#111" if name == pos and target else "#333"))
-        rad = math.radians(angles[idx])
-        ex, ey = cx + math.sin(rad) * r * reach, cy - math.cos(rad) * r * reach
-        if k == "knob":
-            p.append(_el("line", x1=cx, y1=cy, x2=ex, y2=ey, stroke="#fff", stroke_width=max(2.0, s * 0.05),
-                         stroke_linecap="round"))
-        else:
-            p.append(_el("line", x1=cx, y1=cy, x2=ex, y2=ey, stroke="#555", stroke_width=s * 0.07,
-                         stroke_linecap="round"))
-            p.append(_el("circle", cx=ex, cy=ey, r=s * 0.08, fill=fill, **hl))
-    else:  # an unknown kind still shows where it is
-        p.append(_el("circle", cx=cx, cy=cy, r=s * 0.25, fill=fill, **hl))
-        p.append(_text(cx, cy, word(pos), small, fill=ink))
+    if t.token_kind == "round_lever":
+        # The pivot low in its box, a short handle and the numbers beyond its end: the
+        # target number is never under the handle's knob (the outline follows the pivot).
+        cy += s * 0.12
+    draw = _TOKEN_DRAWINGS.get(t.token_kind, _unknown_token)
+    p = draw(t, pos, cx, cy, s, _Look(fill, ink, hl, word, target))
     cls = "control token target-token" if target else "control token"
     if target:
         # The whole token outlined in green, as the printed cards do.
