@@ -279,6 +279,38 @@ def _grid(layout: Layout, section: Section) -> tuple[int, int, int, int]:
     return c0, r0, c1 - c0 + 1, r1 - r0 + 1
 
 
+def _axes(layout: Layout, section: Section, ox: float, oy: float, s: float, pad: float,
+          c0: int, r0: int) -> list[str]:
+    """A coordinate section's column letters above it and row numbers (or roman numerals) beside it."""
+    letters, nums = {}, {}
+    for bid in section.buttons:
+        b = layout.buttons[bid]
+        if b.role and b.role != "ok" and len(b.role) >= 2:
+            letters[b.at[0]] = b.role[0]
+            nums[b.at[1]] = int(b.role[1:])
+    roman = any("-" in layout.buttons[bid].label for bid in section.buttons)
+    out = []
+    for col, letter in letters.items():
+        out.append(_text(ox + s * (pad + col - c0 + 0.5), oy + s * pad * 0.5, letter, s * 0.26))
+    for row, num in nums.items():
+        out.append(_text(ox + s * pad * 0.5, oy + s * (pad + row - r0 + 0.5),
+                         ROMAN.get(num, str(num)) if roman else str(num), s * 0.22))
+    return out
+
+
+def _step_numbers(cid: str, steps: list[int], cx: float, cy: float, s: float) -> str:
+    """The button keeps its colour; a green ring and a numbered badge mark the step."""
+    label = ",".join(str(n) for n in steps)
+    br = s * (0.17 if len(label) == 1 else 0.13 + 0.045 * len(label))
+    bx, by = cx + s * 0.3, cy - s * 0.3
+    return _el("g", _el("circle", cx=cx, cy=cy, r=s * 0.4, fill="none", stroke=GREEN,
+                        stroke_width=max(3.0, s * 0.06))
+               + _el("rect", x=bx - br, y=by - s * 0.17, width=2 * br, height=s * 0.34,
+                     rx=s * 0.17, fill="#ffffff", stroke=GREEN, stroke_width=max(2.5, s * 0.04))
+               + _text(bx, by + 1, label, s * 0.24, fill="#111"),
+               class_="step-number", data_control=cid)
+
+
 def section_svg(layout: Layout, section: Section, x: float, y: float, w: float, h: float, *,
                 press: Iterable[str] = (), targets: dict[str, str] | None = None,
                 numbers: dict[str, list[int]] | None = None, axes: bool = False,
@@ -302,18 +334,7 @@ def section_svg(layout: Layout, section: Section, x: float, y: float, w: float, 
     out = [_el("rect", x=ox, y=oy, width=pw, height=ph, rx=min(24, s * 0.2), fill=bg, stroke=edge,
                stroke_width=3, class_="section-bg")]
     if axes:
-        letters, nums = {}, {}
-        for bid in section.buttons:
-            b = layout.buttons[bid]
-            if b.role and b.role != "ok" and len(b.role) >= 2:
-                letters[b.at[0]] = b.role[0]
-                nums[b.at[1]] = int(b.role[1:])
-        roman = any("-" in layout.buttons[bid].label for bid in section.buttons)
-        for col, letter in letters.items():
-            out.append(_text(ox + s * (pad + col - c0 + 0.5), oy + s * pad * 0.5, letter, s * 0.26))
-        for row, num in nums.items():
-            out.append(_text(ox + s * pad * 0.5, oy + s * (pad + row - r0 + 0.5),
-                             ROMAN.get(num, str(num)) if roman else str(num), s * 0.22))
+        out += _axes(layout, section, ox, oy, s, pad, c0, r0)
     marks = []
     for cid in section.controls:
         c = layout.control(cid)
@@ -331,16 +352,7 @@ def section_svg(layout: Layout, section: Section, x: float, y: float, w: float, 
                 c = Button(c.id, c.name, c.section, c.module, c.colour, c.shape, "", c.role, c.at, c.expansion)
             out.append(_button(c, cx, cy, s))
             if cid in numbers:
-                # The button keeps its colour; a green ring and a numbered badge mark the step.
-                label = ",".join(str(n) for n in numbers[cid])
-                br = s * (0.17 if len(label) == 1 else 0.13 + 0.045 * len(label))
-                bx, by = cx + s * 0.3, cy - s * 0.3
-                out.append(_el("g", _el("circle", cx=cx, cy=cy, r=s * 0.4, fill="none", stroke=GREEN,
-                                        stroke_width=max(3.0, s * 0.06))
-                               + _el("rect", x=bx - br, y=by - s * 0.17, width=2 * br, height=s * 0.34,
-                                     rx=s * 0.17, fill="#ffffff", stroke=GREEN, stroke_width=max(2.5, s * 0.04))
-                               + _text(bx, by + 1, label, s * 0.24, fill="#111"),
-                               class_="step-number", data_control=cid))
+                out.append(_step_numbers(cid, numbers[cid], cx, cy, s))
             if cid in press:
                 marks.append(hand(cx, cy, s, control=cid))
     out += marks  # hands on top of every button
