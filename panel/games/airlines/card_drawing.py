@@ -460,6 +460,86 @@ def _arrange(layout: Layout, sids: list[str], x: float, y: float, w: float, h: f
     return best[1] if best else []
 
 
+_TOP, _DOTS_Y = 96, H - 120  # where a card's drawing starts, and where its colour dots stand
+
+
+def _simple_body(card: Card, layout: Layout, tr: gettext.NullTranslations) -> list[str]:
+    """A simple card: each section it names, in the order its controls come, arranged on the card."""
+    order: list[str] = []
+    for cid in list(card.press) + [t for t, _ in card.set]:
+        try:
+            sid = layout.control(cid).section
+        except KeyError:
+            raise ValueError(f"card control '{cid}' is not on the layout '{layout.name}'") from None
+        if sid not in order:
+            order.append(sid)
+    targets = dict(card.set)
+    bottom = H - 36
+    return [section_svg(layout, layout.sections[sid], *box, press=card.press, targets=targets, tr=tr)
+            for sid, box in zip(order, _arrange(layout, order, 40, _TOP, W - 80, bottom - _TOP - 10))]
+
+
+def _sequence_body(card: Card, layout: Layout, section: Section, tr: gettext.NullTranslations) -> list[str]:
+    """The section, and below it the numbered arrows, four a row when there are more than four."""
+    top = _TOP
+    body = [section_svg(layout, section, 60, top, W - 120, 300, max_cell=110, tr=tr)]
+    n = len(card.steps)
+    per_row = min(n, 4) if n > 4 else n
+    rows = math.ceil(n / per_row)
+    size = min(118.0, (W - 80) / per_row * 0.86, (_DOTS_Y - 80 - (top + 320)) / rows * 0.9)
+    for i, d in enumerate(card.steps):
+        r, c = divmod(i, per_row)
+        in_row = min(per_row, n - r * per_row)
+        cx = W / 2 + (c - (in_row - 1) / 2) * (size * 1.14)
+        cy = top + 330 + size * 0.6 + r * size * 1.12
+        body.append(arrow(cx, cy, size, d, number=i + 1))
+    return body
+
+
+def _coordinates_body(card: Card, layout: Layout, section: Section, tr: gettext.NullTranslations) -> list[str]:
+    """The section with its axes, each step's button numbered."""
+    numbers: dict[str, list[int]] = {}
+    for i, step in enumerate(card.steps):
+        numbers.setdefault(section.roles[step], []).append(i + 1)
+    return [section_svg(layout, section, 40, _TOP, W - 80, _DOTS_Y - 90 - _TOP, numbers=numbers,
+                        axes=True, max_cell=130, tr=tr)]
+
+
+def _activation_body(card: Card, layout: Layout, section: Section, tr: gettext.NullTranslations) -> list[str]:
+    """The section, and below it the word to type."""
+    top = _TOP
+    word = card.word or "".join(card.steps)
+    size = min(130.0, (W - 60) / max(1, len(word)) * 1.3)
+    return [section_svg(layout, section, 60, top, W - 120, 330, max_cell=100, tr=tr),
+            _el("g", _text(W / 2, top + 330 + (_DOTS_Y - 70 - top - 330) / 2, word, size,
+                           fill="#111", letter_spacing=size * 0.08), class_="word")]
+
+
+def _section_card_body(card: Card, layout: Layout, tr: gettext.NullTranslations) -> list[str]:
+    """A sequence, coordinates or activation card: its one section, its steps, its colour dots."""
+    try:
+        sid = card_section(card, layout)
+        section = layout.sections[sid]
+        colours = tuple(card.colours) or colour_sequence(card, layout)
+    except KeyError:
+        raise ValueError(f"card section for '{card.label()}' is not on the layout '{layout.name}'") from None
+    draw = {"sequence": _sequence_body, "coordinates": _coordinates_body}.get(card.kind, _activation_body)
+    return draw(card, layout, section, tr) + [colour_dots(colours, _DOTS_Y, tr)]
+
+
+def _head(card: Card, tr: gettext.NullTranslations) -> list[str]:
+    """The card's number, its kind, the hourglass and the expansion's star along its top."""
+    head = []
+    if card.number is not None:
+        head.append(_text(44, 52, f"#{card.number}", 26, anchor="start", fill="#555"))
+    if KIND_NAMES[card.kind]:
+        head.append(_text(W / 2, 52, tr.gettext(KIND_NAMES[card.kind]), 30, fill="#333", letter_spacing=3))
+    head.append(hourglass(W - 56 if not card.expansion else W - 120, 52, 50))
+    if card.expansion:
+        head.append(star(W - 56, 54, 30))
+    return head
+
+
 def card_svg(card: Card | dict, layout: Layout, *, title: str | None = None,
              tr: gettext.NullTranslations = ENGLISH) -> str:
     """The card as a self-contained SVG document (width 600, height 840 user units), its
@@ -470,61 +550,8 @@ def card_svg(card: Card | dict, layout: Layout, *, title: str | None = None,
     card = as_card(card)
     if card.kind == "activation" and card.word and not card.steps:
         card = replace(card, steps=tuple(card.word))
-    body: list[str] = []
-    top, bottom = 96, H - 36
-    if card.kind == "simple":
-        order: list[str] = []
-        for cid in list(card.press) + [t for t, _ in card.set]:
-            try:
-                sid = layout.control(cid).section
-            except KeyError:
-                raise ValueError(f"card control '{cid}' is not on the layout '{layout.name}'") from None
-            if sid not in order:
-                order.append(sid)
-        targets = dict(card.set)
-        for sid, box in zip(order, _arrange(layout, order, 40, top, W - 80, bottom - top - 10)):
-            body.append(section_svg(layout, layout.sections[sid], *box, press=card.press, targets=targets, tr=tr))
-    else:
-        try:
-            sid = card_section(card, layout)
-            section = layout.sections[sid]
-            colours = tuple(card.colours) or colour_sequence(card, layout)
-        except KeyError:
-            raise ValueError(f"card section for '{card.label()}' is not on the layout '{layout.name}'") from None
-        dots_y = H - 120
-        if card.kind == "sequence":
-            body.append(section_svg(layout, section, 60, top, W - 120, 300, max_cell=110, tr=tr))
-            n = len(card.steps)
-            per_row = min(n, 4) if n > 4 else n
-            rows = math.ceil(n / per_row)
-            size = min(118.0, (W - 80) / per_row * 0.86, (dots_y - 80 - (top + 320)) / rows * 0.9)
-            for i, d in enumerate(card.steps):
-                r, c = divmod(i, per_row)
-                in_row = min(per_row, n - r * per_row)
-                cx = W / 2 + (c - (in_row - 1) / 2) * (size * 1.14)
-                cy = top + 330 + size * 0.6 + r * size * 1.12
-                body.append(arrow(cx, cy, size, d, number=i + 1))
-        elif card.kind == "coordinates":
-            numbers: dict[str, list[int]] = {}
-            for i, step in enumerate(card.steps):
-                numbers.setdefault(section.roles[step], []).append(i + 1)
-            body.append(section_svg(layout, section, 40, top, W - 80, dots_y - 90 - top, numbers=numbers,
-                                    axes=True, max_cell=130, tr=tr))
-        else:  # activation
-            body.append(section_svg(layout, section, 60, top, W - 120, 330, max_cell=100, tr=tr))
-            word = card.word or "".join(card.steps)
-            size = min(130.0, (W - 60) / max(1, len(word)) * 1.3)
-            body.append(_el("g", _text(W / 2, top + 330 + (dots_y - 70 - top - 330) / 2, word, size,
-                                       fill="#111", letter_spacing=size * 0.08), class_="word"))
-        body.append(colour_dots(colours, dots_y, tr))
-    head = []
-    if card.number is not None:
-        head.append(_text(44, 52, f"#{card.number}", 26, anchor="start", fill="#555"))
-    if KIND_NAMES[card.kind]:
-        head.append(_text(W / 2, 52, tr.gettext(KIND_NAMES[card.kind]), 30, fill="#333", letter_spacing=3))
-    head.append(hourglass(W - 56 if not card.expansion else W - 120, 52, 50))
-    if card.expansion:
-        head.append(star(W - 56, 54, 30))
+    body = _simple_body(card, layout, tr) if card.kind == "simple" else _section_card_body(card, layout, tr)
+    head = _head(card, tr)
     label = title or spoken(card, layout, tr)
     doc = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{W}" height="{H}" '
            f'role="img" aria-label="{escape(label, {chr(34): "&quot;"})}" class="card card-{card.kind}" '
