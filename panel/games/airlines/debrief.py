@@ -22,67 +22,92 @@ COLUMNS = {
 ENDED_BY = ("time", "five_cards", "mistakes", "ended", "abandoned")
 
 
+class _Tally:
+    """What the debrief counts while it reads a match's events in order."""
+
+    def __init__(self) -> None:
+        self.turns: list[dict[str, Any]] = []
+        self.kinds: dict[str, dict[str, Any]] = defaultdict(lambda: {"dealt": 0, "completed": 0, "mistakes": 0,
+                                                                     "seconds": []})
+        self.controls: dict[str, dict[str, Any]] = defaultdict(lambda: {"mistakes": 0, "card_kinds": set(),
+                                                                        "teams": set(), "name": None})
+        self.card_kind: dict[int, str] = {}
+        self.drawn_at: dict[int, float] = {}
+        self.turn: dict[str, Any] | None = None
+        self.current: int | None = None
+
+    def read(self, e: dict[str, Any]) -> None:
+        kind = e["type"]
+        if kind == "turn_started":
+            self.turn = {"team": e["team"], "round": e["round"], "tower": e.get("tower"), "started": e["t"],
+                         "cards": 0, "mistakes": 0, "flips": 0, "seconds_per_card": []}
+        elif self.turn is None:
+            return
+        elif kind == "card_drawn":
+            self.current = e["number"]
+            self.card_kind[self.current] = e["kind"]
+            self.drawn_at[self.current] = e["t"]
+            self.kinds[e["kind"]]["dealt"] += 1
+        elif kind == "card_completed":
+            self._card_completed(e)
+        elif kind == "mistake":
+            self._mistake(e)
+        elif kind == "counter_spent":
+            self.turn["flips"] += 1
+        elif kind == "challenge_ruled" and e.get("upheld"):
+            self.turn["cards"] = e.get("completed", self.turn["cards"])
+        elif kind in ("turn_ended", "game_ended"):  # game_ended with a turn open: cut short, not scored
+            self._turn_ended(e)
+
+    def _card_completed(self, e: dict[str, Any]) -> None:
+        assert self.turn is not None
+        n = e["number"]
+        k = self.card_kind.get(n, "?")
+        secs = e["t"] - self.drawn_at.get(n, e["t"])
+        self.kinds[k]["completed"] += 1
+        self.kinds[k]["seconds"].append(secs)
+        self.turn["cards"] += 1
+        self.turn["seconds_per_card"].append(secs)
+
+    def _mistake(self, e: dict[str, Any]) -> None:
+        assert self.turn is not None
+        k = self.card_kind.get(self.current, "?") if self.current is not None else "?"
+        self.kinds[k]["mistakes"] += 1
+        self.turn["mistakes"] += 1
+        c = self.controls[e["control"]]
+        c["name"] = e.get("name") or e["control"]
+        c["mistakes"] += 1
+        c["card_kinds"].add(k)
+        c["teams"].add(self.turn["team"])
+
+    def _turn_ended(self, e: dict[str, Any]) -> None:
+        turn = self.turn
+        assert turn is not None
+        secs = turn.pop("seconds_per_card")
+        points = e.get("points", 0) if e["type"] == "turn_ended" else 0
+        self.turns.append({**turn, "ended_by": e["reason"], "points": points,
+                           "seconds": round(e["t"] - turn["started"], 1),
+                           "mean_seconds_per_card": round(sum(secs) / len(secs), 1) if secs else None})
+        del self.turns[-1]["started"]
+        self.turn = None
+        self.current = None
+
+
 def debrief(events: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
     """Three tables: one row per turn, one per card kind, one per control that caused a mistake.
 
     A turn the match's end cut short is a row too (ended_by "ended" or "abandoned", no
     points), so its cards and mistakes count in every table alike. A control is named in
     plain words (`control`, from the mistake's `name`) with its id beside it (`control_id`)."""
-    turns: list[dict[str, Any]] = []
-    kinds: dict[str, dict[str, Any]] = defaultdict(lambda: {"dealt": 0, "completed": 0, "mistakes": 0, "seconds": []})
-    controls: dict[str, dict[str, Any]] = defaultdict(lambda: {"mistakes": 0, "card_kinds": set(), "teams": set(),
-                                                               "name": None})
-    card_kind: dict[int, str] = {}
-    drawn_at: dict[int, float] = {}
-    turn: dict[str, Any] | None = None
-    current: int | None = None
+    tally = _Tally()
     for e in events:
-        kind = e["type"]
-        if kind == "turn_started":
-            turn = {"team": e["team"], "round": e["round"], "tower": e.get("tower"), "started": e["t"],
-                    "cards": 0, "mistakes": 0, "flips": 0, "seconds_per_card": []}
-        elif turn is None:
-            continue
-        elif kind == "card_drawn":
-            current = e["number"]
-            card_kind[current] = e["kind"]
-            drawn_at[current] = e["t"]
-            kinds[e["kind"]]["dealt"] += 1
-        elif kind == "card_completed":
-            n = e["number"]
-            k = card_kind.get(n, "?")
-            secs = e["t"] - drawn_at.get(n, e["t"])
-            kinds[k]["completed"] += 1
-            kinds[k]["seconds"].append(secs)
-            turn["cards"] += 1
-            turn["seconds_per_card"].append(secs)
-        elif kind == "mistake":
-            k = card_kind.get(current, "?") if current is not None else "?"
-            kinds[k]["mistakes"] += 1
-            turn["mistakes"] += 1
-            c = controls[e["control"]]
-            c["name"] = e.get("name") or e["control"]
-            c["mistakes"] += 1
-            c["card_kinds"].add(k)
-            c["teams"].add(turn["team"])
-        elif kind == "counter_spent":
-            turn["flips"] += 1
-        elif kind == "challenge_ruled" and e.get("upheld"):
-            turn["cards"] = e.get("completed", turn["cards"])
-        elif kind in ("turn_ended", "game_ended"):  # game_ended with a turn open: cut short, not scored
-            secs = turn.pop("seconds_per_card")
-            turns.append({**turn, "ended_by": e["reason"], "points": e.get("points", 0) if kind == "turn_ended" else 0,
-                          "seconds": round(e["t"] - turn["started"], 1),
-                          "mean_seconds_per_card": round(sum(secs) / len(secs), 1) if secs else None})
-            del turns[-1]["started"]
-            turn = None
-            current = None
+        tally.read(e)
     kind_rows = []
-    for k, v in sorted(kinds.items()):
+    for k, v in sorted(tally.kinds.items()):
         secs = v.pop("seconds")
         kind_rows.append({"kind": k, **v, "mean_seconds": round(sum(secs) / len(secs), 1) if secs else None,
                           "mistakes_per_card": round(v["mistakes"] / v["dealt"], 2) if v["dealt"] else None})
     control_rows = [{"control": v["name"], "control_id": c, "mistakes": v["mistakes"],
                      "card_kinds": ", ".join(sorted(v["card_kinds"])), "teams": ", ".join(sorted(v["teams"]))}
-                    for c, v in sorted(controls.items(), key=lambda kv: (-kv[1]["mistakes"], kv[0]))]
-    return {"turns": turns, "card_kinds": kind_rows, "controls": control_rows}
+                    for c, v in sorted(tally.controls.items(), key=lambda kv: (-kv[1]["mistakes"], kv[0]))]
+    return {"turns": tally.turns, "card_kinds": kind_rows, "controls": control_rows}
