@@ -161,6 +161,19 @@ class SerialLink:
         self.on_event = on_event or (lambda e: None)
         self.on_analog = on_analog or (lambda r: None)
         self.on_status = on_status or (lambda s: None)
+        self._take_firmware_config(firmware_config)
+        self.clock = clock
+        self.silence_timeout = silence_timeout
+        self._retry = Backoff(retry_interval, max(retry_interval, RETRY_MOST), jitter=0)
+        self.handshake_timeout = handshake_timeout
+        self.host_version = host_version
+        self.protocol_version = protocol_version
+
+        self._init_reports()
+        self._init_session()
+
+    def _take_firmware_config(self, firmware_config: dict | None) -> None:
+        """The firmware config the link sends the board (checked, completed) and its CRC."""
         self.firmware_config = None
         self._config_crc = None
         if firmware_config is not None:
@@ -170,14 +183,9 @@ class SerialLink:
             self.firmware_config = fwconfig.complete(firmware_config)
             self._config_canon = fwconfig.canonical(self.firmware_config)
             self._config_crc = protocol.crc16(self._config_canon.encode())
-        self.clock = clock
-        self.silence_timeout = silence_timeout
-        self._retry = Backoff(retry_interval, max(retry_interval, RETRY_MOST), jitter=0)
-        self.handshake_timeout = handshake_timeout
-        self.host_version = host_version
-        self.protocol_version = protocol_version
 
-        self.parser = protocol.Parser()
+    def _init_reports(self) -> None:
+        """What the link reports: its counters, its state, the board, the inputs last seen."""
         self.counters = {"frames_received": 0, "frames_rejected": 0, "reconnects": 0, "connects": 0,
                          "gaps": 0, "heartbeats": 0, "board_resets": 0, "snapshots": 0,
                          "unmapped": 0, "disconnects": 0, "board_dropped": 0, "link_errors": 0}
@@ -192,6 +200,10 @@ class SerialLink:
         self.keys: set[tuple[int, int]] = set()
         self.adc: dict[int, int] = {}
         self.enc: dict[int, int] = {}
+
+    def _init_session(self) -> None:
+        """The port, the frames' parser and sequence, the handshake and the supervising thread."""
+        self.parser = protocol.Parser()
         self._ser: serial.Serial | None = None
         self._wlock = threading.Lock()
         self._seq = 0
