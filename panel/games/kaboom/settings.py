@@ -9,6 +9,7 @@ field lists and the limits every one of them is checked against.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from collections.abc import Callable
 from typing import Any
 
 from panel.core.errors import ConfigError, Problem
@@ -124,6 +125,64 @@ class Player:
         return {"colour": self.colour, **({"name": self.name} if self.name else {})}  # a log exports as TOML: no null
 
 
+def _players(raw_players: Any, bad: Callable[[str, Text], None]) -> list[Player]:
+    """The players a [match] table lists (colours, or tables with a colour and a name), each problem to `bad`."""
+    players: list[Player] = []
+    if not isinstance(raw_players, list):
+        bad("players", Text(N_("must list up to {most} players: colours like {colours} or tables {tables} "
+                               "(none: they join on the panel)"), most=MAX_PLAYERS, colours='["red", "blue"]',
+                            tables='[{ colour = "red", name = "Alis" }]'))
+        raw_players = []
+    elif len(raw_players) > MAX_PLAYERS:
+        bad("players", Text(N_("{n} players: at most {most}, one per colour"), n=len(raw_players),
+                            most=MAX_PLAYERS))
+    for i, rp in enumerate(raw_players):
+        k = f"players[{i}]"
+        if isinstance(rp, str):
+            rp = {"colour": rp}
+        if not isinstance(rp, dict):
+            bad(k, Text(N_("must be a colour or a table {table}"), table="{ colour = ..., name = ... }"))
+            continue
+        for extra in rp:
+            if extra not in ("colour", "name"):
+                bad(f"{k}.{extra}", Text(N_("unknown key (expected colour, name)")))
+        colour = rp.get("colour")
+        if colour not in COLOURS:
+            bad(f"{k}.colour", Text(N_("{colour} is not a penguin colour ({colours})"), colour=repr(colour),
+                                    colours=", ".join(COLOURS)))
+            continue
+        if any(p.colour == colour for p in players):
+            bad(f"{k}.colour", Text(N_("two players have the {colour} penguin"), colour=Word(colour)))
+            continue
+        name = rp.get("name")
+        if name is not None and (not isinstance(name, str) or not name.strip()):
+            bad(f"{k}.name", Text(N_("must be a name (text), or left out")))
+            name = None
+        players.append(Player(colour, name.strip() if name else None))
+    return players
+
+
+def _rules(raw: dict[str, Any], presets: Any, difficulty: str, mission: Any, custom: Any, *, file: str | None,
+           where: Callable[[str], str], bad: Callable[[str, Text], None],
+           problems: list[Problem]) -> MissionRules | None:
+    """The numbers a mission is played with: the preset of its number and difficulty, or its custom
+    parameters, unless the table gives the numbers it was set up with (those win)."""
+    rules = None
+    if mission == "custom":
+        rules = MissionRules.from_dict({} if custom is None else custom, file=file, key=where("custom"),
+                                       defaults=presets.custom, problems=problems)
+    elif _whole(mission) and mission in presets.missions:
+        if custom is not None:
+            bad("custom", Text(N_("custom parameters need mission = \"custom\"")))
+        rules = presets.rules(difficulty, mission)
+    else:
+        bad("mission", Text(N_("{value} is not a mission (1 to {last}, or \"custom\")"), value=repr(mission),
+                            last=len(presets.missions)))
+    if raw.get("rules") is not None:  # the numbers it was set up with win
+        rules = MissionRules.from_dict(raw["rules"], file=file, key=where("rules"), problems=problems)
+    return rules
+
+
 @dataclass(frozen=True)
 class KaboomSettings:
     """One Kaboom mission's set-up. `rules` are the numbers it is played with, resolved from
@@ -174,39 +233,7 @@ class KaboomSettings:
         if raw.get("mode", "kaboom") != "kaboom":
             bad("mode", Text(N_("must be \"kaboom\"")))
 
-        players: list[Player] = []
-        raw_players = raw.get("players", [])
-        if not isinstance(raw_players, list):
-            bad("players", Text(N_("must list up to {most} players: colours like {colours} or tables {tables} "
-                                   "(none: they join on the panel)"), most=MAX_PLAYERS, colours='["red", "blue"]',
-                                tables='[{ colour = "red", name = "Alis" }]'))
-            raw_players = []
-        elif len(raw_players) > MAX_PLAYERS:
-            bad("players", Text(N_("{n} players: at most {most}, one per colour"), n=len(raw_players),
-                                most=MAX_PLAYERS))
-        for i, rp in enumerate(raw_players):
-            k = f"players[{i}]"
-            if isinstance(rp, str):
-                rp = {"colour": rp}
-            if not isinstance(rp, dict):
-                bad(k, Text(N_("must be a colour or a table {table}"), table="{ colour = ..., name = ... }"))
-                continue
-            for extra in rp:
-                if extra not in ("colour", "name"):
-                    bad(f"{k}.{extra}", Text(N_("unknown key (expected colour, name)")))
-            colour = rp.get("colour")
-            if colour not in COLOURS:
-                bad(f"{k}.colour", Text(N_("{colour} is not a penguin colour ({colours})"), colour=repr(colour),
-                                        colours=", ".join(COLOURS)))
-                continue
-            if any(p.colour == colour for p in players):
-                bad(f"{k}.colour", Text(N_("two players have the {colour} penguin"), colour=Word(colour)))
-                continue
-            name = rp.get("name")
-            if name is not None and (not isinstance(name, str) or not name.strip()):
-                bad(f"{k}.name", Text(N_("must be a name (text), or left out")))
-                name = None
-            players.append(Player(colour, name.strip() if name else None))
+        players = _players(raw.get("players", []), bad)
 
         difficulty = raw.get("difficulty", "medium")
         if difficulty not in DIFFICULTIES:
@@ -215,19 +242,7 @@ class KaboomSettings:
             difficulty = "medium"
         mission = raw.get("mission", 1)
         custom = raw.get("custom")
-        rules = None
-        if mission == "custom":
-            rules = MissionRules.from_dict({} if custom is None else custom, file=file, key=where("custom"),
-                                           defaults=presets.custom, problems=problems)
-        elif _whole(mission) and mission in presets.missions:
-            if custom is not None:
-                bad("custom", Text(N_("custom parameters need mission = \"custom\"")))
-            rules = presets.rules(difficulty, mission)
-        else:
-            bad("mission", Text(N_("{value} is not a mission (1 to {last}, or \"custom\")"), value=repr(mission),
-                                last=len(presets.missions)))
-        if raw.get("rules") is not None:  # the numbers it was set up with win
-            rules = MissionRules.from_dict(raw["rules"], file=file, key=where("rules"), problems=problems)
+        rules = _rules(raw, presets, difficulty, mission, custom, file=file, where=where, bad=bad, problems=problems)
         seed = raw.get("seed", 0)
         if not _whole(seed) or not 0 <= seed < 2**63:
             bad("seed", Text(N_("must be a whole number from {low} to {high}, not {value}"), low=0, high=2**63 - 1,
