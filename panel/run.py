@@ -19,9 +19,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from panel.games.airlines.engine import MatchSettings
-from panel.games.kaboom.settings import KaboomSettings
-from panel.games.kaboom.missions import load_missions
-from panel.games.registry import DEFAULT, games
+from panel.games.registry import DEFAULT, game_named, games
 from panel.core.errors import ConfigError, Problem, StoreError
 from panel.core.schema import Bool, Check, Each, Field, Int, Problems, Str, Table
 from panel.core.toml_file import read_toml
@@ -93,54 +91,41 @@ SERVICE = Table(says=N_("must be a table"), default={}, fields={
         isinstance(h, str) for h in v) else N_("must be an array of host names")),
     "layout": _PATH, "hardware": _PATH, "sim_from_network": Bool(default=False),
     **{k: Field() for k in Retention.KEYS}})  # Retention checks its own
-_OWN_KEYS = Each(says=N_("must be a table"))  # a table whose keys its own reader checks
-SETTINGS_FILE = Table(fields={"service": SERVICE, "match": _OWN_KEYS, "kaboom": _OWN_KEYS, "mqtt": Field()})
-KABOOM_DEFAULT_KEYS = ("difficulty", "mission", "custom", "missions", "walk_up")
-KABOOM_DEFAULTS = Table(fields={**{k: Field() for k in KABOOM_DEFAULT_KEYS}, "walk_up": Bool(default=False)})
+_OWN_KEYS = Each(says=N_("must be a table"))  # a table whose keys its own reader checks (each game's)
+# The settings file's tables: [service], each game's own ([match], [kaboom], ...: `Game.settings_table`)
+# and [mqtt]; a table none of them is gets "unknown key" listing them all.
+SETTINGS_FILE = Table(fields={"service": SERVICE, **{g.settings_table: _OWN_KEYS for g in games()}, "mqtt": Field()})
+DEFAULT_TABLE = game_named(DEFAULT).settings_table  # the default game's: also the build's touch sensors
 
 
 def read_settings(path: str | None) -> dict[str, Any]:
-    """The settings file ([service], [match], [kaboom] and [mqtt] tables), checked key by key."""
+    """The settings file ([service], each game's table and [mqtt]), checked key by key:
+    each game checks its own table (`Game.check_defaults`)."""
     if path is None:
         return {}
     raw = read_toml(path)
     problems = Problems(path)
     SETTINGS_FILE.read_top(raw, problems)
-    service, match, kaboom = ({} if not isinstance(raw.get(k, {}), dict) else raw.get(k, {})
-                              for k in ("service", "match", "kaboom"))
+    service, *tables = ({} if not isinstance(raw.get(k, {}), dict) else raw.get(k, {})
+                        for k in ("service", *(g.settings_table for g in games())))
     problems.collect(Retention.from_settings, service, file=path)
-    # the [match] table: defaults for new matches and the build's touch sensors
-    problems.collect(MatchSettings.check_defaults, match, "file", file=path, key="match")
-    problems.found += check_kaboom_defaults(kaboom, path)
+    own = {g.settings_table: table for g, table in zip(games(), tables)}
+    for game in games():
+        problems.found += game.check_defaults(own[game.settings_table], file=path)
     mqtt = None
     if "mqtt" in raw:  # the venue's broker (panel.mqtt): checked by its own settings type
         from panel.mqtt.settings import BridgeSettings
 
         mqtt = problems.collect(BridgeSettings.from_table, raw["mqtt"], file=path)
     problems.raise_any()
-    return {"service": service, "match": match, "kaboom": kaboom, "mqtt": mqtt}
-
-
-def check_kaboom_defaults(kaboom: dict[str, Any], path: str) -> list[Problem]:
-    """The [kaboom] table: what a Penguin Kaboom mission set up at the panel is played with
-    (difficulty, mission or custom numbers, a café's own missions file) and whether a
-    penguin's colour pressed between matches sets one up (walk_up)."""
-    problems = Problems(path)
-    KABOOM_DEFAULTS.read(kaboom, "kaboom", problems)
-    mission = {k: v for k, v in kaboom.items() if k in KABOOM_DEFAULT_KEYS and k != "walk_up"}
-    missions = mission.get("missions")
-    # the same checks as a mission the game master sets up
-    problems.collect(lambda: KaboomSettings.from_dict({"mode": "kaboom", **mission},
-                                                      load_missions(missions if isinstance(missions, str) else None),
-                                                      file=path, key="kaboom"))
-    return problems.found
+    return {"service": service, **own, "mqtt": mqtt}
 
 
 def resolve(opts: Options) -> Resolved:
     """Command line over settings file over defaults."""
     settings = read_settings(opts.settings)
     service = settings.get("service", {})
-    match = dict(settings.get("match", {}))
+    match = dict(settings.get(DEFAULT_TABLE, {}))
     host = opts.host or service.get("host") or ("127.0.0.1" if opts.sim else "0.0.0.0")
     port = opts.port if opts.port is not None else service.get("port", DEFAULT_PORT)
     if not 0 <= port <= 65535:
@@ -231,6 +216,7 @@ def warn(warning: Any) -> None:
     say(_("warning: {warning}").format(warning=text_of(warning, system())))
 
 
+ANY_HOST = ("0.0.0.0", "::")  # a host that listens on every address
 SWITCH_INTERVAL = 0.001  # seconds: how long another thread may hold the interpreter lock while the loop waits
 
 
@@ -245,8 +231,38 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
     sys.setswitchinterval(SWITCH_INTERVAL)
     stop = stop_on_signals(stop)
     quiet = guard_process()
-    # The order matters: own the database, then take the port, and only then read the
-    # database. A second play stops at the first step it cannot take, having written nothing.
+    owner, sock, store = take_database_and_port(r)
+    with owner, sock, store, Notifier() as notifier:
+        security = Security(store, allow_hosts=r.allow_hosts + ([r.host] if r.host not in ANY_HOST else []))
+        first_pin(security, r.pin, N_("game master PIN"),
+                  N_("a new one: penguin-panel service reset-pin, or pin = '...' in the settings file"))
+        cockpit = await start_cockpit(r, store, clock=clock, sources=sources)
+        preload_drawing()
+        bridge = None
+        if r.mqtt is not None:  # the venue's broker: beside the cockpit, never in its way
+            from panel.mqtt import bridge as mqtt_bridge
+
+            bridge = await mqtt_bridge.start(r.mqtt, cockpit)
+        app = build_app(cockpit, security, sim=r.sim, sim_from_network=r.sim_from_network, quiet=quiet,
+                        own_screen=not is_loopback(r.host), lan_host=lan_address() if r.host in ANY_HOST else "")
+        runner = await start_serving(app, sock, ConnectionGuard(quiet=quiet))
+        try:
+            port = say_serving(r, sock, owner, started)
+            pruner = asyncio.create_task(prune_every_day(r.db, r.retention))
+            try:
+                await until_stopped(stop, notifier, cockpit, port)
+            finally:
+                pruner.cancel()
+        finally:
+            await runner.cleanup()
+            if bridge is not None:
+                await bridge.close()
+            await cockpit.close()
+
+
+def take_database_and_port(r: Resolved) -> tuple[OwnerLock, Any, Store]:
+    """The order matters: own the database, then take the port, and only then read the
+    database. A second play stops at the first step it cannot take, having written nothing."""
     try:
         owner = OwnerLock(r.db).acquire()
     except StoreError as e:
@@ -262,72 +278,70 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
         sock.close()
         owner.close()
         raise ConfigError(Problem(None, "--db", e.args[0])) from None
-    with owner, sock, store, Notifier() as notifier:
-        security = Security(store, allow_hosts=r.allow_hosts + ([r.host] if r.host not in ("0.0.0.0", "::") else []))
-        first_pin(security, r.pin, N_("game master PIN"),
-                  N_("a new one: penguin-panel service reset-pin, or pin = '...' in the settings file"))
-        warnings: list[Any] = list(store.warnings)
-        damage = store.quick_check()
-        if damage:
-            warnings.append(Text(N_("{damage}: copy the file aside and start a new one if matches misbehave"),
-                                 damage=damage))
-        defaults, problem = stored_defaults(store, r.match_defaults)
-        if problem:
-            warnings.append(problem)
-        for warning in warnings:
-            warn(warning)
-        # The pages' language: the game master's choice, else the system locale's.
-        language = store.get_setting("language")
-        if language not in languages():
-            language = system_language()
-        if sources is None:
-            sources, effects = ([], []) if r.sim else hardware_io(r)
-        else:
-            effects = []
-        # Each other game's defaults from its own table of the settings file ([kaboom]); its
-        # `walk_up` says whether its buttons set a match up at the panel.
-        game_defaults = {g.id: dict(r.tables.get(g.settings_table, {})) for g in games() if g.id != DEFAULT}
-        walk_up = {game: bool(table.pop("walk_up", False)) for game, table in game_defaults.items()}
-        cockpit = Cockpit(store, layout_path=r.layout, sim=r.sim, sources=sources, effects=effects,
-                          defaults=defaults, touch_sensors=r.touch_sensors, language=language,
-                          game_defaults=game_defaults, walk_up=walk_up, warnings=warnings, clock=clock)
-        await cockpit.start()
-        # The drawing code (the tower's card, the join page's QR code) loaded now, before
-        # anyone is served: loaded by the first tower's request, on a worker thread, it held
-        # the interpreter for milliseconds while a turn may be running.
-        from panel.games.airlines import card_drawing  # noqa: F401
-        from panel.service import drawing  # noqa: F401
-        from panel.web import qr  # noqa: F401
-        bridge = None
-        if r.mqtt is not None:  # the venue's broker: beside the cockpit, never in its way
-            from panel.mqtt import bridge as mqtt_bridge
+    return owner, sock, store
 
-            bridge = await mqtt_bridge.start(r.mqtt, cockpit)
-        app = build_app(cockpit, security, sim=r.sim, sim_from_network=r.sim_from_network, quiet=quiet,
-                        own_screen=not is_loopback(r.host),
-                        lan_host=lan_address() if r.host in ("0.0.0.0", "::") else "")
-        runner = await start_serving(app, sock, ConnectionGuard(quiet=quiet))
-        try:
-            port = sock.getsockname()[1]  # the real one when --port 0
-            shown = "127.0.0.1" if r.host in ("0.0.0.0", "::") else r.host
-            shown = f"[{shown}]" if ":" in shown else shown
-            owner.note(url=f"http://{shown}:{port}/")
-            serving = (_("serving on {url}  (simulator, database {db}, ready in {seconds} s)") if r.sim else
-                       _("serving on {url}  (hardware, database {db}, ready in {seconds} s)"))
-            say(serving.format(url=f"http://{shown}:{port}/", db=r.db, seconds=f"{time.monotonic() - started:.2f}"))
-            lan = lan_address() if r.host in ("0.0.0.0", "::") else ""
-            if lan:
-                say(_("on the local network: {url}").format(url=f"http://{lan}:{port}/"))
-            pruner = asyncio.create_task(prune_every_day(r.db, r.retention))
-            try:
-                await until_stopped(stop, notifier, cockpit, port)
-            finally:
-                pruner.cancel()
-        finally:
-            await runner.cleanup()
-            if bridge is not None:
-                await bridge.close()
-            await cockpit.close()
+
+def start_warnings(store: Store, r: Resolved) -> tuple[list[Any], dict[str, Any]]:
+    """What the start found wrong with the database and the saved defaults (said now, and
+    to the game master on /admin), and the defaults for new matches."""
+    warnings: list[Any] = list(store.warnings)
+    damage = store.quick_check()
+    if damage:
+        warnings.append(Text(N_("{damage}: copy the file aside and start a new one if matches misbehave"),
+                             damage=damage))
+    defaults, problem = stored_defaults(store, r.match_defaults)
+    if problem:
+        warnings.append(problem)
+    for warning in warnings:
+        warn(warning)
+    return warnings, defaults
+
+
+async def start_cockpit(r: Resolved, store: Store, *, clock: Callable[[], float], sources: list | None) -> Cockpit:
+    """The cockpit on `store`, its inputs and effects (the hardware map's, none in --sim
+    beyond `sources`), each game's defaults from its own table, started."""
+    warnings, defaults = start_warnings(store, r)
+    # The pages' language: the game master's choice, else the system locale's.
+    language = store.get_setting("language")
+    if language not in languages():
+        language = system_language()
+    if sources is None:
+        sources, effects = ([], []) if r.sim else hardware_io(r)
+    else:
+        effects = []
+    # Each other game's defaults from its own table of the settings file (`Game.settings_table`);
+    # its `walk_up` says whether its buttons set a match up at the panel.
+    game_defaults = {g.id: dict(r.tables.get(g.settings_table, {})) for g in games() if g.id != DEFAULT}
+    walk_up = {game: bool(table.pop("walk_up", False)) for game, table in game_defaults.items()}
+    cockpit = Cockpit(store, layout_path=r.layout, sim=r.sim, sources=sources, effects=effects,
+                      defaults=defaults, touch_sensors=r.touch_sensors, language=language,
+                      game_defaults=game_defaults, walk_up=walk_up, warnings=warnings, clock=clock)
+    await cockpit.start()
+    return cockpit
+
+
+def preload_drawing() -> None:
+    """The drawing code (the tower's card, the join page's QR code) loaded now, before
+    anyone is served: loaded by the first tower's request, on a worker thread, it held the
+    interpreter for milliseconds while a turn may be running."""
+    from panel.games.airlines import card_drawing  # noqa: F401
+    from panel.service import drawing  # noqa: F401
+    from panel.web import qr  # noqa: F401
+
+
+def say_serving(r: Resolved, sock: Any, owner: OwnerLock, started: float) -> int:
+    """Where the pages are served, said once (and noted in the owner lock); the port."""
+    port = sock.getsockname()[1]  # the real one when --port 0
+    shown = "127.0.0.1" if r.host in ANY_HOST else r.host
+    shown = f"[{shown}]" if ":" in shown else shown
+    owner.note(url=f"http://{shown}:{port}/")
+    serving = (_("serving on {url}  (simulator, database {db}, ready in {seconds} s)") if r.sim else
+               _("serving on {url}  (hardware, database {db}, ready in {seconds} s)"))
+    say(serving.format(url=f"http://{shown}:{port}/", db=r.db, seconds=f"{time.monotonic() - started:.2f}"))
+    lan = lan_address() if r.host in ANY_HOST else ""
+    if lan:
+        say(_("on the local network: {url}").format(url=f"http://{lan}:{port}/"))
+    return port
 
 
 PRUNE_FIRST = 600.0  # seconds after start: the start-up and the first match go first

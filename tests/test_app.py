@@ -395,6 +395,27 @@ def test_the_board_gets_the_buzzers_cues(svc):
     assert sounds["games"]["kaboom"]["events"]["alert"] == "kaboom_alert"
 
 
+def test_every_page_gets_each_games_words_from_the_service(svc):
+    """GET /api/games, without signing in: each registered game's title, the names of the
+    ids its states carry and its colours, in the pages' language or ?lang=; the pages copy
+    none of them."""
+    from panel.games.kaboom.settings import COLOURS, DIFFICULTIES
+    from panel.games.registry import DEFAULT, GAMES
+
+    status, body = svc.client().get("/api/games")
+    assert status == 200 and body["default"] == DEFAULT and set(body["games"]) == set(GAMES)
+    airlines, kaboom = body["games"]["airlines"], body["games"]["kaboom"]
+    assert (airlines["title"], kaboom["title"]) == ("Penguin Airlines", "Penguin Kaboom")
+    assert airlines["names"]["mode"] == {"competitive": "Competitive", "cooperative": "Cooperative"}
+    assert list(kaboom["names"]["colour"]) == list(COLOURS) == list(kaboom["penguins"])
+    assert all(re.fullmatch(r"#[0-9a-f]{6}", p["css"]) and p["ink"] for p in kaboom["penguins"].values())
+    assert list(kaboom["names"]["difficulty"]) == list(DIFFICULTIES)
+    assert kaboom["names"]["outcome"]["failed"] == "mission failed"
+    spanish = svc.client().get("/api/games?lang=es")[1]["games"]["kaboom"]["names"]
+    assert spanish["colour"]["black"] == "negro" and spanish["difficulty"]["easy"] == "fácil"
+    assert "es" in is_error(*svc.client().get("/api/games?lang=xx"), 400)
+
+
 def test_the_layout_names_every_control_in_plain_words(svc):
     controls = svc.client().get("/api/layout")[1]["controls"]
     plain = {c["id"]: c["plain"] for c in controls}

@@ -636,7 +636,7 @@ def test_the_game_master_changes_the_pin_and_the_match_defaults(browser, tmp_pat
 
 READ_BUTTONS = """() => [...document.querySelectorAll('button[data-action]')].map(b => (
   {id: b.id, action: b.dataset.action, upheld: b.dataset.upheld ?? null, enabled: !b.disabled,
-   kaboom: !!b.closest('.kaboom-only')}))"""
+   kaboom: !!b.closest('[data-game="kaboom"]')}))"""
 BUTTONS_ARE = """(want) => {
   const got = {};
   for (const b of document.querySelectorAll('button[data-action], #setupsubmit')) got[b.id] = !b.disabled;

@@ -21,7 +21,7 @@ LOWERED = next(p for p in MAPPING.cover_positions if p != MAPPING.cover_open)
 
 def new_mission(admin: Page, colours: list[str], custom: dict[str, object], names: dict[str, str] = {}) -> None:
     admin.select_option("#game", "kaboom")
-    expect(admin.locator(".kaboom-setup")).to_be_visible(timeout=WAIT)
+    expect(admin.locator('#setup [data-game="kaboom"]')).to_be_visible(timeout=WAIT)
     for box in admin.locator("#kpenguins .kpenguin").all():
         colour = box.get_attribute("data-colour")
         box.locator(".kplays").set_checked(colour in colours)
@@ -147,3 +147,31 @@ def test_the_game_masters_kaboom_buttons_are_the_engines_answers(pages):
     expect(admin.locator("#phase")).to_have_text("Mission abandoned", timeout=WAIT)
     state = expect_buttons_follow_the_state(admin, pages.base, "finished")
     assert set(state["actions"]) == {"new_match"}
+
+
+def test_the_pages_say_the_mission_is_kaboom_and_that_it_was_lost(pages):
+    """The game being played, and its real outcome: /sim's title names Penguin Kaboom (no
+    Airlines side), the board's heading too, and the debrief of a lost mission says it
+    failed, in its result and in the list of matches (not "finished")."""
+    admin = pages.open(pages.laptop, "/admin")
+    admin_login(admin)
+    new_mission(admin, ["green"], {"time_per_player": 300, "alert_seconds": 5, "alerts": 1, "alerts_face_up": 0})
+    sim = pages.open(pages.laptop, "/sim")
+    board = pages.open(pages.laptop, "/board")
+    expect(sim.locator("#title")).to_have_text("Penguin Kaboom", timeout=WAIT)
+    expect(board.locator("h1")).to_have_text("Penguin Kaboom", timeout=WAIT)
+    sim_press(sim, MAPPING.start)
+    expect(board.locator("#kbanner")).to_contain_text("ALERT", timeout=WAIT)
+    sim_press(sim, MAPPING.alert_flipped)  # the one alert card face up: the last
+    expect(board.locator("#resulttitle")).to_have_text("Mission failed", timeout=WAIT)
+    expect(sim.locator("#title")).to_have_text("Penguin Kaboom")
+
+    debrief = pages.open(pages.laptop, "/debrief")
+    expect(debrief.locator("#outcome")).to_have_text("Mission failed", timeout=WAIT)
+    expect(debrief.locator("#kplayersbox")).to_be_visible()
+    expect(debrief.locator("#turnsbox")).to_be_hidden()
+    picked = debrief.locator("#match option:checked")
+    expect(picked).to_contain_text("Penguin Kaboom")
+    expect(picked).to_contain_text("mission failed")
+    expect(picked).not_to_contain_text("finished")
+    expect(picked).to_contain_text("· green ·")  # the penguin by its colour's name

@@ -151,7 +151,7 @@ def test_every_page_fits_every_screen_in_every_phase(matrix):
             "Ended by the game master during round 1: Puffins' turn in progress (no card done) was not scored.")
 
     # The other game on the same pages: a Penguin Kaboom mission under way.
-    colours = gm.ctx.request.get(m.base + "/api/admin/status").json()["kaboom"]["colours"]
+    colours = gm.ctx.request.get(m.base + "/api/admin/status").json()["games"]["kaboom"]["colours"]
     gm.post("/api/admin/match", {"mode": "kaboom", "players": colours[:4], "difficulty": "easy", "mission": 1})
     gm.act("start")
     check_every_page(m, "kaboom")

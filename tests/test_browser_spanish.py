@@ -175,7 +175,7 @@ def test_a_match_played_in_spanish_shows_only_spanish_on_every_page(rig):
     check_every_page(rig, "ended")
 
     # The other game on the same pages: a Penguin Kaboom mission under way.
-    colours = gm.ctx.request.get(rig.base + "/api/admin/status").json()["kaboom"]["colours"]
+    colours = gm.ctx.request.get(rig.base + "/api/admin/status").json()["games"]["kaboom"]["colours"]
     gm.post("/api/admin/match", {"mode": "kaboom", "players": colours[:3], "difficulty": "easy", "mission": 1})
     gm.act("start")
     rig.code = gm.ctx.request.get(rig.base + "/api/join").json()["code"]

@@ -37,7 +37,7 @@ def press(client, control):
 
 def test_the_game_master_sets_up_and_runs_a_mission(svc, gm):
     status, body = gm.get("/api/admin/status")
-    k = body["kaboom"]
+    k = body["games"]["kaboom"]
     assert k["available"] and k["colours"] == list(MAPPING.players) and len(k["missions"]) == 15
     assert k["difficulties"] == ["easy", "medium", "advanced"] and "time_per_player" in k["custom"]
 

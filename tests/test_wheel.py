@@ -48,6 +48,7 @@ def test_the_wheel_ships_the_maps_and_only_what_exists(installed):
     names = zipfile.ZipFile(wheel).namelist()
     assert {"panel/maps/reference.toml", "panel/maps/small.toml", "panel/layouts/penguin-airlines.toml"} <= set(names)
     assert any(n.startswith("panel/web/static/") for n in names)
+    assert {"panel/web/static/games/index.js", "panel/web/static/games/kaboom/board.js"} <= set(names)  # the games' parts
 
 
 def test_hardware_check_takes_a_shipped_map_by_name(installed):

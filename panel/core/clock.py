@@ -4,6 +4,11 @@ countdown that runs or stands still. Time is always passed in; nothing here read
 
 from __future__ import annotations
 
+# A timer woken at its deadline may read the clock a hair before it (float rounding of
+# deadline - now, the clock's resolution): within this it is due, or a loop waiting for it
+# would spin until the clock passes it.
+SLACK = 1e-6
+
 
 def at(t: float) -> float:
     """A computed moment, rounded to the microsecond (rule 26; Kaboom rule 14): a token moved at 30.1 s that settles

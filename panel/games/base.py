@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Protocol, runtime_checkable
 
+from panel.core.errors import Problem
 from panel.core.events import Action, GameEvent, InputEvent
 from panel.core.layout import Layout
 from panel.core.refusal import Refusal
@@ -101,6 +102,9 @@ class Game(Protocol):
     event_types: Mapping[str, str]  # every game event its engine sends, and what it says
     settings_table: str  # the settings file's table of this game's defaults ("match", "kaboom")
     at_venue: bool  # whether a venue counts its matches (scores, leaderboard, commands)
+    # Whether the debrief's list of matches says how each came out (its summary's `outcome`,
+    # made from the log once): a status alone ("finished") does not tell this game's results.
+    lists_outcome: bool
 
     # ---- matches
     def from_stored(self, settings: dict[str, Any], positions: dict[str, str]) -> Engine:
@@ -116,6 +120,10 @@ class Game(Protocol):
 
     def form(self, build: Build, tr: Any) -> dict[str, Any]:
         """What the game master's page needs to offer this game on this build."""
+
+    def check_defaults(self, table: dict[str, Any], *, file: str) -> list[Problem]:
+        """The game's own check of its table of the settings file (`settings_table`): every
+        problem at once, each naming `file` and the key (an empty list when it is right)."""
 
     def describe(self, engine: Engine, code: str) -> str:
         """One log line: the match set up (English, for the journal)."""

@@ -120,15 +120,33 @@ def debrief_json(store: Store, match_id: int | None, language: str = SOURCE) -> 
     """The debrief of a match (the latest when None) as JSON text, in `language`: its
     stored summary when the log has not changed since it was made, else made from the log
     and stored."""
-    record = record_or_latest(store, match_id)
+    return said_in(summary_of(store, record_or_latest(store, match_id)).json, language)
+
+
+def summary_of(store: Store, record: MatchRecord) -> Summary:
+    """The match's stored summary when its log has not changed since it was made, else made
+    from the log and stored (CannotRebuild when it cannot be)."""
     summary = store.summary(record.id)
     if summary is not None and (record.pruned or (summary.status == record.status
                                                   and summary.seq == store.last_seq(record.id))):
-        return said_in(summary.json, language)
+        return summary
     if record.pruned:
         raise CannotRebuild(N_("match {id}: its log was removed on {day} and no summary was kept"),
                             id=record.id, day=record.pruned[:10])
-    return said_in(_summary(store, record).json, language)
+    return _summary(store, record)
+
+
+def outcome_of(store: Store, record: MatchRecord) -> str | None:
+    """How a match that is over came out, in its game's word (its summary's `outcome`: a
+    mission's "success", "failed" or "abandoned"), for the debrief's list of matches; None
+    while it is played, for a game whose list does not say it (`Game.lists_outcome`), or
+    when its log cannot be replayed. Made once per match, then read from its summary."""
+    try:
+        if record.status == "active" or not game_of(record.settings).lists_outcome:
+            return None
+        return json.loads(summary_of(store, record).json).get("outcome")
+    except (CannotRebuild, UnknownGame):
+        return None
 
 
 def said_in(summary: str, language: str) -> str:

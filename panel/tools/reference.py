@@ -272,9 +272,10 @@ def match_rows(table: str, place: str) -> list[tuple]:
 
 def settings_tables() -> dict[str, tuple[str, list[tuple]]]:
     """Each file's tables: title -> (what it is, rows (table, key, type, default, meaning))."""
+    from panel.games.kaboom.game import DEFAULTS_TABLE as KABOOM_DEFAULTS  # the game checks its own table
     from panel.games.kaboom.settings import KaboomSettings
     from panel.mqtt.settings import BridgeSettings, BrokerSettings
-    from panel.run import DEFAULT_PORT, KABOOM_DEFAULTS, SERVICE
+    from panel.run import DEFAULT_PORT, SERVICE
     from panel.service.history import DEFAULT_KEEP_DAYS, Retention
     from panel.venue.run import VenueSettings
 

@@ -22,7 +22,7 @@ from panel import __version__
 from panel.games.tables import csv_text
 from panel.games.airlines.engine import SETTINGS, MatchSettings, default_teams, names
 from panel.core.errors import ConfigError, Refused
-from panel.core.i18n import MODULE_NAME, N_, NOT_A_LANGUAGE, Either, Word, language_name, languages
+from panel.core.i18n import MODULE_NAME, N_, NOT_A_LANGUAGE, Either, Word, language_name, languages, translations
 from panel.games.registry import DEFAULT, UnknownGame, game_named, game_of, games, named_in
 from panel.server.app import web_app
 from panel.server.body import json_body
@@ -33,7 +33,7 @@ from panel.server.replies import error, refused, said
 from panel.server.security import PinError, Security, is_loopback, split_host
 from panel.server.sessions import COOKIE, SECURITY, admin_login, check_same_origin, require_admin
 from panel.service.cockpit import Cockpit
-from panel.service.history import CannotRebuild, NotStored, debrief_json
+from panel.service.history import CannotRebuild, NotStored, debrief_json, outcome_of
 from panel.web.drawing import qr_svg
 
 log = logging.getLogger("penguin-panel")
@@ -169,6 +169,18 @@ async def get_join(request: web.Request) -> web.Response:
 async def get_i18n(request: web.Request) -> web.Response:
     """The catalog in the cockpit's language (chosen on /admin), or ?lang=."""
     return catalog_response(request, request.app[COCKPIT].language)
+
+
+async def get_games(request: web.Request) -> web.Response:
+    """What every page shows of each game that is not in a snapshot (GET /api/games, for
+    every page: nothing secret): its title, the names of the ids its snapshots carry, its
+    colours, its debrief's tables, in the pages' language (or ?lang=); and the game a page
+    shows while no match is set up. The pages word a game from here, never from a copy."""
+    lang = request.query.get("lang") or request.app[COCKPIT].language
+    if lang not in languages():
+        return error(400, NOT_A_LANGUAGE, request, param="lang", value=repr(lang[:20]), languages=", ".join(languages()))
+    tr = translations(lang)
+    return web.json_response({"default": DEFAULT, "games": {g.id: g.pages(tr) for g in games()}})
 
 
 async def sim_input(request: web.Request) -> web.Response:
@@ -312,7 +324,6 @@ async def admin_status(request: web.Request) -> web.Response:
                               "defaults": cockpit.defaults, "settings": declared_settings(said(request)),
                               "games": {g.id: {**g.pages(said(request)), **g.form(cockpit.build, said(request))}
                                         for g in games()},
-                              "kaboom": game_named("kaboom").form(cockpit.build, said(request)),
                               "language": cockpit.language, "warnings": cockpit.problems(),
                               "languages": [{"code": lang, "name": language_name(lang)} for lang in languages()]})
 
@@ -323,11 +334,16 @@ async def admin_matches(request: web.Request) -> web.Response:
     require_admin(request, changes_state=False)
     before = optional_id(request, "before")
     store = request.app[COCKPIT].store
-    records = await store.run(lambda: store.matches_page(before=before, limit=MATCHES_PAGE + 1))
-    return web.json_response({"more": len(records) > MATCHES_PAGE, "matches": [
-        {"id": r.id, "created": r.created, "status": r.status, "game": named_in(r.settings),
+    def page() -> tuple[list[tuple[Any, str | None]], bool]:
+        records = store.matches_page(before=before, limit=MATCHES_PAGE + 1)
+        # How each came out (a mission: accomplished, failed), from its summary.
+        return [(r, outcome_of(store, r)) for r in records[:MATCHES_PAGE]], len(records) > MATCHES_PAGE
+
+    listed, more = await store.run(page)
+    return web.json_response({"more": more, "matches": [
+        {"id": r.id, "created": r.created, "status": r.status, "game": named_in(r.settings), "outcome": outcome,
          **_listing(r.settings), "log_removed": r.pruned is not None}
-        for r in records[:MATCHES_PAGE]]})
+        for r, outcome in listed]})
 
 
 def _listing(settings: dict[str, Any]) -> dict[str, Any]:
@@ -427,6 +443,7 @@ def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static
     r.add_get("/api/join", get_join)
     r.add_get("/api/completed", get_completed)
     r.add_get("/api/sounds", get_sounds)
+    r.add_get("/api/games", get_games)
     r.add_get("/api/i18n", get_i18n)
     if sim:
         r.add_post("/api/sim/input", sim_input)

@@ -8,13 +8,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from panel.core.errors import ConfigError
+from panel.core.errors import ConfigError, Problem
 from panel.games.airlines.events import ACTIONS, EVENT_TYPES
 from panel.core.i18n import N_, _, translations
 from panel.core.layout import Layout
 from panel.core.layout_file import load_layout
 from panel.games.airlines import show
 from panel.games.airlines.debrief import COLUMNS, debrief
+from panel.games.airlines.engine.settings import CHOICE_NAMES, MODES
 from panel.games.airlines.engine import (CARDS_PER_TURN, CREW, MISTAKES_PER_TURN, Match, MatchSettings,
                                          default_teams, names)
 from panel.games.base import Build, Engine
@@ -36,6 +37,7 @@ class Airlines:
     event_types = EVENT_TYPES
     settings_table = "match"
     at_venue = True
+    lists_outcome = False  # its status and teams say enough in the list; the debrief has the scores
     show = show
     columns = COLUMNS
     table_titles = TITLES
@@ -55,6 +57,15 @@ class Airlines:
             translations(language).gettext(CREW))
         return Match(settings, layout_for(settings.layout, settings.side, settings.expansion),
                      positions=dict(positions))
+
+    def check_defaults(self, table: dict[str, Any], *, file: str) -> list[Problem]:
+        """The settings file's [match] table: the defaults for new matches and the build's
+        touch sensors, with the same checks and one-line messages as a match set up on /admin."""
+        try:
+            MatchSettings.check_defaults(table, "file", file=file, key=self.settings_table)
+        except ConfigError as e:
+            return list(e.problems)
+        return []
 
     def stored_settings(self, engine: Match) -> dict[str, Any]:
         return engine.settings.as_dict()
@@ -106,8 +117,10 @@ class Airlines:
         return card
 
     def pages(self, tr: Any) -> dict[str, Any]:
+        """Also the names of the modes a match's settings carry."""
         return {"title": tr.gettext(self.title), "columns": {k: list(v) for k, v in COLUMNS.items()},
-                "tables": {k: tr.gettext(v) for k, v in TITLES.items()}}
+                "tables": {k: tr.gettext(v) for k, v in TITLES.items()},
+                "names": {"mode": {m: tr.pgettext("a setting's choice", CHOICE_NAMES[m]) for m in MODES}}}
 
     # ------------------------------------------------------------------ afterwards
     def summary(self, engine: Match, events: list[Any]) -> dict[str, Any]:

@@ -9,22 +9,39 @@ from typing import Any
 
 from panel.core.errors import ConfigError, Problem
 from panel.games.kaboom.events import ACTIONS, EVENT_TYPES
-from panel.core.i18n import N_, Text, _
+from panel.core.i18n import NC_, N_, Text, _
+from panel.core.schema import Bool, Field, Problems, Table
 from panel.games.base import Build, Engine
 from panel.games.kaboom import show
 from panel.games.kaboom.build import declaration, kaboom_match, panel_for
 from panel.games.kaboom.debrief import COLUMNS, debrief
 from panel.games.kaboom.engine import KaboomMatch
-from panel.games.kaboom.settings import KaboomSettings
+from panel.games.kaboom.missions import load_missions
+from panel.games.kaboom.settings import DIFFICULTY_NAMES, KaboomSettings
 
 TITLES = {"players": N_("Penguins: where the time went"), "alerts": N_("Alerts: how fast each was reported flipped")}
 # How a mission ended, in words.
 OUTCOMES = {"success": N_("mission accomplished"), "failed": N_("mission failed"), "abandoned": N_("mission abandoned")}
 NOT_FINISHED = N_("not finished")
+# The penguins as the pages draw them (panel/web/static/games/kaboom/): its name, its colour
+# and the ink written on it; the name is always beside the colour (colour-blind players).
+# The lights' own colours (show.py) cannot show black: the black penguin is violet there.
+PENGUINS = {
+    "red": (NC_("penguin", "red"), "#e0203a", "#fff"),
+    "blue": (NC_("penguin", "blue"), "#1f5fd0", "#fff"),
+    "white": (NC_("penguin", "white"), "#f4f4f0", "#222"),
+    "yellow": (NC_("penguin", "yellow"), "#f5c518", "#222"),
+    "green": (NC_("penguin", "green"), "#21a045", "#fff"),
+    "black": (NC_("penguin", "black"), "#23232a", "#fff"),
+}
 # What the game master's form and a walk-up may choose (the rest is the build's or stored).
 FORM = tuple(k for k in KaboomSettings.FORM if k != "mode")
 # What a walk-up mission keeps of the last one: the same mission again.
 AGAIN = ("difficulty", "mission", "custom")
+# The settings file's [kaboom] table: a mission's defaults, and whether a penguin's colour
+# pressed between matches sets one up.
+DEFAULT_KEYS = ("difficulty", "mission", "custom", "missions", "walk_up")
+DEFAULTS_TABLE = Table(fields={**{k: Field() for k in DEFAULT_KEYS}, "walk_up": Bool(default=False)})
 
 
 class Kaboom:
@@ -34,6 +51,7 @@ class Kaboom:
     event_types = EVENT_TYPES
     settings_table = "kaboom"
     at_venue = False  # a mission scores nothing at a venue: its state shows the cockpit idle there
+    lists_outcome = True  # "finished" says nothing of a mission: accomplished or failed
     show = show
     columns = COLUMNS
     table_titles = TITLES
@@ -54,6 +72,20 @@ class Kaboom:
         defaults = {k: v for k, v in build.defaults_of(self.id).items() if k != "walk_up"}
         raw = {**defaults, "seed": secrets.randbelow(2**31), **body, "layout": build.layout_path}
         return kaboom_match(raw, dict(positions))
+
+    def check_defaults(self, table: dict[str, Any], *, file: str) -> list[Problem]:
+        """The settings file's [kaboom] table: what a Penguin Kaboom mission set up at the
+        panel is played with (difficulty, mission or custom numbers, a café's own missions
+        file) and whether a penguin's colour pressed between matches sets one up (walk_up)."""
+        problems = Problems(file)
+        DEFAULTS_TABLE.read(table, self.settings_table, problems)
+        mission = {k: v for k, v in table.items() if k in DEFAULT_KEYS and k != "walk_up"}
+        missions = mission.get("missions")
+        # the same checks as a mission the game master sets up
+        problems.collect(lambda: KaboomSettings.from_dict({"mode": "kaboom", **mission},
+                                                          load_missions(missions if isinstance(missions, str) else None),
+                                                          file=file, key=self.settings_table))
+        return problems.found
 
     def stored_settings(self, engine: KaboomMatch) -> dict[str, Any]:
         return engine.settings.as_dict()
@@ -105,8 +137,14 @@ class Kaboom:
         return card  # a mission has no tower
 
     def pages(self, tr: Any) -> dict[str, Any]:
+        """Also the names of the ids a mission's snapshot and summary carry (colours,
+        difficulties, outcomes) and each penguin's colours on the pages."""
         return {"title": tr.gettext(self.title), "columns": {k: list(v) for k, v in COLUMNS.items()},
-                "tables": {k: tr.gettext(v) for k, v in TITLES.items()}}
+                "tables": {k: tr.gettext(v) for k, v in TITLES.items()},
+                "names": {"colour": {c: tr.pgettext("penguin", name) for c, (name, _css, _ink) in PENGUINS.items()},
+                          "difficulty": {d: tr.gettext(name) for d, name in DIFFICULTY_NAMES.items()},
+                          "outcome": {o: tr.gettext(name) for o, name in OUTCOMES.items()}},
+                "penguins": {c: {"css": css, "ink": ink} for c, (_name, css, ink) in PENGUINS.items()}}
 
     # ------------------------------------------------------------------ afterwards
     def summary(self, engine: KaboomMatch, events: list[Any]) -> dict[str, Any]:

@@ -16,7 +16,9 @@ from panel.core.i18n import N_, Text, Word
 
 # The penguins' colours: one button with a light per colour on the panel.
 COLOURS = ("red", "blue", "white", "yellow", "green", "black")
-DIFFICULTIES = ("easy", "medium", "advanced")
+# The difficulties, each with its name for people (the pages say it in their language).
+DIFFICULTY_NAMES = {"easy": N_("easy"), "medium": N_("medium"), "advanced": N_("advanced")}
+DIFFICULTIES = tuple(DIFFICULTY_NAMES)
 MAX_PLAYERS = len(COLOURS)
 
 # field: (lowest, highest) for the whole-number rules of a mission

@@ -3,14 +3,14 @@
 //
 // The page keeps no rule: a button is enabled exactly when the state's `actions` (the
 // engine's answer to "may this happen now") lists it, and the match settings (fields,
-// labels, defaults, limits) come from the engine's declaration in /api/admin/status.
-import { $, $$, el, api, post, csrf, connect, liveBadge, Clock, fmtSeconds, describeEvent, hasMatch, pauseText,
-  t, tn, loadLanguage, onLanguage, cardsText, matchEndText, possessive, challenger, challengedCard } from "/static/common.js";
-import { KaboomClocks, PENGUIN_CSS, PENGUIN_INK, colourName, describeKaboomEvent, fmtClock, isKaboom, kaboomBanner,
-  missionTitle, outcomeTitle, playerName } from "/static/kaboom.js";
+// labels, defaults, limits) come from the engine's declaration in /api/admin/status. What
+// the match now shows and what its New match form asks is the game's part of the page:
+// /static/games/<game>/admin.js.
+import { $, $$, el, api, post, csrf, connect, liveBadge, hasMatch, showGame, t, loadLanguage, onLanguage }
+  from "/static/common.js";
+import { gameOf, parts } from "/static/games/index.js";
 
-const clock = new Clock();
-const clocks = new KaboomClocks();
+const games = await parts("admin");
 let state = null;
 
 function error(msg) {
@@ -209,8 +209,8 @@ async function action(name, params = {}) {
 
 function logEvent(e) {
   const log = $("#log");
-  log.prepend(el("li", { text: typeof e === "string" ? e
-    : isKaboom(state) && !e.type.startsWith("New ") ? describeKaboomEvent(e, state) : describeEvent(e) }));
+  const part = games.of(state);
+  log.prepend(el("li", { text: typeof e === "string" ? e : part ? part.describe(e, state) : e.type }));
   while (log.children.length > 60) log.lastChild.remove();
 }
 
@@ -243,98 +243,19 @@ function offer(select, values, text) {
   select.disabled = !values.length;
 }
 
-function phaseText(s) {
-  if (!hasMatch(s)) return t("No match");
-  if (s.finished) return s.ended_by === "abandoned" ? t("Abandoned") : s.ended_by === "ended" ? t("Ended by the game master") : t("Finished");
-  const why = pauseText(s);
-  if (s.phase === "paused") return why || t("Paused for the challenge");
-  return s.phase === "in_turn" ? t("Turn in progress") : t("Between turns");
-}
+// What a game's part may use of the page.
+const page = { offer, declaredBody };
 
-function whoseText(s) {
-  if (!hasMatch(s) || s.finished) return "";
-  const tower = s.roles && s.roles.tower ? t("tower {name}", { name: s.roles.tower }) : t("the team picks its tower");
-  const whose = s.phase === "between_turns" ? t("next: {team}", { team: s.team }) : t("{whose} turn", { whose: possessive(s.team) });
-  return ["", whose, tower, t("round {round}", { round: s.round })].join(" · ").trim();
-}
-
-// What "End the match…" offers now: the engine's choices (`actions.end.when`), each saying
-// what it does to the turn in progress.
-function showEndChoices(s) {
-  const when = (allowed().end || {}).when || [];
-  const inTurn = s.phase === "in_turn" || s.phase === "paused";
-  const played = Object.entries(s.turns_played || {});
-  const unequal = new Set(played.map(([, n]) => n)).size > 1
-    ? " " + t("Turns played: {turns}.", { turns: played.map(([team, n]) => team + " " + n).join(", ") }) : "";
-  $("#endround").classList.toggle("hidden", !when.includes("round"));
-  $("#endnow").classList.toggle("hidden", !when.includes("now"));
-  const left = s.round_left || [];
-  $("#end_round").textContent = inTurn ? t("Finish the round, then end (the turn in progress counts)")
-    : t("Finish the round, then end (the teams still to play this round play)");
-  const vars = { round: s.round, teams: left.join(", ") };
-  $("#endround_text").textContent = inTurn
-    ? tn("The match ends when round {round} does: {teams} still plays this round, the turn in progress included. Then it is scored, every team having played as many turns.",
-      "The match ends when round {round} does: {teams} still play this round, the turn in progress included. Then it is scored, every team having played as many turns.",
-      left.length, vars)
-    : tn("The match ends when round {round} does: {teams} still plays this round. Then it is scored, every team having played as many turns.",
-      "The match ends when round {round} does: {teams} still play this round. Then it is scored, every team having played as many turns.",
-      left.length, vars);
-  $("#end_now").textContent = inTurn ? t("End now (the turn in progress is not scored)") : t("End now and score the match");
-  $("#endnow_text").textContent = (inTurn
-    ? t("{whose} turn in progress ({cards} so far) is not scored: the result is the scores as they stand.",
-      { whose: possessive(s.team), cards: cardsText(s.completed) })
-    : t("The result is the scores as they stand.")) + unequal;
-}
-
-// The completed cards of the turn (the last turn's between turns), drawn, numbered as the
-// challenge menu numbers them.
-let doneFor = null;
-async function showDoneCards(s) {
-  const box = $("#donebox");
-  const key = hasMatch(s) ? `${s.match_id}/${s.phase}/${(s.completed_cards || []).length}/`
-    + `${Object.values(s.turns_played || {}).reduce((a, b) => a + b, 0)}` : null;
-  if (key === doneFor) return;
-  doneFor = key;
-  if (!key) { box.classList.add("hidden"); return; }
-  try {
-    const done = await api("/api/completed");
-    box.classList.toggle("hidden", !done.turn || !done.cards.length);
-    if (!done.turn) return;
-    $("#donetitle").textContent = done.turn.in_progress
-      ? t("Completed cards of {whose} turn", { whose: possessive(done.turn.team) })
-      : t("Completed cards of {whose} last turn (round {round})", { whose: possessive(done.turn.team), round: done.turn.round });
-    $("#donerow").replaceChildren(...done.cards.map((c) => {
-      const pic = el("div", { class: "pic" });
-      pic.innerHTML = c.svg || ""; // drawn by the server (panel/games/airlines/card_drawing.py): trusted markup
-      return el("figure", { class: "donecard", dataset: { index: c.index, number: c.number } }, pic,
-        el("figcaption", { text: t("Completed card {number}", { number: c.index }) }));
-    }));
-  } catch (e) {
-    doneFor = null; // asked again with the next state
-  }
-}
+let shown = null; // the game of the match shown
 
 function show(s) {
   state = s;
-  clock.update(s);
   const has = hasMatch(s);
-  const kaboom = has && isKaboom(s);
-  $(".admin").classList.toggle("kaboom", kaboom);
+  if (shown !== gameOf(s)) games.all[shown]?.leave?.(page);
+  shown = gameOf(s);
+  showGame($(".admin"), shown);
   $(".admin").dataset.phase = has ? (s.finished ? "ended" : s.phase) : "idle";
-  // The timer's words, or in a Kaboom mission the clocks' (the Airlines ones as the page was written).
-  $("#pause").textContent = kaboom ? t("Pause the clocks") : t("Pause the timer");
-  $("#resume").textContent = kaboom ? t("Resume the clocks") : t("Resume the timer");
-  if (kaboom) showKaboom(s);
-  else {
-    $("#phase").textContent = phaseText(s);
-    $("#whose").textContent = whoseText(s);
-    $("#counts").textContent = has && !s.finished
-      ? [tn("{done} of {n} card", "{done} of {n} cards", s.cards_per_turn, { done: s.completed }),
-        tn("{done} of {n} mistake", "{done} of {n} mistakes", s.mistakes_per_turn, { done: s.mistakes }),
-        tn("{n} time counter held", "{n} time counters held", s.counters_held),
-        s.stuck_name ? t("stuck finger: {name}", { name: s.stuck_name }) : null].filter(Boolean).join(" · ")
-      : has ? Object.entries(s.scores || {}).map(([team, p]) => `${team} ${p}`).join(" · ") : "";
-  }
+  games.of(s)?.show(s, page);
 
   // Each action's button is shown, and enabled, exactly when the engine allows it now.
   for (const b of $$("button[data-action]")) {
@@ -344,149 +265,38 @@ function show(s) {
   $("#newmatch").classList.toggle("hidden", !("new_match" in allowed()));
   // A new match replaces one in play only after it is abandoned (the page asks first).
   $("#setupsubmit").disabled = !("new_match" in allowed() || "abandon" in allowed());
-
-  // Challenge: the teams that may call it and the cards it may be called on, as the engine lists them.
-  const ch = allowed().challenge || { teams: [], cards: [] };
-  offer($("#chteam"), ch.teams, challenger);
-  offer($("#chcard"), ch.cards, challengedCard);
-  $("#challengebox").classList.toggle("hidden", !allowed().challenge);
-  const c = s.challenge;
-  $("#chinfo").textContent = !c ? t("No challenge open.") : c.number != null
-    ? t("Open challenge by {team} on {card} (card number {number}): rule on it.",
-      { team: challenger(c.team), card: challengedCard(c.card), number: c.number })
-    : t("Open challenge by {team} on {card}: rule on it.", { team: challenger(c.team), card: challengedCard(c.card) });
-  $("#chinfo").classList.toggle("hidden", !has || s.finished);
-  if (kaboom) { $("#endinfo").classList.add("hidden"); return; } // its outcome is the phase line
-  const endNote = s.ending && !s.finished
-    ? (s.round_left?.length ? t("The match ends at the end of round {round}: {teams} still to play.", { round: s.round, teams: s.round_left.join(", ") })
-      : t("The match ends at the end of round {round}.", { round: s.round }))
-    : s.finished ? matchEndText(s) : null;
-  $("#endinfo").textContent = endNote || "";
-  $("#endinfo").classList.toggle("hidden", !endNote);
-  if ($("#enddialog").open) showEndChoices(s);
-  showDoneCards(s);
 }
 
-// ---------------------------------------------------------------- Penguin Kaboom
-// The missions as the missions file and the layout declare them (/api/admin/status): the
-// penguins this panel has, the difficulties, each mission's numbers, the custom limits.
-let KABOOM = null;
-
-function kaboomNumbers(r) {
-  return t("{seconds} s each, an alert every {alert} s, recharge {recharge} s ({cap}), {cards} alert cards ({up} face up)", {
-    seconds: r.time_per_player, alert: r.alert_seconds, recharge: r.recharge_seconds,
-    cap: r.recharge_above_start ? t("may go above the start") : t("never above the start"),
-    cards: r.alerts, up: r.alerts_face_up });
-}
-
-function buildKaboomForm(k) {
-  if (KABOOM || !k) return;
-  KABOOM = k;
-  $("#game").querySelector("option[value=kaboom]").disabled = !k.available;
-  if (!k.available) return;
-  $("#kpenguins").replaceChildren(...k.colours.map((c) => {
-    const box = el("label", { class: "kpenguin", dataset: { colour: c } },
-      el("input", { type: "checkbox", class: "kplays" }), el("span"), el("input", { type: "text", class: "kname" }));
-    box.style.background = PENGUIN_CSS[c];
-    box.style.color = PENGUIN_INK[c] || "#fff";
-    return box;
-  }));
-  $("#kdifficulty").replaceChildren(...k.difficulties.map((d) => el("option", { value: d })));
-  $("#kmission").replaceChildren(...k.missions.map((m) => el("option", { value: String(m.number) })),
-    el("option", { value: "custom" }));
-  // The custom mission's numbers: fields with the engine's limits, starting from the file's values.
-  $("#kcustom").replaceChildren(...Object.entries(k.custom).filter(([name]) => name !== "name").map(([name, v]) => {
-    const input = typeof v === "boolean"
-      ? el("select", { id: `kc_${name}` }, el("option", { value: "false" }), el("option", { value: "true" }))
-      : el("input", { id: `kc_${name}`, type: "number", min: k.limits[name][0], max: k.limits[name][1], step: 1 });
-    input.value = String(v);
-    input.addEventListener("input", kaboomPreview);
-    return el("label", { dataset: { custom: name } }, el("span"), input);
-  }));
-  const d = k.defaults || {};
-  if (d.difficulty) $("#kdifficulty").value = d.difficulty;
-  if (d.mission !== undefined) $("#kmission").value = String(d.mission);
-  for (const sel of [$("#kdifficulty"), $("#kmission")]) sel.addEventListener("change", kaboomPreview);
-  wordKaboomForm();
-}
-
-// The Kaboom set-up's words in the page's language (again when it changes).
-function wordKaboomForm() {
-  if (!KABOOM || !KABOOM.available) return;
-  for (const box of $$("#kpenguins .kpenguin")) {
-    const c = box.dataset.colour;
-    $(".kplays", box).setAttribute("aria-label", t("{colour} penguin plays", { colour: colourName(c) }));
-    $("span", box).textContent = colourName(c);
-    $(".kname", box).placeholder = t("name (optional)");
-    $(".kname", box).setAttribute("aria-label", t("name"));
+// ---------------------------------------------------------------- the New match form
+// The games this cockpit plays, each as its declaration offers it (one this panel cannot
+// play, its layout lacking what the game needs, listed but disabled); the form shows the
+// one chosen.
+function buildGames(declared) {
+  const select = $("#game");
+  if (!select.options.length) {
+    select.replaceChildren(...Object.keys(declared).map((game) => el("option", { value: game })));
+    select.value = gameOf(null);
   }
-  for (const o of $("#kdifficulty").options) {
-    o.textContent = { easy: t("easy"), medium: t("medium"), advanced: t("advanced") }[o.value] || o.value;
+  for (const o of select.options) {
+    o.textContent = declared[o.value].title;
+    o.disabled = !declared[o.value].available;
+    games.all[o.value]?.form(declared[o.value], page);
   }
-  for (const o of $("#kmission").options) {
-    o.textContent = o.value === "custom" ? t("Custom mission") : t("Mission {number}", { number: o.value });
-  }
-  for (const label of $$("#kcustom label")) {
-    label.title = t(KABOOM.words[label.dataset.custom]);
-    $("span", label).textContent = label.title;
-    for (const o of $("select", label)?.options || []) o.textContent = o.value === "true" ? t("Yes") : t("No");
-  }
-  kaboomPreview();
-}
-
-function kaboomCustom() {
-  const out = {};
-  for (const [name, v] of Object.entries(KABOOM.custom)) {
-    if (name === "name") continue;
-    const e = $(`#kc_${name}`);
-    out[name] = typeof v === "boolean" ? e.value === "true" : Number(e.value);
-  }
-  return out;
-}
-
-function kaboomPreview() {
-  const mission = $("#kmission").value;
-  $("#kcustom").classList.toggle("hidden", mission !== "custom");
-  const m = KABOOM.missions.find((x) => String(x.number) === mission);
-  $("#kpreview").textContent = kaboomNumbers(m ? m.rules[$("#kdifficulty").value] : kaboomCustom());
-}
-
-function kaboomBody() {
-  const players = $$("#kpenguins .kpenguin").filter((b) => $(".kplays", b).checked).map((b) => {
-    const name = $(".kname", b).value.trim();
-    return name ? { colour: b.dataset.colour, name } : b.dataset.colour;
-  });
-  const mission = $("#kmission").value;
-  const body = { mode: "kaboom", players, difficulty: $("#kdifficulty").value,
-    mission: mission === "custom" ? "custom" : Number(mission) };
-  if (mission === "custom") body.custom = kaboomCustom();
-  return body;
+  gameChanged();
 }
 
 function gameChanged() {
-  const kaboom = $("#game").value === "kaboom";
-  $(".airlines-setup").classList.toggle("hidden", kaboom);
-  $(".kaboom-setup").classList.toggle("hidden", !kaboom);
+  showGame($("#setup"), $("#game").value);
 }
 
-function showKaboom(s) {
-  clocks.update(s);
-  const phase = { setup: t("waiting for the start"), playing: t("playing"), paused: t("paused"),
-    closing: t("closing: every finger on its colour") }[s.phase] || s.phase;
-  $("#phase").textContent = s.finished ? outcomeTitle(s) : `${phase}${kaboomBanner(s) ? ` · ${kaboomBanner(s)}` : ""}`;
-  $("#whose").textContent = `· ${missionTitle(s)}${s.active && !s.finished ? ` · ${playerName(s, s.active)}` : ""}`;
-  const a = s.alerts || {};
-  const cards = t("{down} face down, {up} face up, {waiting} waiting",
-    { down: a.remaining ?? 0, up: a.face_up ?? 0, waiting: a.waiting ?? 0 });
-  $("#counts").textContent = t("Alert cards") + ": " + cards;
-}
-
-function tickKaboom() {
-  const s = state;
-  $("#left").textContent = s.active && !s.finished ? fmtClock(clocks.left(s.active)) : "";
-  const each = (s.players || []).map((p) => `${playerName(s, p.colour)} ${fmtClock(clocks.left(p.colour))}`).join(" · ");
-  const label = t("Clocks");
-  $("#scoreline").textContent = each ? `${label}: ${each}` : "";
+// The New match answer of a game whose settings the engine declares (the form built from them).
+function declaredBody() {
+  const body = {};
+  for (const st of inForm("form")) {
+    const v = st.kind === "teams" ? teamsFromForm() : readField(st, "");
+    if (v !== undefined) body[st.name] = v;
+  }
+  return body;
 }
 
 async function refreshStatus() {
@@ -507,7 +317,7 @@ async function refreshStatus() {
     $("#warnings").replaceChildren(...warnings.map((text) => el("li", { text })));
     $("#warnings").classList.toggle("hidden", !warnings.length);
     buildSettingForms(st.settings);
-    buildKaboomForm(st.kaboom);
+    buildGames(st.games);
     if (!defaultsShown) {
       defaultsShown = true;
       showDefaults(st.defaults, { setup: !setupFilled });
@@ -544,14 +354,8 @@ $("#login").addEventListener("submit", async (ev) => {
 
 $("#setup").addEventListener("submit", async (ev) => {
   ev.preventDefault();
-  let body = {};
-  if ($("#game").value === "kaboom") body = kaboomBody();
-  else {
-    for (const st of inForm("form")) {
-      const v = st.kind === "teams" ? teamsFromForm() : readField(st, "");
-      if (v !== undefined) body[st.name] = v;
-    }
-  }
+  const game = $("#game").value;
+  const body = { game, ...games.all[game].body(page) };
   if (!("new_match" in allowed())) {
     // The service plays one match at a time: the one in play is abandoned first.
     if (!confirm(t("A match is in play. Abandon it (no score kept) and set up this one?"))) return;
@@ -612,7 +416,7 @@ $("#game").addEventListener("change", gameChanged);
 for (const b of $$("button[data-action]")) {
   b.addEventListener("click", async () => {
     if (b.dataset.action === "abandon" && !confirm(t("Abandon this match? Nothing of it is scored and there is no result."))) return;
-    if (b.dataset.action === "end") { showEndChoices(state); $("#enddialog").showModal(); return; }
+    if (b.dataset.action === "end") { games.of(state).endChoices(state); $("#enddialog").showModal(); return; }
     await action(b.dataset.action, paramsOf(b));
   });
 }
@@ -629,20 +433,14 @@ $("#newmatch").addEventListener("click", () => {
 });
 
 function tick() {
-  const s = state;
-  if (hasMatch(s) && isKaboom(s)) { tickKaboom(); requestAnimationFrame(tick); return; }
-  const left = clock.now();
-  $("#left").textContent = !hasMatch(s) || s.finished ? ""
-    : left === null || left === undefined ? t("Turns of {seconds} s.", { seconds: s.turn_seconds })
-    : s.phase === "paused" ? t("{left} s left of {seconds} s (stopped).", { left: fmtSeconds(left), seconds: s.turn_seconds })
-    : t("{left} s left of {seconds} s.", { left: fmtSeconds(left), seconds: s.turn_seconds });
+  games.of(state)?.tick(state);
   requestAnimationFrame(tick);
 }
 
 // Another language chosen (here or in another tab): the forms built once are worded again.
 onLanguage(() => {
   if (SETTINGS) wordSettings();
-  wordKaboomForm();
+  for (const part of Object.values(games.all)) part.word();
   for (const row of $$("#teams .team")) wordTeamRow(row);
   if (state) show(state);
   if (!$("#app").classList.contains("hidden")) refreshStatus(); // the link's words

@@ -1,36 +1,18 @@
-// The TV scoreboard: the draining timer, counters, mistakes, cards, whose turn, roles,
-// scores, round, and the result at the end. Never shows the card in play.
-//
-// A turn's end is a moment for the room: the turn's final state stays on screen (the second
-// mistake, the fifth card, the timer at zero), then its result in large type, then at a
-// round's end the round's summary, before the next turn's screen. Between turns the last
-// turn's completed cards are shown for the other teams to check. The cockpit's sounds play
-// here too (sound.js), each with its visual cue. The page keeps no rule: counts, points and
-// bonuses are the engine's (the state and the events).
-//
-// A Penguin Kaboom mission instead: every player's clock in their colour, the running one
-// large, the alert cards, what the players must do now, and the result (its own sounds).
-import { $, el, api, t, tn, connect, liveBadge, Clock, fmtSeconds, describeEvent, hasMatch, pauseText,
-  turnResultText, endedText, matchEndText, possessive, challenger, linkLost } from "/static/common.js";
-import { PENGUIN_CSS, PENGUIN_INK, KaboomClocks, describeKaboomEvent, fmtClock, isKaboom, kaboomBanner,
-  missionTitle, outcomeText, outcomeTitle, playerName } from "/static/kaboom.js";
+// The TV scoreboard: the game being played, as its part of the board shows it
+// (/static/games/<game>/board.js: a turn's timer, counters and scores, or every player's
+// clock and the alert cards), with the cockpit's sounds played here too (sound.js), each
+// with its visual cue. The page keeps no rule: counts, points, bonuses and
+// clocks are the engine's (the state and the events).
+import { $, el, t, connect, liveBadge, hasMatch, showGame } from "/static/common.js";
+import { gameOf, info, parts } from "/static/games/index.js";
 import { Cues, soundSwitch } from "/static/sound.js";
 
-// How long each stage of a turn's end stays on screen (ms): long enough to read across a room.
-const HOLD_MS = 1500;
-const RESULT_MS = 4000;
-const SUMMARY_MS = 6000;
-
-const clock = new Clock();
-const clocks = new KaboomClocks();
 const cues = new Cues();
+const games = await parts("board");
 let live = null; // the latest state from the cockpit
-let moment = null; // a turn's end being shown: { stage, final, turn, round, timer }
-let joinFor = null; // the match (and its status) whose join code the QR code shows
-let cardsFor = null; // the turn whose completed cards are drawn
+let shown = null; // the game on the board
 let lastSecond = null; // the last whole second the tick was played for
 window.boardCues = cues.played; // the cues asked for, for the tests and the curious
-window.boardMoments = []; // the stages shown: { stage, ... }
 
 function pips(node, n, total, cls) {
   node.replaceChildren(...Array.from({ length: Math.max(total || 0, n) }, (_, i) =>
@@ -47,242 +29,8 @@ function flash(kind) {
   main.classList.add(`flash-${kind}`);
 }
 
-// ---------------------------------------------------------------- the join corner
-
-// While no turn runs, the tower's QR code and join code in the corner: the match's, or
-// with none in play the next match's (its tower joins before START sets it up).
-async function showJoin(s) {
-  const show = !isKaboom(s) && (s.status !== "active" || s.finished || s.phase === "between_turns");
-  $("#joinbox").classList.toggle("hidden", !show);
-  const key = `${s.match_id}/${s.status}`; // a new match, or the end of one, brings another code
-  if (!show || key === joinFor) return;
-  joinFor = key;
-  try {
-    const j = await api("/api/join");
-    $("#qr").innerHTML = j.qr_svg; // drawn by the server (segno): trusted markup
-    $("#joincode").textContent = j.code;
-    $("#joinwarn").classList.toggle("hidden", !j.loopback);
-  } catch (e) {
-    joinFor = null; // asked again with the next state
-    $("#joinbox").classList.add("hidden");
-  }
-}
-
-// ---------------------------------------------------------------- completed cards
-
-// Between turns: the last turn's completed cards, numbered as the game master's challenge
-// menu numbers them ("completed card 1").
-async function showDoneCards(s) {
-  const between = hasMatch(s) && !s.finished && s.phase === "between_turns" && s.last_turn;
-  const box = $("#donecards");
-  // Shown in the turn's place: between turns the timer and the turn's counts wait.
-  const shown = (yes) => { box.classList.toggle("hidden", !yes); $(".board").classList.toggle("showcards", yes); };
-  if (!between) { shown(false); cardsFor = null; return; }
-  const key = `${s.match_id}/${Object.values(s.turns_played || {}).reduce((a, b) => a + b, 0)}`;
-  if (key === cardsFor) { shown($("#donerow").children.length > 0); return; }
-  cardsFor = key;
-  try {
-    const done = await api("/api/completed");
-    if (!done.turn || !done.cards.length) { shown(false); return; }
-    $("#donetitle").textContent = t("{whose} completed cards, round {round}: check them",
-      { whose: possessive(done.turn.team), round: done.turn.round });
-    $("#donerow").replaceChildren(...done.cards.map((c) => {
-      const fig = el("figure", { class: "donecard", dataset: { index: c.index, number: c.number } },
-        el("figcaption", { text: String(c.index) }));
-      const pic = el("div", { class: "pic" });
-      pic.innerHTML = c.svg || ""; // drawn by the server (panel/games/airlines/card_drawing.py): trusted markup
-      fig.prepend(pic);
-      return fig;
-    }));
-    shown(true);
-  } catch (e) {
-    cardsFor = null; // asked again with the next state
-  }
-}
-
-// ---------------------------------------------------------------- the turn's end, a moment
-
-function startMoment(e) {
-  stopMoment();
-  const before = live || {};
-  // The turn as it ended: the state just before, with the end's own counts.
-  const final = { ...before, phase: "turn_over", completed: e.completed, mistakes: e.mistakes,
-    counters_held: e.counters, time_left: e.time_left, team: e.team };
-  moment = { stage: "hold", final, turn: e, round: null, game: false };
-  window.boardMoments.push({ stage: "hold", mistakes: e.mistakes, completed: e.completed });
-  moment.timer = setTimeout(() => nextStage("result"), HOLD_MS);
-  render();
-}
-
-function nextStage(stage) {
-  if (!moment) return;
-  if (stage === "summary" && !moment.round) stage = "done";
-  if (stage === "done") { stopMoment(); render(); return; }
-  moment.stage = stage;
-  window.boardMoments.push({ stage, text: stage === "result" ? turnResultText(moment.turn) : `round ${moment.round}` });
-  moment.timer = setTimeout(() => nextStage(stage === "result" ? "summary" : "done"), stage === "result" ? RESULT_MS : SUMMARY_MS);
-  render();
-}
-
-function stopMoment() {
-  if (moment) clearTimeout(moment.timer);
-  moment = null;
-}
-
-function showMoment() {
-  const box = $("#moment");
-  const stage = moment && moment.stage;
-  box.classList.toggle("hidden", stage !== "result" && stage !== "summary");
-  box.dataset.stage = stage || "";
-  if (stage === "result") {
-    const e = moment.turn;
-    $("#momenttitle").textContent = t("Turn over: {why}", { why: endedText(e) });
-    $("#momentline").textContent = turnResultText(e);
-    $("#momentlist").replaceChildren();
-  } else if (stage === "summary") {
-    // Every team's turn of the round, as the engine kept them, then the scores.
-    const turns = (live && live.round_turns) || [];
-    $("#momenttitle").textContent = t("Round {round} is over", { round: moment.round });
-    $("#momentline").textContent = Object.entries((live && live.scores) || {}).map(([team, p]) => `${team} ${p}`).join(" · ");
-    $("#momentlist").replaceChildren(...turns.map((turn) => el("li", { text: turnResultText(turn) })));
-  }
-}
-
-// ---------------------------------------------------------------- the screen
-
-function rolesText(s) {
-  if (s.mode === "cooperative") {
-    const crew = (s.roles && s.roles.crew) || [];
-    return t("Tower: {tower} · Crew: {crew}", { tower: s.roles?.tower || "–", crew: crew.join(", ") || "–" });
-  }
-  if (!s.roles || !s.roles.tower) {
-    return t("{team}: pick your tower. One player reads the card on the phone, the others are the crew.", { team: s.team });
-  }
-  return t("Tower: {tower} · Crew: {crew}", { tower: s.roles.tower, crew: s.roles.crew.join(", ") || "–" });
-}
-
-function showTurn(s) {
-  const coop = s.mode === "cooperative";
-  const between = s.phase === "between_turns" && !s.finished;
-  $("#round").textContent = coop && s.rounds ? t("Round {round} of {rounds}", { round: s.round, rounds: s.rounds })
-    : t("Round {round}", { round: s.round });
-  $("#team").textContent = coop ? t("Cooperative flight") : between ? t("Next: {team}", { team: s.team }) : t("Turn: {team}", { team: s.team });
-  $("#roles").textContent = rolesText(s);
-  pips($("#done"), s.completed || 0, s.cards_per_turn, "done");
-  pips($("#mistakes"), s.mistakes || 0, s.mistakes_per_turn, "mistake");
-  pips($("#counters"), s.counters_held || 0, s.time_counters || 0, "");
-  $("#pool").textContent = t("held · {n} in the pool", { n: s.counters_pool ?? 0 });
-  $("#stuck").textContent = s.stuck_name ? t("Stuck finger: {name}", { name: s.stuck_name }) : "";
-
-  const banner = $("#banner");
-  let text = "", cls = "";
-  if (s.phase === "turn_over") {
-    cls = "over";
-    text = t("Turn over: {why}", { why: endedText(moment.turn) });
-  } else if (s.phase === "paused") {
-    const why = pauseText(s);
-    cls = linkLost(s) ? "lost" : "paused";
-    text = why || t("Challenge by {team}: the game master rules", { team: challenger(s.challenge.team) });
-  } else if (between) {
-    cls = "paused";
-    text = t("Next: {team} — crew, reset the tokens, then press START", { team: s.team });
-  }
-  banner.textContent = text;
-  banner.className = `banner ${cls}`;
-  banner.classList.toggle("hidden", !text);
-}
-
-function showScores(s) {
-  const coop = s.mode === "cooperative";
-  $("#scores").replaceChildren(...Object.entries(s.scores || {}).map(([team, pts]) =>
-    el("tr", { class: team === s.team && !s.finished ? "active" : "", dataset: { team } },
-      el("td", { text: team }), el("td", { class: "pts", text: String(pts) }))));
-  const ending = !s.ending || s.finished ? null : s.round_left?.length
-    ? t("The game master ends the match at the end of this round: {teams} still to play.", { teams: s.round_left.join(", ") })
-    : t("The game master ends the match at the end of this round.");
-  const target = coop ? null
-    : tn("First to {n} point ends the game at the round's end.", "First to {n} points ends the game at the round's end.", s.target_points);
-  $("#target").textContent = [target, ending].filter(Boolean).join(" ");
-  const last = s.last_turn && s.phase === "between_turns" && !s.finished;
-  $("#lastturn").textContent = last ? t("Last turn: {result} ({why}).", { result: turnResultText(s.last_turn), why: endedText(s.last_turn) }) : "";
-}
-
-function showResult(s) {
-  const res = $("#result");
-  if (!s.finished || moment) { res.classList.add("hidden"); return; }
-  res.classList.remove("hidden");
-  const coop = s.mode === "cooperative";
-  if (s.ended_by === "abandoned") {
-    $("#resulttitle").textContent = t("Match abandoned");
-    $("#resulttext").textContent = "";
-  } else if (coop) {
-    // The engine's tier and landing text are English; the catalog has them (panel/games/airlines/engine/cooperative.py).
-    $("#resulttitle").textContent = s.tier ? t("{tier}!", { tier: t(s.tier) }) : t("Landed");
-    $("#resulttext").textContent = s.outcome ? t(s.outcome) : "";
-  } else {
-    const w = Array.isArray(s.winner) ? s.winner : (s.winner ? [s.winner] : []);
-    $("#resulttitle").textContent = w.length > 1 ? t("Shared win: {teams}", { teams: w.join(" & ") })
-      : w.length ? t("Winner: {team}", { team: w[0] }) : t("Game over");
-    $("#resulttext").textContent = Object.entries(s.scores || {}).map(([team, p]) => `${team}: ${p}`).join(" · ");
-  }
-  $("#resultend").textContent = [matchEndText(s), s.walk_up_problem].filter(Boolean).join(" ");
-}
-
-// ---------------------------------------------------------------- Penguin Kaboom
-function paint(node, colour) {
-  node.style.background = PENGUIN_CSS[colour] || "transparent";
-  node.style.color = PENGUIN_INK[colour] || "#fff";
-  node.className = node.className.replace(/\bpenguin-\w+/g, "").trim() + (colour ? ` penguin-${colour}` : "");
-}
-
-function showKaboom(s) {
-  clocks.update(s);
-  $("#round").textContent = missionTitle(s);
-  const active = s.phase === "closing" || s.finished ? null : s.active;
-  const big = $("#kactive");
-  paint(big, active);
-  $("#kname").textContent = active ? playerName(s, active)
-    : s.phase === "setup" ? t("Ready, penguins?") : s.phase === "closing" ? t("Mission confirmed") : "";
-  $("#kplayers").replaceChildren(...(s.players || []).map((p) => {
-    const tile = el("div", { class: `kplayer ${p.running ? "running" : ""} ${s.failed_colour === p.colour ? "out" : ""}`,
-      dataset: { colour: p.colour } },
-    el("div", { class: "kpname", text: playerName(s, p.colour) }),
-    el("div", { class: "kptime", dataset: { colour: p.colour } }),
-    el("div", { class: "kpfinger", text: s.phase === "closing" ? (p.held ? t("finger on ✓") : t("finger on your colour!")) : "" }));
-    paint(tile, p.colour);
-    return tile;
-  }));
-  const a = s.alerts || {};
-  $("#kcards").replaceChildren(...Array.from({ length: a.total || 0 }, (_, i) =>
-    el("span", { class: `kcard ${i < a.face_up ? "up" : ""} ${i === (a.total || 0) - 1 && i >= a.face_up ? "last" : ""}` })));
-  $("#kalerttext").textContent = t("{down} face down · {up} face up", { down: a.remaining ?? 0, up: a.face_up ?? 0 });
-  const text = kaboomBanner(s);
-  const banner = $("#kbanner");
-  banner.textContent = text || "";
-  banner.className = `banner ${a.waiting && !s.finished ? "alert" : s.phase === "paused" ? "paused" : ""}`;
-  banner.classList.toggle("hidden", !text || s.finished);
-  $("#moment").classList.add("hidden");
-  $("#resultend").textContent = "";
-  const res = $("#result");
-  res.classList.toggle("hidden", !s.finished);
-  if (s.finished) {
-    $("#resulttitle").textContent = outcomeTitle(s);
-    $("#resulttext").textContent = outcomeText(s);
-  }
-}
-
-// The running clock, and the last seconds' tick (heard and seen) as the cockpit's buzzer does.
-function tickKaboom() {
-  const s = live;
-  const active = s.phase === "closing" || s.finished ? null : s.active;
-  const left = active ? clocks.left(active) : null;
-  $("#ktimer").textContent = active ? fmtClock(left) : "";
-  $("#kactive").classList.toggle("low", left !== null && left <= cues.lastSeconds("kaboom") && s.phase === "playing");
-  for (const n of document.querySelectorAll(".kptime")) n.textContent = fmtClock(clocks.left(n.dataset.colour));
-  return s.phase === "playing" && left !== null ? left : null;
-}
-
-// ---------------------------------------------------------------- the screen, either game
+// What a game's part may use of the board.
+const board = { pips, flash, live: () => live, render, lastSeconds: () => cues.lastSeconds(gameOf(live)) };
 
 function render() {
   const s = live;
@@ -290,36 +38,14 @@ function render() {
   const main = $(".board");
   // The result boxes open under the header, whatever its height: its sound switch stays in reach.
   document.documentElement.style.setProperty("--board-top", `${Math.ceil($(".board .top").getBoundingClientRect().bottom)}px`);
-  showJoin(s);
-  const noMatch = !hasMatch(s);
-  const kaboom = !noMatch && isKaboom(s);
-  main.classList.toggle("nomatch", noMatch);
-  main.classList.toggle("kaboom", kaboom);
-  $("h1").textContent = kaboom ? "Penguin Kaboom" : "Penguin Airlines";
-  main.dataset.phase = noMatch ? "idle" : s.finished ? "ended" : s.phase;
-  main.dataset.moment = moment ? moment.stage : "";
-  if (kaboom) { stopMoment(); showDoneCards({}); showKaboom(s); return; }
-  showMoment();
-  // START pressed with no match in play, and nothing could be set up: said, not silent.
-  const problem = (noMatch || s.finished) && s.walk_up_problem;
-  if (noMatch) {
-    $("#team").textContent = t("Press START to play");
-    $("#round").textContent = t("No match yet");
-    $("#roles").textContent = t("Named teams and other rules: the game master's page (/admin).");
-    $("#banner").textContent = problem || "";
-    $("#banner").className = `banner over${problem ? "" : " hidden"}`;
-    $("#result").classList.add("hidden");
-    showDoneCards(s); // none: no match
-    $("#target").textContent = "";
-    $("#lastturn").textContent = "";
-    $("#scores").replaceChildren();
-    return;
-  }
-  // While a turn's end is on screen, its final state stands in for the live one.
-  showTurn(moment && moment.stage === "hold" ? moment.final : s);
-  showScores(moment && moment.stage === "hold" ? moment.final : s);
-  showDoneCards(moment ? {} : s);
-  showResult(s);
+  const game = gameOf(s);
+  if (shown !== game && games.all[shown]?.leave) games.all[shown].leave(board);
+  shown = game;
+  showGame(main, game);
+  main.classList.toggle("nomatch", !hasMatch(s));
+  $("h1").textContent = info(game).title || "";
+  main.dataset.phase = !hasMatch(s) ? "idle" : s.finished ? "ended" : s.phase;
+  games.of(s)?.show(s, board);
 }
 
 function show(s) {
@@ -328,31 +54,22 @@ function show(s) {
   $("#saveerror").textContent = s.store_error
     ? t("The cockpit cannot save ({reason}): presses do not count until it can", { reason: s.store_error }) : "";
   $("#saveerror").classList.toggle("hidden", !s.store_error);
-  if (moment && (s.phase === "in_turn" || s.phase === "paused" || s.match_id !== moment.final.match_id)) {
-    stopMoment(); // a new turn (START pressed at once) or a new match: the room looks at that
-  }
-  clock.update(s);
+  games.of(s)?.update?.(s);
   render();
 }
 
 function onEvent(e) {
-  const kaboom = live && hasMatch(live) && isKaboom(live);
-  $("#ticker").textContent = kaboom ? describeKaboomEvent(e, live) : describeEvent(e);
-  const sound = cues.forEvent(kaboom ? "kaboom" : "airlines", e.type);
+  const part = games.of(live);
+  $("#ticker").textContent = part ? part.describe(e, live) : e.type;
+  const sound = cues.forEvent(gameOf(live), e.type);
   if (sound) cues.cue(sound);
-  if (e.type === "mistake") flash("mistake");
-  else if (e.type === "card_completed") flash("card");
-  else if (e.type === "challenge") flash("challenge");
-  else if (e.type === "turn_started") { stopMoment(); flash("start"); }
-  else if (e.type === "turn_ended") startMoment(e);
-  else if (e.type === "round_ended" && moment) moment.round = e.round;
-  else if (e.type === "game_ended") flash("end");
+  part?.event?.(e, board);
 }
 
 // The last seconds tick, heard and seen (the timer beats with each one).
-function lastSeconds(left, game, node) {
+function lastSeconds(left, node) {
   const second = left !== null && left !== undefined ? Math.ceil(left) : null;
-  if (second !== null && second !== lastSecond && second >= 1 && second <= cues.lastSeconds(game) && lastSecond !== null) {
+  if (second !== null && second !== lastSecond && second >= 1 && second <= board.lastSeconds() && lastSecond !== null) {
     cues.cue(cues.spec.tick);
     node.classList.remove("beat");
     void node.offsetWidth;
@@ -362,26 +79,8 @@ function lastSeconds(left, game, node) {
 }
 
 function tick() {
-  if (hasMatch(live) && isKaboom(live)) {
-    lastSeconds(tickKaboom(), "kaboom", $("#ktimer"));
-    requestAnimationFrame(tick);
-    return;
-  }
-  const holding = moment && moment.stage === "hold";
-  let left = holding ? moment.final.time_left : clock.now();
-  const timer = $("#timer");
-  // Between turns the hourglass is full (the turn's seconds, dimmed); with no match, empty.
-  const idle = !hasMatch(live) || live.finished;
-  const waiting = !idle && !holding && (left === null || left === undefined);
-  if (waiting) left = live.turn_seconds;
-  timer.textContent = idle ? "" : waiting ? String(left) : fmtSeconds(left);
-  timer.classList.toggle("waiting", waiting);
-  const low = left !== null && left <= cues.lastSeconds("airlines") && (clock.running || holding);
-  timer.classList.toggle("low", low);
-  $("#bar").classList.toggle("low", low);
-  const total = clock.total || live?.turn_seconds || 30;
-  $("#bar > div").style.transform = `scaleX(${left === null || waiting || idle ? 0 : Math.min(1, left / total)})`;
-  lastSeconds(clock.running ? left : null, "airlines", timer);
+  const part = live && games.of(live);
+  if (part) lastSeconds(...part.tick(live, board));
   requestAnimationFrame(tick);
 }
 

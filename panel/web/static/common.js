@@ -134,7 +134,9 @@ export async function loadLanguage(lang) {
   } catch (e) { /* the page stays in the language it has: every text still reads */ }
   document.documentElement.lang = catalog.language;
   translatePage();
-  for (const fn of languageListeners) fn(catalog.language);
+  // In order, each awaited: words a page fetches in the new language (the games') are in
+  // before the listeners after it word the page again.
+  for (const fn of languageListeners) await fn(catalog.language);
 }
 export const onLanguage = (fn) => languageListeners.push(fn);
 
@@ -314,6 +316,16 @@ export function pauseText(s) {
 // Whether the pause is a lost link (pages show it as a loss, not a pause).
 export const linkLost = (s) => !!s && s.phase === "paused"
   && ((s.paused_for || []).includes("link") || (!!s.link && s.link.connected === false));
+
+// The parts of a page that belong to one game (data-game="<its id>") shown while `scope`
+// shows that game, the other games' parts hidden (.othergame); a scope inside it
+// (data-playing) shows its own game.
+export function showGame(scope, game) {
+  scope.dataset.playing = game || "";
+  for (const e of scope.querySelectorAll("[data-game]")) {
+    if (e.closest("[data-playing]") === scope) e.classList.toggle("othergame", e.dataset.game !== game);
+  }
+}
 
 // A match is set up (the service reports phase "idle" and match_id null before the first one).
 export const hasMatch = (s) => !!(s && s.match_id !== null && s.match_id !== undefined && s.phase && s.phase !== "idle");

@@ -1,10 +1,12 @@
-// The educators' debrief: pick a stored match, show its result, its three tables and plots
-// drawn here as inline SVG (no chart library, no build step). Every bar carries its value as
-// text and its team's name or pattern, never colour alone; the page prints as an A4 handout.
-import { $, el, api, post, csrf, t, tn, matchEndText, loadLanguage } from "/static/common.js";
-import { PENGUIN_CSS, colourName, outcomeText, outcomeTitle } from "/static/kaboom.js";
+// The educators' debrief: pick a stored match, show its result, its tables and plots drawn
+// here as inline SVG (no chart library, no build step). Every bar carries its value as text
+// and its team's name or pattern, never colour alone; the page prints as an A4 handout. What
+// a match of each game shows is the game's part of the page: /static/games/<game>/debrief.js.
+import { $, el, api, post, csrf, t, loadLanguage, showGame } from "/static/common.js";
+import { gameOf, parts } from "/static/games/index.js";
 
 const SVG = "http://www.w3.org/2000/svg";
+const games = await parts("debrief");
 let current = null; // the debrief shown
 
 function svg(tag, attrs = {}, ...children) {
@@ -132,180 +134,31 @@ function figure(id, caption, chart, emptyText) {
 }
 
 // ---------------------------------------------------------------- tables
-const HEADS = () => ({
-  team: t("Team"), round: t("Round"), tower: t("Tower"), cards: t("Cards done"), mistakes: t("Mistakes"), flips: t("Timer flips"),
-  ended_by: t("Ended by"), points: t("Points"), seconds: t("Seconds"), mean_seconds_per_card: t("Mean s per card"),
-  kind: t("Instruction type"), dealt: t("Dealt"), completed: t("Completed"), mean_seconds: t("Mean s per card"),
-  mistakes_per_card: t("Mistakes per card"), control: t("Control"), card_kinds: t("On instruction types"), teams: t("Teams"),
-});
-const COLUMNS = {
-  turns: ["round", "team", "tower", "cards", "mistakes", "flips", "ended_by", "points", "seconds", "mean_seconds_per_card"],
-  card_kinds: ["kind", "dealt", "completed", "mistakes", "mistakes_per_card", "mean_seconds"],
-  controls: ["control", "mistakes", "card_kinds", "teams"],
-  players: ["name", "turns", "seconds_played", "passes", "recharges", "seconds_recharged", "closest_to_zero", "time_left"],
-  alerts: ["number", "sounded_at", "reported_after", "face_up_after"],
-};
-// A Kaboom mission's columns, in the page's language.
-const KABOOM_HEADS = () => ({
-  name: t("Player"), turns: t("Turns"), seconds_played: t("Seconds played"), passes: t("Passes"),
-  recharges: t("Recharges received"), seconds_recharged: t("Seconds recharged"),
-  closest_to_zero: t("Closest to zero (s)"), time_left: t("Time left at the end (s)"),
-  number: t("Alert"), sounded_at: t("Sounded at (s)"), reported_after: t("Reported flipped after (s)"),
-  face_up_after: t("Cards face up then"),
-});
-// How a turn ended, in words; the counts are the engine's (in the debrief it sends).
-const ended = (d) => ({ time: t("time ran out"), five_cards: tn("{n} card done", "{n} cards done", d.cards_per_turn),
-  mistakes: tn("{n} mistake", "{n} mistakes", d.mistakes_per_turn), ended: t("not scored: the match was ended"),
-  abandoned: t("not scored: the match was abandoned") });
-// An instruction type's name ("sequence"), as the cards print it, in the page's language.
-const kindName = (kind) => ({ simple: t("simple"), sequence: t("sequence"), coordinates: t("coordinates"),
-  activation: t("activation") })[kind] || kind;
-
-function table(name, rows, emptyText) {
-  const ENDED = ended(current);
-  const cols = COLUMNS[name];
-  const t = $(`#table-${name}`);
-  const heads = current.game === "kaboom" ? KABOOM_HEADS() : HEADS();
-  const head = el("thead", {}, el("tr", {}, cols.map((c) => el("th", { class: typeof rows[0]?.[c] === "number" ? "num" : null, text: heads[c] || c }))));
-  const body = el("tbody", {}, rows.length ? rows.map((r) => el("tr", {}, cols.map((c) => {
-    let v = r[c];
-    if (c === "ended_by") v = ENDED[v] || v;
-    if (c === "kind") v = kindName(v);
+// columns: the ones shown, in order; heads: each one's heading; cell: a value as shown.
+function table(name, rows, emptyText, { columns, heads, cell = (c, v) => v }) {
+  const node = $(`#table-${name}`);
+  const head = el("thead", {}, el("tr", {}, columns.map((c) => el("th", { class: typeof rows[0]?.[c] === "number" ? "num" : null, text: heads[c] || c }))));
+  const body = el("tbody", {}, rows.length ? rows.map((r) => el("tr", {}, columns.map((c) => {
+    const v = cell(c, r[c]);
     return el("td", { class: typeof r[c] === "number" ? "num" : null, dataset: { col: c }, text: v === null || v === undefined || v === "" ? "–" : String(v) });
-  }))) : el("tr", {}, el("td", { colspan: cols.length, class: "empty", text: emptyText })));
-  t.replaceChildren(head, body);
+  }))) : el("tr", {}, el("td", { colspan: columns.length, class: "empty", text: emptyText })));
+  node.replaceChildren(head, body);
 }
 
 // ---------------------------------------------------------------- the page
-const KIND_ORDER = ["simple", "sequence", "coordinates", "activation"];
-const kindSort = (a, b) => ((KIND_ORDER.indexOf(a.kind) + 1 || 99) - (KIND_ORDER.indexOf(b.kind) + 1 || 99)) || a.kind.localeCompare(b.kind);
+// A stored match's status, in the page's language (the menu of matches).
+const statusName = (status) => ({ active: t("in play"), finished: t("finished"), ended: t("ended early"),
+  abandoned: t("abandoned"), set_aside: t("set aside") })[status] || status;
 
-function resultLine(d) {
-  const s = d.settings || {};
-  if (d.status === "abandoned") return t("Abandoned: the match does not count");
-  if (!d.finished) return t("In play: round {round}", { round: d.round });
-  if (d.ended_by === "ended" && s.mode !== "cooperative") {
-    const w = d.winner || [];
-    return w.length > 1 ? t("Ended early, shared win: {teams}", { teams: w.join(" & ") })
-      : w.length ? t("Ended early, winner: {team}", { team: w[0] }) : t("Ended early");
-  }
-  // The engine's tier and landing text are English; the catalog has them (panel/games/airlines/engine/cooperative.py).
-  if (s.mode === "cooperative") return d.tier ? t("Landed: {tier}", { tier: t(d.tier) }) : t("Landed");
-  const w = d.winner || [];
-  if (w.length > 1) return t("Shared win: {teams}", { teams: w.join(" & ") });
-  return w.length ? t("Winner: {team}", { team: w[0] }) : t("Over");
-}
-
-// ---------------------------------------------------------------- Penguin Kaboom
-function showKaboom(d) {
-  const s = d.settings || {};
-  $("#title").textContent = "· " + t("mission") + " " + d.match_id;
-  document.title = t("Debrief") + " · " + t("mission") + " " + d.match_id;
-  const state = { ...d, players: (s.players || []) };
-  $("#outcome").textContent = d.finished ? outcomeTitle(d) : t("In play");
-  const rules = s.rules || {};
-  $("#meta").textContent = [
-    "Penguin Kaboom", d.created ? d.created.replace("T", " ").slice(0, 16) : null,
-    s.mission === "custom" ? t("Custom mission") : t("Mission {number}", { number: s.mission }),
-    s.mission === "custom" ? null : t(s.difficulty),
-    t("{seconds} s each", { seconds: rules.time_per_player }), t("an alert every {seconds} s", { seconds: rules.alert_seconds }),
-    t("seed {seed}", { seed: s.seed ?? "–" }),
-  ].filter(Boolean).join(" · ");
-  $("#outcometext").textContent = d.finished ? outcomeText(state) : "";
-  $("#endtext").textContent = "";
-  const players = d.tables.players.map((p) => ({ ...p, name: p.name || t("{colour} penguin", { colour: colourName(p.colour) }) }));
-  const bar = (p, value, text) => ({ label: p.name, value, text, fill: PENGUIN_CSS[p.colour],
-    data: { colour: p.colour, value } });
-  figure("fig-kplayed", t("Seconds each player's clock ran (their turns), with the number of turns."),
-    players.length ? hbars({ id: "kplayed", title: t("Seconds played"), unit: t("seconds"), fill: "#0072B2",
-      rows: players.map((p) => bar(p, p.seconds_played, `${p.seconds_played} s · ${p.turns}×`)) }) : null,
-    t("The mission did not start."));
-  figure("fig-kclosest", t("How close each clock came to zero: the fewest seconds it ever held."),
-    players.length ? hbars({ id: "kclosest", title: t("Closest to zero"), unit: t("seconds"), fill: "#D55E00",
-      rows: players.map((p) => bar(p, p.closest_to_zero, `${p.closest_to_zero} s`)) }) : null,
-    t("The mission did not start."));
-  table("players", players, t("The mission did not start."));
-  table("alerts", d.tables.alerts, t("No alert sounded."));
-}
+// What a game's part may use of the page.
+const page = { svg, vbars, hbars, figure, table, teamDefs, statusName };
 
 function show(d) {
   current = d;
-  $(".debrief").classList.toggle("kaboom", d.game === "kaboom");
-  if (d.game === "kaboom") {
-    showKaboom(d);
-    $("#endtext").textContent = ""; // the Airlines match's end (rule 25): none in a mission
-    for (const a of document.querySelectorAll("a.csv")) {
-      a.href = `/api/admin/debrief.csv?match=${d.match_id}&table=${a.dataset.table}`;
-    }
-    $("#app").classList.remove("hidden");
-    $("#nomatch").classList.add("hidden");
-    return;
-  }
-  const s = d.settings || {};
-  const teams = (s.teams || []).map((t) => t.name);
-  const title = t("match {number}", { number: d.match_id });
-  $("#title").textContent = "· " + title;
-  document.title = t("Debrief") + " · " + title;
-  $("#outcome").textContent = resultLine(d);
-  $("#meta").textContent = [
-    s.mode === "cooperative" ? t("Cooperative") : t("Competitive"),
-    d.created ? d.created.replace("T", " ").slice(0, 16) : null,
-    t("{seconds} s turns", { seconds: s.turn_seconds }), tn("{n} time counter", "{n} time counters", s.time_counters),
-    s.mode === "cooperative" ? null : tn("first to {n} point", "first to {n} points", s.target_points),
-    s.expansion ? t("{side} side + expansion", { side: t(s.side) }) : t("{side} side", { side: t(s.side) }),
-    t("seed {seed}", { seed: s.seed ?? "–" }),
-  ].filter(Boolean).join(" · ");
-  $("#outcometext").textContent = s.mode === "cooperative" && d.outcome ? t(d.outcome) : "";
-  $("#endtext").textContent = d.finished ? matchEndText(d) || "" : "";
-  const ranked = Object.entries(d.scores || {}).sort((a, b) => b[1] - a[1]);
-  $("#scores tbody").replaceChildren(...ranked.map(([t, p]) => el("tr", { dataset: { team: t } },
-    el("td", { text: t }), el("td", { class: "num", text: String(p) }))));
-
-  // Points per turn, per team, grouped by round.
-  const turns = d.tables.turns;
-  const index = new Map(teams.map((t, i) => [t, i]));
-  const rounds = [...new Set(turns.map((t) => t.round))];
-  const defs = teamDefs("pts", teams);
-  const groups = rounds.map((r) => ({
-    label: t("Round {round}", { round: r }),
-    bars: turns.map((t, i) => ({ ...t, n: i + 1 })).filter((t) => t.round === r).map((t) => ({
-      label: t.team, value: t.points, text: tn("{n} pt", "{n} pts", t.points),
-      fill: `url(#pts-t${index.get(t.team) ?? 0})`,
-      data: { turn: t.n, team: t.team, round: t.round, points: t.points },
-    })),
-  }));
-  const legend = teams.length > 1 ? el("ul", { class: "legend" }, teams.map((t, i) => el("li", {},
-    svg("svg", { viewBox: "0 0 24 24", width: 24, height: 24, "aria-hidden": "true" },
-      teamDefs(`lg${i}`, teams), svg("rect", { width: 24, height: 24, fill: `url(#lg${i}-t${i})`, stroke: "#111" })), t))) : null;
-  figure("fig-points", t("Points scored in each turn; each bar is one turn, named by its team, grouped by round."),
-    turns.length ? vbars({ id: "points", title: t("Points per turn"), unit: t("points"), groups, legend: { defs }, integer: true }) : null,
-    t("No turn has ended yet."));
-  if (legend) $("#fig-points").prepend(legend);
-
-  // Instruction types: mean seconds per completed card, and mistakes.
-  const kinds = [...d.tables.card_kinds].sort(kindSort);
-  figure("fig-seconds", t("Mean seconds to complete a card of each instruction type (– : none completed)."),
-    kinds.length ? vbars({ id: "seconds", title: t("Mean seconds per card by instruction type"), unit: t("seconds"),
-      groups: [{ label: null, bars: kinds.map((k) => ({ label: kindName(k.kind), value: k.mean_seconds ?? 0,
-        text: k.mean_seconds === null ? "–" : `${k.mean_seconds} s`, fill: "#0072B2",
-        data: { kind: k.kind, seconds: k.mean_seconds ?? "" } })) }] }) : null,
-    t("No card was dealt."));
-  figure("fig-kind-mistakes", t("Mistakes made on each instruction type (per card dealt in brackets)."),
-    kinds.length ? hbars({ id: "kind-mistakes", title: t("Mistakes by instruction type"), unit: t("mistakes"), fill: "#D55E00",
-      rows: kinds.map((k) => ({ label: kindName(k.kind), value: k.mistakes,
-        text: k.mistakes_per_card !== null ? t("{n} ({per} per card)", { n: k.mistakes, per: k.mistakes_per_card }) : String(k.mistakes),
-        data: { kind: k.kind, mistakes: k.mistakes } })) }) : null,
-    t("No card was dealt."));
-  const controls = d.tables.controls;
-  figure("fig-controls", t("The controls pressed or moved by mistake, most often first."),
-    controls.length ? hbars({ id: "controls", title: t("Controls that caused mistakes"), unit: t("mistakes"), fill: "#CC79A7",
-      rows: controls.map((c) => ({ label: c.control, value: c.mistakes, text: `${c.mistakes} · ${c.teams}`,
-        data: { control: c.control_id, mistakes: c.mistakes } })) }) : null,
-    t("No mistakes: nothing to show."));
-
-  table("turns", turns, t("No turn has ended yet."));
-  table("card_kinds", kinds, t("No card was dealt."));
-  table("controls", controls, t("No mistakes."));
+  const part = games.of(d);
+  if (!part) { error(t("This page cannot show a match of {game}.", { game: gameOf(d) })); return; }
+  showGame($(".debrief"), gameOf(d));
+  part.show(d, page);
   for (const a of document.querySelectorAll("a.csv")) {
     a.href = `/api/admin/debrief.csv?match=${d.match_id}&table=${a.dataset.table}`;
   }
@@ -323,20 +176,14 @@ function needLogin(e) {
   return false;
 }
 
-// A stored match's game or mode and its status, in the page's language (the menu of matches).
-const modeName = (mode) => ({ competitive: t("competitive"), cooperative: t("cooperative"), kaboom: "Penguin Kaboom" })[mode] || mode;
-const statusName = (status) => ({ active: t("in play"), finished: t("finished"), ended: t("ended early"),
-  abandoned: t("abandoned"), set_aside: t("set aside") })[status] || status;
-
-// Who played: the teams, or in a mission the players (a penguin without a name by its colour).
-const sides = (m) => (m.mode === "kaboom" ? m.teams.map((x) => (x in PENGUIN_CSS ? colourName(x) : x)) : m.teams);
-
 // The picker lists the newest matches; "Older matches" fetches the page before the last one shown.
 let older = null; // the id the next page of older matches comes before, or null when there is none
 
+// A stored match in the picker: its number, when, and its game's words for it (a game this
+// page cannot show: its id, its sides and its status).
 const matchOption = (m) => el("option", { value: String(m.id),
-  text: [`#${m.id}`, m.created.replace("T", " ").slice(0, 16), modeName(m.mode), sides(m).join(" – "), statusName(m.status)]
-    .join(" · ") });
+  text: [`#${m.id}`, m.created.replace("T", " ").slice(0, 16),
+    ...(games.of(m)?.listing(m, page) || [m.game, m.teams.join(" – "), statusName(m.status)])].filter(Boolean).join(" · ") });
 
 function addMatches(matches, more) {
   const sel = $("#match");

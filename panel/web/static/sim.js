@@ -1,18 +1,18 @@
 // The simulator: every control of the layout drawn as the panel looks, clickable or
 // draggable, lit by the same LED frames as the real panel, and feeding the same input
 // path as the hardware (POST /api/sim/input).
-import { $, el, api, post, t, onLanguage, connect, liveBadge, Clock, fmtSeconds, colourCss, inkCss, hasMatch, pauseText, nextTurnText }
+//
+// What a game says on it (its title, who plays, its captions under the controls) is the
+// game's part of /sim: /static/games/<game>/sim.js.
+import { $, el, api, post, t, onLanguage, connect, liveBadge, colourCss, inkCss, hasMatch, showGame }
   from "/static/common.js";
-import { KaboomClocks, fmtClock, isKaboom, kaboomBanner, missionTitle, outcomeTitle, playerName } from "/static/kaboom.js";
+import { gameOf, info, parts } from "/static/games/index.js";
 
 const SVGNS = "http://www.w3.org/2000/svg";
-const clock = new Clock();
-const clocks = new KaboomClocks();
-let kaboom = null; // the Kaboom state shown, or null
+const games = await parts("sim");
 const tokens = {};   // id -> control dict
 const positions = {}; // id -> position shown
 const buttons = {};   // id -> control dict
-let stuck = null;
 window.simTokens = tokens; // read by the browser test and handy from the console
 
 function svg(tag, attrs = {}, ...children) {
@@ -227,13 +227,14 @@ function tokenEl(c) {
 }
 
 // ---------------------------------------------------------------- the panel
-function build(layout) {
+function build(layout, state) {
   // Drawn again for each match: its side changes the colours, the expansion the modules.
   $("#panel").replaceChildren();
   $("#cockpit").querySelectorAll(".ctl").forEach((n) => n.remove());
   for (const id of Object.keys(tokens)) delete tokens[id];
-  $("#title").textContent = [layout.name, t("{side} side", { side: t(layout.side) }), layout.expansion ? t("expansion ★") : null]
-    .filter(Boolean).join(" · ");
+  // The game played, then what its part says of the panel (a side where the game has one).
+  const caption = games.of(state)?.caption(layout) || [];
+  $("#title").textContent = [info(gameOf(state)).title || layout.name, ...caption].filter(Boolean).join(" · ");
   const panel = $("#panel");
   panel.classList.toggle("gray", layout.side === "gray");
   const byId = Object.fromEntries(layout.controls.map((c) => [c.id, c]));
@@ -276,17 +277,13 @@ function leds(msg) {
   pixels.forEach((rgb, i) => { px.children[i].style.background = `rgb(${rgb.join(",")})`; });
 }
 
-function pips(node, n, total, cls) {
-  node.replaceChildren(...Array.from({ length: total }, (_, i) => el("span", { class: `pip ${cls} ${i < n ? "on" : ""}` })));
-}
-
 let builtFor;    // the match id the panel is drawn for ("none" before any match)
 let building = null;
 
-async function rebuild(matchId) {
+async function rebuild(matchId, state) {
   builtFor = matchId;
   try {
-    build(await api("/api/layout"));
+    build(await api("/api/layout"), state);
     if (lastLeds) leds(lastLeds);
   } catch (e) {
     error(t("Cannot read the layout: {why}", { why: e.message }));
@@ -298,84 +295,36 @@ function show(s) {
   lastState = s;
   const matchId = String(s.match_id ?? "none");
   if (matchId !== builtFor && !building) {
-    building = rebuild(matchId).finally(() => { building = null; show(s); });
+    building = rebuild(matchId, s).finally(() => { building = null; show(s); });
     return;
-  }
-  clock.update(s);
-  for (const [id, pos] of Object.entries(s.positions || {})) {
-    if (tokens[id] && positions[id] !== pos) { positions[id] = pos; drawToken(id); }
-  }
-  kaboomCaptions(hasMatch(s) && isKaboom(s) ? s : null);
-  // The Airlines counts mean nothing in a Kaboom mission.
-  for (const id of ["#done", "#mistakes"]) $(id).parentElement.classList.toggle("hidden", !!kaboom);
-  $(".sim").dataset.phase = hasMatch(s) ? (s.finished ? "ended" : s.phase) : "idle";
-  if (!hasMatch(s)) { $("#phase").textContent = t("No match: the panel is live, nothing is judged. Press START to play."); return; }
-  if (isKaboom(s)) { showKaboom(s); return; }
-  pips($("#done"), s.completed || 0, s.cards_per_turn, "done");
-  pips($("#mistakes"), s.mistakes || 0, s.mistakes_per_turn, "mistake");
-  const why = pauseText(s);
-  $("#phase").textContent = s.finished ? t("The game is over: press START to play again.")
-    : s.phase === "between_turns" ? nextTurnText(s)
-    : why ? t("Paused: {why}", { why }) : s.phase === "paused" ? t("Paused for the challenge") : t("{team} is playing", { team: s.team });
-  $("#stuck").textContent = s.stuck_name ? t("Stuck finger: {name}", { name: s.stuck_name }) : "";
-  if (stuck !== s.stuck) {
-    document.querySelectorAll(".ctl.stuck").forEach((e) => e.classList.remove("stuck"));
-    if (s.stuck) document.querySelector(`.ctl[data-control="${CSS.escape(s.stuck)}"]`)?.classList.add("stuck");
-    stuck = s.stuck;
   }
   // The service's view of the tokens wins (another page or the hardware may move them).
   for (const [id, pos] of Object.entries(s.positions || {})) {
     if (tokens[id] && positions[id] !== pos) { positions[id] = pos; drawToken(id); }
   }
-}
-
-// ---------------------------------------------------------------- Penguin Kaboom
-// What each control is in the mission, written under it (a player's name under their
-// colour, RECHARGE under the recharge button ...), from the state's own mapping.
-function kaboomCaptions(s) {
-  document.querySelectorAll(".kcap").forEach((n) => n.remove());
-  kaboom = s;
-  if (!s || !s.panel) return;
-  const p = s.panel;
-  const caption = (id, text) => {
-    const c = document.querySelector(`.ctl[data-control="${CSS.escape(id)}"]`);
-    if (c && text) c.append(el("span", { class: "kcap", text }));
-  };
-  for (const [colour, id] of Object.entries(p.players)) {
-    if ((s.players || []).some((x) => x.colour === colour)) caption(id, playerName(s, colour));
-  }
-  caption(p.recharge, t("recharge"));
-  caption(p.mission, t("mission"));
-  caption(p.alert_flipped, t("alert flipped"));
-  caption(p.alert_deactivated, t("alert back"));
-  caption(p.cover.control, t("protection: {position} lifts it", { position: positionName(p.cover.open) }));
-}
-
-function showKaboom(s) {
-  clocks.update(s);
-  $("#stuck").textContent = "";
-  const banner = kaboomBanner(s);
-  $("#phase").textContent = s.finished ? outcomeTitle(s)
-    : `${missionTitle(s)}${s.active ? ` · ${playerName(s, s.active)}` : ""}${banner ? ` · ${banner}` : ""}`;
+  showGame($(".sim"), gameOf(s));
+  $(".sim").dataset.phase = hasMatch(s) ? (s.finished ? "ended" : s.phase) : "idle";
+  if (!hasMatch(s)) { $("#phase").textContent = t("No match: the panel is live, nothing is judged. Press START to play."); return; }
+  games.of(s)?.show(s, { positionName });
 }
 
 function tick() {
-  $("#secs").textContent = kaboom && kaboom.active && !kaboom.finished ? fmtClock(clocks.left(kaboom.active))
-    : kaboom ? "–" : fmtSeconds(clock.now());
+  const part = lastState && hasMatch(lastState) ? games.of(lastState) : null;
+  $("#secs").textContent = part ? part.seconds() : "–";
   requestAnimationFrame(tick);
 }
 
 // Draw the panel at once, for the match in play (drawn again only when the match changes).
 try {
   const first = await api("/api/state");
-  await rebuild(String(first.match_id ?? "none"));
+  await rebuild(String(first.match_id ?? "none"), first);
 } catch (e) {
   error(t("Cannot read the cockpit's state: {why}", { why: e.message }));
 }
 // Another language: the panel is drawn again in its words (the server's names of the controls too).
 onLanguage(() => {
   if (building || builtFor === undefined) return;
-  building = rebuild(builtFor).finally(() => { building = null; if (lastState) show(lastState); });
+  building = rebuild(builtFor, lastState).finally(() => { building = null; if (lastState) show(lastState); });
 });
 connect("sim", {}, { status: liveBadge(), state: (m) => show(m.state), leds });
 requestAnimationFrame(tick);

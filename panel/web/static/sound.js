@@ -20,7 +20,7 @@ export class Cues {
     try { this.spec = await api("/api/sounds"); } catch (e) { /* no sounds: the visual cues remain */ }
   }
 
-  // How many last seconds of a running clock tick, in a game ("airlines", "kaboom").
+  // How many last seconds of a running clock tick, in a game (by its id, as /api/sounds names it).
   lastSeconds(game) { return (this.spec.games[game] || {}).last_seconds || 0; }
 
   // The tune a game's event plays, or null.

@@ -1,25 +1,25 @@
-// Penguin Kaboom on the pages: the penguins' colours and names, what a mission's events
-// and results say, and each player's clock between two pushes of the state. Every rule is
-// the engine's (the state's `actions`, `players`, `alerts`); this only words and draws it.
-import { t, tp, tn } from "/static/common.js";
+// Penguin Kaboom on the pages: the penguins' names and colours (the service's, GET
+// /api/games), what a mission's events and results say, and each player's clock between two
+// pushes of the state. Every rule is the engine's (the state's `actions`, `players`,
+// `alerts`); this only words and draws it. Shared by the game's parts of each page.
+import { t, tn } from "/static/common.js";
+import { info } from "/static/games/index.js";
 
-// The lights' own colours (panel/games/kaboom/show.py): a pixel cannot show black,
-// so the black penguin is violet on the lights and drawn dark here, with a violet ring.
-export const PENGUIN_CSS = {
-  red: "#e0203a", blue: "#1f5fd0", white: "#f4f4f0", yellow: "#f5c518", green: "#21a045", black: "#23232a",
-};
-export const PENGUIN_INK = { white: "#222", yellow: "#222" };
+export const GAME = "kaboom";
+const names = (kind) => (info(GAME).names || {})[kind] || {};
 
-export function colourName(colour) {
-  switch (colour) {
-    case "red": return tp("penguin", "red");
-    case "blue": return tp("penguin", "blue");
-    case "white": return tp("penguin", "white");
-    case "yellow": return tp("penguin", "yellow");
-    case "green": return tp("penguin", "green");
-    case "black": return tp("penguin", "black");
-    default: return colour;
-  }
+export const colourName = (colour) => names("colour")[colour] || colour;
+export const isColour = (colour) => colour in names("colour");
+export const difficultyName = (difficulty) => names("difficulty")[difficulty] || difficulty;
+export const outcomeName = (outcome) => names("outcome")[outcome] || null;
+
+// A node painted in a penguin's colour, with ink that reads on it, and marked penguin-<colour>
+// (none: unpainted).
+export function paint(node, colour) {
+  const p = (info(GAME).penguins || {})[colour];
+  node.style.background = p ? p.css : "transparent";
+  node.style.color = p ? p.ink : "#fff";
+  node.className = node.className.replace(/\bpenguin-\w+/g, "").trim() + (colour ? ` penguin-${colour}` : "");
 }
 
 // A player's name: the one the game master gave, else their penguin's colour.
@@ -28,17 +28,15 @@ export function playerName(state, colour) {
   return (p && p.name) || t("{colour} penguin", { colour: colourName(colour) });
 }
 
-export const isKaboom = (s) => !!(s && s.game === "kaboom");
-
 export function missionTitle(s) {
   const m = s.mission || {};
-  const difficulty = { easy: t("easy"), medium: t("medium"), advanced: t("advanced") }[m.difficulty] || m.difficulty;
+  const difficulty = difficultyName(m.difficulty);
   const name = m.number === "custom" ? t("Custom mission") : t("Mission {number}", { number: m.number });
   return m.number === "custom" ? name : t("{mission}, {difficulty}", { mission: name, difficulty });
 }
 
 // What the players are asked to do now, in one line (null when the clocks just run).
-export function kaboomBanner(s) {
+export function banner(s) {
   const a = s.alerts || {};
   if (s.phase === "setup") {
     return s.players && s.players.length
@@ -70,7 +68,7 @@ export function outcomeText(s) {
   return t("The last alert card is face up.");
 }
 
-export function describeKaboomEvent(e, s) {
+export function describeEvent(e, s) {
   const who = (c) => (s ? playerName(s, c) : colourName(c));
   switch (e.type) {
     case "player_joined": return t("{player} joined", { player: who(e.colour) });
@@ -98,7 +96,7 @@ export function describeKaboomEvent(e, s) {
 }
 
 // Each player's clock between pushes of the state: the running one drains.
-export class KaboomClocks {
+export class Clocks {
   constructor() { this.players = []; this.at = 0; }
   update(state) { this.players = state.players || []; this.at = performance.now(); }
   left(colour) {

@@ -1,0 +1,69 @@
+"""The cockpit's input sources (the browser's simulator, the Pi's pins, the co-processor's
+link): started with the owner's queue, told where the tokens stand, asked whether they
+hear the panel, closed.
+
+A source is any object with `start(queue)` and `close()`; it may also offer
+`positions()` (where its tokens really stand), `status()` (its link, for /admin) and
+`connected` (an asyncio.Event: whether it hears the panel now).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Callable, Iterable
+
+from panel.core.events import Action, InputEvent
+from panel.core.i18n import N_
+
+log = logging.getLogger("penguin-panel")
+
+
+async def start_all(sources: Iterable[Any], queue: Any, *, known: Callable[[], dict[str, str]],
+                    clock: Callable[[], float]) -> None:
+    """Each source started on `queue`. Where the tokens really stand (they may have moved
+    while the cockpit was down): every difference from `known()` goes in as an input,
+    logged like any other."""
+    for source in sources:
+        await source.start(queue)
+        positions = getattr(source, "positions", None)
+        if positions is not None:
+            was = known()
+            for tid, pos in positions().items():
+                if was.get(tid) != pos:
+                    queue.put_nowait(InputEvent(tid, pos, clock()))
+
+
+def close_all(sources: Iterable[Any]) -> None:
+    for source in sources:
+        try:
+            source.close()
+        except Exception:  # one source failing to close must not keep the others open
+            log.exception("closing an input source failed")
+
+
+def unheard(sources: Iterable[Any]) -> bool:
+    """A source that can lose its panel (the co-processor's link) does not hear it now."""
+    return any(not source.connected.is_set() for source in sources
+               if isinstance(getattr(source, "connected", None), asyncio.Event))
+
+
+def link_pause(sources: Iterable[Any], match: Any, t: float) -> Action | None:
+    """The pause a turn started (or resumed by the game master) at `t` while the
+    co-processor is not heard needs: it waits for the panel, as a turn does when the link is
+    lost during it (the link's source resumes it once the board is back and in sync). None
+    when the panel is heard or the engine would not pause now."""
+    pause = Action("pause", t, {"reason": "link"})
+    return pause if unheard(sources) and match.refusal(pause) is None else None
+
+
+def link_status(sources: Iterable[Any], *, sim: bool) -> dict[str, Any]:
+    """The co-processor's link as /admin shows it (the browser simulator's in --sim)."""
+    for source in sources:
+        status = getattr(source, "status", None)
+        if status is not None:
+            return dict(status())
+    if sim:
+        return {"connected": True, "frames_received": 0, "frames_rejected": 0, "reconnects": 0,
+                "firmware": N_("browser simulator")}  # /admin shows it in the page's language
+    return {"connected": False, "frames_received": 0, "frames_rejected": 0, "reconnects": 0, "firmware": None}

@@ -1,0 +1,128 @@
+"""The cockpit's parts on their own (panel/service/): the join codes, the walk-up's choice
+of game, the store writes' retry, and each game's check of its settings-file table."""
+
+from __future__ import annotations
+
+import pytest
+
+from panel.core.errors import ConfigError, Refused, StoreWriteError
+from panel.games.base import Build
+from panel.games.kaboom.mapping_file import load_mapping
+from panel.games.registry import game_named, games
+from panel.run import read_settings
+from panel.service.join_codes import CODE_ALPHABET, CODE_LENGTH, JoinCodes, code_ok, make_code
+from panel.service.saving import RETRY_FIRST, RETRY_MOST, Saving
+from panel.service.walk_up import game_for
+from panel.storage.store import Store
+from service_helpers import fill_the_disk, free_the_disk
+
+AIRLINES, KABOOM = game_named("airlines"), game_named("kaboom")
+COLOUR = load_mapping().players["red"]  # a penguin's colour button on the shipped layout
+
+
+# ---------------------------------------------------------------------------- join codes
+def test_a_code_is_read_aloud_without_look_alike_characters():
+    codes = {make_code() for _ in range(200)}
+    assert len(codes) > 190  # random, not a counter
+    assert all(len(c) == CODE_LENGTH and set(c) <= set(CODE_ALPHABET) for c in codes)
+    assert not set("01OI") & set(CODE_ALPHABET)
+
+
+def test_a_code_typed_in_any_case_with_spaces_is_the_code():
+    assert code_ok(" ab3k9z ", "AB3K9Z") and code_ok("AB3K9Z", "AB3K9Z")
+    assert not code_ok("AB3K9", "AB3K9Z") and not code_ok(None, "AB3K9Z") and not code_ok(123456, "AB3K9Z")
+
+
+def test_the_next_code_is_kept_in_the_store_until_a_match_takes_it(tmp_path):
+    with Store(tmp_path / "panel.db") as store:
+        first = JoinCodes(store, unsaved=pytest.fail).next
+    with Store(tmp_path / "panel.db") as store:  # a restart shows the same code on the board
+        codes = JoinCodes(store, unsaved=pytest.fail)
+        assert codes.next == first
+        renewed = codes.renew()
+        assert renewed == codes.next and renewed != first
+    with Store(tmp_path / "panel.db") as store:
+        assert JoinCodes(store, unsaved=pytest.fail).next == renewed
+
+
+@pytest.fixture
+def full_store(tmp_path):
+    """A real store on a full disk (SQLite's own SQLITE_FULL: service_helpers.fill_the_disk)."""
+    with Store(tmp_path / "panel.db") as store:
+        match_id = store.create_match({"game": "airlines"}, {}, "AB3K9Z").id
+        fill_the_disk(store, match_id, 0.0)
+        yield store, match_id
+        free_the_disk(store)
+
+
+def test_a_code_the_store_cannot_keep_is_said_and_kept_in_memory(full_store):
+    store, _match_id = full_store
+    heard = []
+    codes = JoinCodes(store, unsaved=heard.append)
+    renewed = codes.renew()
+    # Heard twice: the code made at the start (none kept yet) and the renewed one.
+    assert codes.next == renewed and len(heard) == 2 and all(isinstance(e, StoreWriteError) for e in heard)
+
+
+# ---------------------------------------------------------------------------- walk-up
+def test_start_with_nothing_played_yet_sets_up_the_default_game():
+    assert game_for("cockpit.start", last=None, settings=None, build=Build()) is AIRLINES
+
+
+def test_a_colour_sets_up_a_mission_only_where_the_settings_file_says_so():
+    assert game_for(COLOUR, last=None, settings=None, build=Build()) is None
+    assert game_for(COLOUR, last=None, settings=None, build=Build(walk_up={"kaboom": True})) is KABOOM
+    assert game_for("grid.r1c1", last=None, settings=None, build=Build(walk_up={"kaboom": True})) is None
+
+
+def test_the_last_match_s_game_is_asked_first():
+    """After a mission, START plays the next mission (not a Penguin Airlines match), and its
+    colours set one up too; after an Airlines match a colour sets nothing up."""
+    last_mission = {"game": "kaboom", "difficulty": "easy"}
+    assert game_for("cockpit.start", last=KABOOM, settings=last_mission, build=Build()) is KABOOM
+    assert game_for(COLOUR, last=KABOOM, settings=last_mission, build=Build()) is KABOOM
+    assert game_for(COLOUR, last=AIRLINES, settings={"game": "airlines"}, build=Build()) is None
+    assert game_for("cockpit.start", last=AIRLINES, settings={"game": "airlines"}, build=Build()) is AIRLINES
+
+
+# ---------------------------------------------------------------------------- store writes
+def test_a_deadline_the_store_refuses_is_tried_again_each_wait_twice_the_last(full_store):
+    store, match_id = full_store
+    told = []
+    saving = Saving(store, publish=lambda: told.append(1))
+    now, tries = 100.0, []
+    for _ in range(7):
+        assert saving.may_try(lambda: now)
+        with pytest.raises(Refused) as e:
+            saving.append(match_id, 0.0, "advance", {})
+        assert e.value.status == 503
+        saving.refused_deadline(now)
+        tries.append(saving.retry_at - now)
+        assert not saving.may_try(lambda: now + tries[-1] / 2)
+        now = saving.retry_at
+    assert tries == [RETRY_FIRST, 1.0, 2.0, 4.0, RETRY_MOST, RETRY_MOST, RETRY_MOST]
+    assert told == [1] and saving.error  # the pages told once, not at every try
+    saving.saved()
+    assert saving.error is None and saving.retry_at is None and saving.retry.next == RETRY_FIRST
+
+
+# ---------------------------------------------------------------------------- settings-file tables
+def test_each_game_checks_its_own_table_of_the_settings_file(tmp_path):
+    f = str(tmp_path / "settings.toml")
+    assert AIRLINES.check_defaults({"turn_seconds": 40, "touch_sensors": True}, file=f) == []
+    assert KABOOM.check_defaults({"difficulty": "easy", "mission": 3, "walk_up": True}, file=f) == []
+    said = [str(p) for p in AIRLINES.check_defaults({"turn_seconds": 2}, file=f)]
+    assert said == [f"{f}: match.turn_seconds: must be a number from 5 to 600, not 2"]
+    said = [str(p) for p in KABOOM.check_defaults({"walk_up": "yes", "players": ["red"]}, file=f)]
+    assert any(p.startswith(f"{f}: kaboom.walk_up: ") for p in said)
+    assert any(p.startswith(f"{f}: kaboom.players: ") for p in said)
+
+
+def test_a_table_no_game_has_lists_every_table_the_file_may_have(tmp_path):
+    f = tmp_path / "settings.toml"
+    f.write_text("[extra]\n")
+    with pytest.raises(ConfigError) as e:
+        read_settings(str(f))
+    tables = ["service", *(g.settings_table for g in games()), "mqtt"]
+    assert [str(p) for p in e.value.problems] == [f"{f}: extra: unknown key (expected one of: {', '.join(tables)})"]
+    assert tables == ["service", "match", "kaboom", "mqtt"]
