@@ -127,7 +127,7 @@ def photograph(out: Path) -> list[Path]:
             p.game("airlines")
             p.post("/api/admin/action", {"action": "end", "when": "now"})
             p.shoot("debrief.png", "/debrief", PHONE, "svg")
-            colours = p.get("/api/admin/status")["kaboom"]["colours"]
+            colours = p.get("/api/admin/status")["games"]["kaboom"]["colours"]
             p.post("/api/admin/match", {"mode": "kaboom", "players": colours[:4], "difficulty": "easy",
                                         "mission": 1})
             p.post("/api/admin/action", {"action": "start"})
