@@ -23,9 +23,7 @@ from playwright.sync_api import BrowserContext, Page
 
 from panel.core import i18n
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+from panel.tools.screenshots import ARGS, CHROMIUM  # noqa: E402,F401 (the one place: the guide's pictures use them too)
 PIN = "4321"
 WAIT = 15_000  # ms: the longest any page may take to show what it should
 # A turn's end is a moment on the board (its final state, its result, a round's summary, a few

@@ -91,11 +91,12 @@ class ServiceThread:
     """Context manager: the service serving on 127.0.0.1:<free port> until closed."""
 
     def __init__(self, db: Path, *, sim: bool = True, static_dir: Path | None = None, pin: str = PIN,
-                 guard: dict | None = None, host: str = "127.0.0.1", sim_from_network: bool = False):
+                 guard: dict | None = None, host: str = "127.0.0.1", sim_from_network: bool = False,
+                 help_dir: Path | None = None):
         """host: where to listen; "0.0.0.0" serves as a café's cockpit does (the network,
         where a browser on 127.0.0.1 is the cockpit's own screen)."""
         self.db, self.sim, self.static_dir, self.pin = db, sim, static_dir, pin
-        self.host, self.sim_from_network = host, sim_from_network
+        self.host, self.sim_from_network, self.help_dir = host, sim_from_network, help_dir
         self.guard = ConnectionGuard(**(guard or {}))
         self.loop = asyncio.new_event_loop()
         self._ready = threading.Event()
@@ -124,7 +125,7 @@ class ServiceThread:
         await self.cockpit.start()
         app = build_app(self.cockpit, self.security, sim=self.sim, static_dir=self.static_dir,
                         sim_from_network=self.sim_from_network, quiet=self.guard.quiet,
-                        own_screen=self.host != "127.0.0.1")
+                        own_screen=self.host != "127.0.0.1", help_dir=self.help_dir)
         quiet_failures(self.loop, self.guard.quiet)
         sock = bind(self.host, 0)
         self.runner = await start_serving(app, sock, self.guard)

@@ -1,5 +1,6 @@
 """Serving the pages: the HTML files (never cached stale, never framed, the join code kept
-on this host), the static files beside them, and the pages' texts (GET /api/i18n)."""
+on this host), the static files beside them, the guide (/help/, the built site shipped with
+the package) and the pages' texts (GET /api/i18n)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,22 @@ from panel.core.i18n import N_, NOT_A_LANGUAGE, catalog, languages
 from panel.server.replies import error
 
 STATIC = web.AppKey("static", Path)
+HELP = web.AppKey("help", Path)
+# The guide's assets carry their content's hash in their names (Material's
+# assets/stylesheets/main.<hash>.min.css...), the pages and the search index do not: pages
+# are revalidated each time (a new install's guide shows at once), assets kept a day.
+ASSET_CACHE = "public, max-age=86400"
 
 
 def default_static_dir() -> Path:
     """The pages shipped with the package (the cockpit's and the venue's: panel/web/static)."""
     return Path(__file__).resolve().parent.parent / "web" / "static"
+
+
+def default_help_dir() -> Path:
+    """The guide built into the package (panel/web/help: setup.py's build step runs MkDocs
+    there when a wheel or an editable install is built)."""
+    return Path(__file__).resolve().parent.parent / "web" / "help"
 
 
 def security_headers(resp: web.StreamResponse) -> web.StreamResponse:
@@ -37,6 +49,39 @@ def serve_static(app: web.Application) -> None:
     """The files the pages load (/static/...), once the app's own routes are in."""
     if app[STATIC].is_dir():
         app.router.add_static("/static/", app[STATIC], follow_symlinks=False)
+
+
+def serve_help(app: web.Application, help_dir: Path | None = None) -> None:
+    """The guide at /help/: its pages and assets, a folder's index.html, never a listing."""
+    app[HELP] = help_dir or default_help_dir()
+    app.router.add_get("/help", help_root)
+    app.router.add_get("/help/{path:.*}", help_file)
+
+
+async def help_root(request: web.Request) -> web.StreamResponse:
+    raise web.HTTPPermanentRedirect("/help/")  # the guide's links are relative to /help/
+
+
+async def help_file(request: web.Request) -> web.StreamResponse:
+    root = request.app[HELP]
+    if not (root / "index.html").is_file():
+        raise Refused(404, N_("the guide is not built into this install (reinstall the package: "
+                              "pip install . builds it)"))
+    rel = request.match_info["path"]
+    try:
+        path = (root / rel).resolve()
+        if path.is_dir():
+            path = path / "index.html"
+        # resolve() follows links and "..": whatever lands outside the guide's folder is not in it
+        found = path.is_relative_to(root.resolve()) and path.is_file()
+    except (OSError, ValueError):  # a name no file can have (a NUL, too long)
+        found = False
+    if not found:
+        raise Refused(404, N_("the guide has no page {path}"), path=rel[:80])
+    resp = web.FileResponse(path)
+    resp.headers["Cache-Control"] = "no-cache" if path.suffix in (".html", ".json", ".xml") else ASSET_CACHE
+    resp.headers["Referrer-Policy"] = "same-origin"
+    return resp
 
 
 def catalog_response(request: web.Request, lang: str) -> web.Response:

@@ -27,7 +27,7 @@ from panel.games.registry import DEFAULT, UnknownGame, game_named, game_of, game
 from panel.server.app import web_app
 from panel.server.body import json_body
 from panel.server.guard import Quiet
-from panel.server.pages import catalog_response, serve_page, serve_static
+from panel.server.pages import catalog_response, serve_help, serve_page, serve_static
 from panel.server.peers import REVOKED, Peer, follow, going_away, open_socket
 from panel.server.replies import error, refused, said
 from panel.server.security import PinError, Security, is_loopback, split_host
@@ -424,7 +424,8 @@ async def close_sockets(app: web.Application) -> None:
 
 def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static_dir: Path | None = None,
               lan_host: str = "", sim_from_network: bool = False, quiet: Quiet | None = None,
-              own_screen: bool = False) -> web.Application:
+              own_screen: bool = False, help_dir: Path | None = None) -> web.Application:
+    """help_dir: the built guide served at /help/ (the one shipped with the package without it)."""
     app = web_app(security, static_dir=static_dir, quiet=quiet, language=lambda: cockpit.language)
     app[COCKPIT] = cockpit
     app[SIM] = sim
@@ -458,4 +459,5 @@ def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static
     r.add_get("/ws", websocket)
     app.on_shutdown.append(close_sockets)
     serve_static(app)
+    serve_help(app, help_dir)
     return app

@@ -3,6 +3,7 @@ code's own declarations (see panel/tools/reference.py).
 
     penguin-panel docs reference --out docs/reference
     penguin-panel docs reference --out docs/reference --check   # stale?
+    penguin-panel docs screenshots --out docs/images           # the pages photographed
 """
 
 from __future__ import annotations
@@ -21,6 +22,10 @@ def register(sub) -> None:
                    # Translators: DIR is --out's placeholder: write it as you translated "DIR".
                    help=_("write nothing: exit 1 if the files in DIR are not what the code makes now"))
     r.set_defaults(func=reference_command)
+    s = what.add_parser("screenshots", help=_("photograph the real pages of both games for the guide "
+                                              "(needs Playwright and Debian's chromium)"))
+    s.add_argument("--out", metavar=_("DIR"), required=True, help=_("folder to write the files into"))
+    s.set_defaults(func=screenshots_command)
 
 
 def reference_command(args) -> int:
@@ -29,3 +34,17 @@ def reference_command(args) -> int:
     return write_or_check(reference_files(), args.out, check=args.check,
                           command=f"penguin-panel docs reference --out {args.out}",
                           up_to_date=_("{folder}: up to date with the code").format(folder=args.out))
+
+
+def screenshots_command(args) -> int:
+    import sys
+    from pathlib import Path
+
+    from panel.tools.screenshots import missing, photograph
+
+    if why := missing():
+        print(f"error: {why}", file=sys.stderr)
+        return 2
+    for path in photograph(Path(args.out)):
+        print(path)
+    return 0
