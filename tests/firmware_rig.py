@@ -30,6 +30,10 @@ class Port:
         self.out.append(bytes(data))
         return len(data)
 
+    def frames(self):
+        """Frames written so far (each ends in its one newline)."""
+        return sum([chunk.count(b"\n") for chunk in self.out])
+
 
 def host_frame(protocol, kind, values=()):
     return protocol.encode(0, kind, protocol.pack(protocol.PI_TO_BOARD, kind, values))
@@ -98,18 +102,18 @@ def idle_allocation(app, fake_machine, mem_alloc, steps=1000):
     port = Port()
     m, b = board(app, fake_machine, cfg, port)
     b.run(10)                       # past the boot frames
-    sent = len(port.out)
+    sent = port.frames()
     a0 = mem_alloc()
     b.run(steps)
     a1 = mem_alloc()
     m.press(2, 10)
     m.press(4, 13)
     b.run(10)                       # the two DOWN frames
-    held = len(port.out)
+    held = port.frames()
     a2 = mem_alloc()
     b.run(steps)
     a3 = mem_alloc()
-    assert len(port.out) == held and held == sent + 2
+    assert port.frames() == held and held == sent + 2
     return a1 - a0, a3 - a2
 
 
