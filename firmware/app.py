@@ -50,23 +50,28 @@ NUMBERS_MAX = max([protocol.number_frame_max(t) for t in (DOWN, UP, ADC, ENC, BE
 V_SEQ, V_CLEAN, V_LAST = 0, 5, 6
 
 
+# The twins of rp2fast.queue and rp2fast.cut, as loops: like them they allocate nothing
+# under MicroPython (a slice assignment would allocate a slice object).
+
 def _queue(buf, size, tmpl, vals):
-    # rp2fast.queue's twin: the frame at buf[size:], -1 if it might not fit
+    # the frame at buf[size:], the newlines after it mended; -1 if it might not fit
     if size > vals[V_LAST]:
         return -1
     end = protocol.put_numbers(buf, size, tmpl, vals)
-    if vals[V_CLEAN] > end:
-        buf[end:vals[V_CLEAN]] = b"\n" * (vals[V_CLEAN] - end)
+    for i in range(end, vals[V_CLEAN]):
+        buf[i] = 10
     vals[V_CLEAN] = end
     vals[V_SEQ] = (vals[V_SEQ] + 1) & _SEQ
     return end
 
 
 def _cut(buf, start, end, size):
-    # rp2fast.cut's twin: buf[start:end] taken out of buf[:size], newlines behind
+    # buf[start:end] taken out of buf[:size], newlines behind
     n = end - start
-    buf[start:size - n] = buf[end:size]
-    buf[size - n:size] = b"\n" * n
+    for i in range(start, size - n):
+        buf[i] = buf[i + n]
+    for i in range(size - n, size):
+        buf[i] = 10
 
 
 def _line_end(buf, i, n):
