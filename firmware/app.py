@@ -16,13 +16,13 @@ try:  # on the Pi: panel.firmware.*
     from . import protocol
     from . import config as configmod
     from .matrix import Matrix
-    from .analog import Analog
+    from .analog import Analog, A_CH
     from .encoder import Encoder
 except ImportError:  # on the board every file sits at the top of the filesystem
     import protocol
     import config as configmod
     from matrix import Matrix
-    from analog import Analog
+    from analog import Analog, A_CH
     from encoder import Encoder
 
 FIRMWARE_VERSION = "0.2.0"
@@ -37,6 +37,16 @@ OUTBOX_BYTES = 2 * protocol.MAX_LINE
 WRITE_STEP = 64
 _MASK = protocol.MAX_N  # counters and the board clock wrap here (small integers)
 _SEQ = protocol.SEQ_MOD - 1  # and sequence numbers here
+
+# The board's clock and what a step's inputs found (Board.clk): the timer's last
+# microseconds (rp2fast's: the tick() twin keeps the clock's own ticks), microseconds not
+# yet a millisecond, the board's ms, scans made, the ms of the last heartbeat, the
+# heartbeat's period, the slider value found, the encoders that moved (bit i: encoder i).
+C_TIMER, C_REM, C_MS, C_SCANS, C_BEAT, C_HEART, C_ADC, C_ENC = 0, 1, 2, 3, 4, 5, 6, 7
+# What Board.inputs returns: the number of key events (in matrix.ev), and bits for an
+# encoder moved, a slider value to report, a heartbeat due.
+W_KEYS, W_ENC, W_ADC, W_BEAT = 0x7F, 0x80, 0x100, 0x200
+W_REPORT = W_KEYS | W_ENC | W_ADC
 
 # The all-number frames, written without allocation (protocol.number_template).
 DOWN, UP, ADC, ENC, BEAT, PONG = [protocol.number_template(protocol.BOARD_TO_PI, k)
@@ -277,19 +287,16 @@ class Board:
             except ImportError:
                 boot_id = "%08X" % (clock.ticks_us() & 0x3FFFFFFF)
         self.boot_id = boot_id
-        self.ms = 0             # board uptime in ms: the t= of every frame
-        # the board's clock: [the timer's last microseconds (rp2fast.tick's, which reads
-        # the timer itself; its twin tick() keeps the clock's ticks in _last), microseconds
-        # not yet a millisecond, ms]
-        self.clk = array("i", [0, 0, 0])
+        self.clk = array("i", [0] * 8)  # see C_*
         self._last = clock.ticks_us()
-        self._tick = self.tick if fast is None else fast.tick
-        self._tick(self.clk)
-        self.clk[1] = self.clk[2] = 0
-        self.scans = 0
+        if fast is None:
+            self._inputs = self.inputs
+        else:
+            self._inputs = fast.inputs
+            fast.tick(self.clk)  # the timer's microseconds now: the board's ms start at 0
+            self.clk[C_REM] = 0
         self.rate = 0
         self._beat_scans = 0
-        self._beat_ms = 0
         self.wdt = None
         self.configure(cfg)
         self.hello()
@@ -300,6 +307,16 @@ class Board:
     def seq(self):
         """The sequence number the next frame will carry."""
         return self.out.vals[V_SEQ]
+
+    @property
+    def ms(self):
+        """The board's uptime in ms: the t= of every frame."""
+        return self.clk[C_MS]
+
+    @property
+    def scans(self):
+        """Scans made since boot (wraps like every counter)."""
+        return self.clk[C_SCANS]
 
     # -- setup ---------------------------------------------------------------
 
@@ -324,7 +341,7 @@ class Board:
         self.matrix.scan(self.ms)
         self.encoders = [Encoder(m, e[0], e[1], c["encoder_div"], fast=fast) for e in c["encoders"]]
         self.period_us = 1000000 // c["scan_hz"]
-        self.heartbeat_ms = c["heartbeat_ms"]
+        self.clk[C_HEART] = c["heartbeat_ms"]
         if self.wdt is None:  # the RP2040 watchdog cannot be stopped or retimed once started
             self.wdt = m.WDT(timeout=c["wdt_ms"])
 
@@ -361,40 +378,65 @@ class Board:
     # -- the loop ------------------------------------------------------------
 
     def tick(self, clk):
-        """The board's ms from its clock (see self.clk); rp2fast.tick does the same."""
+        """The board's ms from its clock (see C_*); rp2fast.tick does the same."""
         now = self.clock.ticks_us()
-        rem = clk[1] + self.clock.ticks_diff(now, self._last)
+        rem = clk[C_REM] + self.clock.ticks_diff(now, self._last)
         self._last = now
         if rem >= 1000:
             k = rem // 1000
-            clk[2] = (clk[2] + k) & _MASK  # wraps as PROTOCOL.md says; the Pi unwraps
+            clk[C_MS] = (clk[C_MS] + k) & _MASK  # wraps as PROTOCOL.md says; the Pi unwraps
             rem -= k * 1000
-        clk[1] = rem
-        return clk[2]
+        clk[C_REM] = rem
+        return clk[C_MS]
+
+    def inputs(self, clk, matrix, analog, encoders):
+        """A step's reading of every input: the clock, the keys (their events in
+        matrix.ev), the encoders, the next slider; what there is to report, as W_* bits
+        (the details in clk). rp2fast.inputs does the same in one call of machine code:
+        on the RP2040 each Python call here costs ~10 us, more than the work."""
+        ms = self.tick(clk)
+        w = matrix.scan(ms)
+        moved = 0
+        for i in range(len(encoders)):
+            if encoders[i].poll() is not None:
+                moved |= 1 << i
+        if moved:
+            clk[C_ENC] = moved
+            w |= W_ENC
+        v = analog.step()
+        if v >= 0:
+            clk[C_ADC] = v
+            w |= W_ADC
+        clk[C_SCANS] = (clk[C_SCANS] + 1) & _MASK
+        if ((ms - clk[C_BEAT]) & _MASK) >= clk[C_HEART]:
+            w |= W_BEAT
+        return w
 
     def step(self):
         """One scan cycle. Allocates nothing unless there is something to send (and
         keeps few locals: a larger call frame would go on the heap at every step)."""
-        self.ms = self._tick(self.clk)
-        n = self.matrix.scan(self.ms)
-        if n:
-            self.keys(n)
-        if self.encoders:
-            self.poll_encoders()
-        n = self.analog.step()
-        if n >= 0:
-            self.adc(n)
+        w = self._inputs(self.clk, self.matrix, self.analog, self.encoders)
+        if w & W_REPORT:
+            self.report(w)
         n = self.port.read()
         if n:
             self.received(n)
-        self.scans = (self.scans + 1) & _MASK
-        if ((self.ms - self._beat_ms) & _MASK) >= self.heartbeat_ms:
+        if w & W_BEAT:
             self.heartbeat()
         if self.out.size:
             self.out.flush()
         elif self.litter:
             self.tidy()
         self.wdt.feed()
+
+    def report(self, w):
+        """The frames for what inputs() found."""
+        if w & W_KEYS:
+            self.keys(w & W_KEYS)
+        if w & W_ENC:
+            self.moved(self.clk[C_ENC])
+        if w & W_ADC:
+            self.adc(self.clk[C_ADC])
 
     def tidy(self):
         """Collect the garbage a command or a text frame left, at the end of a step with
@@ -422,28 +464,28 @@ class Board:
             v[3] = self.ms
             self.out.put_numbers(DOWN if e & 128 else UP)
 
-    def poll_encoders(self):
+    def moved(self, bits):
+        v = self.out.vals
         for i in range(len(self.encoders)):
-            p = self.encoders[i].poll()
-            if p is not None:
-                v = self.out.vals
+            if bits & (1 << i):
                 v[1] = i
-                v[2] = p
+                v[2] = self.encoders[i].position
                 v[3] = self.ms
                 self.out.put_numbers(ENC)
 
     def adc(self, value):
         v = self.out.vals
-        v[1] = self.analog.ch
+        v[1] = self.analog.p[A_CH]
         v[2] = value
         v[3] = self.ms
         self.out.put_numbers(ADC)
 
     def heartbeat(self):
-        span = (self.ms - self._beat_ms) & _MASK
-        self.rate = ((self.scans - self._beat_scans) & _MASK) * 1000 // span
-        self._beat_scans = self.scans
-        self._beat_ms = self.ms
+        clk = self.clk
+        span = (clk[C_MS] - clk[C_BEAT]) & _MASK
+        self.rate = ((clk[C_SCANS] - self._beat_scans) & _MASK) * 1000 // span
+        self._beat_scans = clk[C_SCANS]
+        clk[C_BEAT] = clk[C_MS]
         self.beat()
 
     def run(self, steps=-1):

@@ -256,6 +256,38 @@ def cut(buf, start: int, end: int, size: int):
 
 
 @micropython.viper
+def inputs(clk, matrix, analog, encoders) -> int:
+    """app.Board.inputs: a step's reading of every input, in one call (layouts: app.C_*,
+    app.W_*; the matrix's now: matrix.P_NOW)."""
+    c = ptr32(clk)
+    ms = int(tick(clk))
+    params = matrix.params
+    ptr32(params)[5] = ms
+    if matrix.diodes:
+        w = int(scan(params, matrix.rs, matrix.closed, matrix.ev))
+    else:
+        w = int(matrix.scan(ms))           # the ghost check: Python
+    moved = 0
+    n = int(len(encoders))
+    i = 0
+    while i < n:
+        if quad(encoders[i].st):
+            moved |= 1 << i
+        i += 1
+    if moved:
+        c[7] = moved
+        w |= 0x80
+    v = int(adc(analog.p, analog.filt, analog.reported))
+    if v >= 0:
+        c[6] = v
+        w |= 0x100
+    c[3] = (c[3] + 1) & 0x3FFFFFFF
+    if ((ms - c[4]) & 0x3FFFFFFF) >= c[5]:
+        w |= 0x200
+    return w
+
+
+@micropython.viper
 def tick(clk) -> int:
     """app.Board.tick: the board's milliseconds from the timer's microseconds."""
     c = ptr32(clk)
