@@ -90,6 +90,28 @@ def _line_end(buf, i, n):
     return i + 1 if i >= 0 else -1
 
 
+class _Waiting:
+    """Outbox.frames: the frames waiting, each as bytes (the first maybe partly written
+    already), for tests and diagnostics. An object of its own rather than a property: a
+    class with a property pays a lookup in the class at every attribute store (MicroPython),
+    and the outbox stores at every frame."""
+
+    def __init__(self, out):
+        self.out = out
+
+    def _frames(self):
+        return [f + b"\n" for f in bytes(self.out.buf[:self.out.size]).split(b"\n")[:-1]]
+
+    def __len__(self):
+        return len(self._frames())
+
+    def __iter__(self):
+        return iter(self._frames())
+
+    def __getitem__(self, i):
+        return self._frames()[i]
+
+
 class Outbox:
     """Frames waiting for the port, oldest first (see OUTBOX_BYTES), in one buffer made
     once: the bytes waiting are always buf[:size], whole frames but the first, which may
@@ -117,11 +139,7 @@ class Outbox:
         self._packet = self._views[WRITE_STEP]
         self._queue = _queue if fast is None else fast.queue
         self._cut = _cut if fast is None else fast.cut
-
-    @property
-    def frames(self):
-        """The frames waiting, as bytes each (the first maybe partly written already)."""
-        return [f + b"\n" for f in bytes(self.buf[:self.size]).split(b"\n")[:-1]]
+        self.frames = _Waiting(self)
 
     def seq(self):
         """The sequence number of the next frame, taken."""
@@ -369,7 +387,7 @@ class Board:
 
     def beat(self):
         v = self.out.vals
-        v[1] = self.ms
+        v[1] = self.clk[C_MS]
         v[2] = self.rate
         v[3] = self.parser.rejected & _MASK
         v[4] = self.out.dropped
@@ -461,7 +479,7 @@ class Board:
             e = self.matrix.ev[i]
             v[1] = (e >> 4) & 7
             v[2] = e & 15
-            v[3] = self.ms
+            v[3] = self.clk[C_MS]
             self.out.put_numbers(DOWN if e & 128 else UP)
 
     def moved(self, bits):
@@ -470,14 +488,14 @@ class Board:
             if bits & (1 << i):
                 v[1] = i
                 v[2] = self.encoders[i].position
-                v[3] = self.ms
+                v[3] = self.clk[C_MS]
                 self.out.put_numbers(ENC)
 
     def adc(self, value):
         v = self.out.vals
         v[1] = self.analog.p[A_CH]
         v[2] = value
-        v[3] = self.ms
+        v[3] = self.clk[C_MS]
         self.out.put_numbers(ADC)
 
     def heartbeat(self):
@@ -529,7 +547,7 @@ class Board:
         elif kind == "PING":
             v = self.out.vals
             v[1] = m["n"] or 0
-            v[2] = self.ms
+            v[2] = self.clk[C_MS]
             self.out.put_numbers(PONG)
         elif kind == "CFG":
             self.set_config(m["config"])
