@@ -264,9 +264,15 @@ def table(res: dict[str, dict]) -> list[tuple[str, str, str, str]]:
         d = res.get(name) or {}
         if "keys_as_pressed" not in d:
             return "-"
-        ok = d["keys_as_pressed"] and not d["seq_gaps"] and not d["bad_lines"]
+        enc = d.get("encoder")
+        adc = d.get("adc")
+        ok = (d["keys_as_pressed"] and not d["seq_gaps"] and not d["bad_lines"]
+              and (not enc or enc["last_position"] == enc["detents_turned"])
+              and (not adc or all(r is not None and abs(r - s) < 2 * fwconfig.DEFAULTS["adc_deadband"]
+                                  for s, r in zip(adc["set"], adc["last_reported"]))))
         frames = ", ".join(f"{v} {k}" for k, v in sorted(d["frames"].items()))
-        return ("every frame as the hands did it" if ok else "FRAMES DIFFER FROM THE HANDS") + f": {frames}"
+        return ("every frame as the hands did it (keys, knob, sliders)" if ok else "FRAMES DIFFER FROM THE HANDS") \
+            + f": {frames}"
 
     def flash():
         d = res.get("flash") or {}
@@ -325,7 +331,7 @@ def machine_info(image: Path, data: bytes, quick: bool) -> str:
         pass
     node = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
     return (f"Measured {datetime.date.today().isoformat()} by `benchmarks/pico.py{' --quick' if quick else ''}`: "
-            f"{mp}, image {image.name} sha256 {hashlib.sha256(data).hexdigest()[:12]}, on rp2040js {RP2040JS} "
+            f"{mp}, image {image.name} (flash image sha256 {hashlib.sha256(data).hexdigest()[:12]}), on rp2040js {RP2040JS} "
             f"(node {node}) on {cpu}, {os.cpu_count()} cores. The times are emulated (the core's cycles at "
             f"125 MHz), so they do not depend on that machine. The emulator models no flash wait states or cache "
             f"misses, so a real Pico is no faster than these figures.")

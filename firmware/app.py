@@ -5,10 +5,12 @@
 # Everything the board touches is passed in (machine module, clock, port, store), so
 # nothing here reaches for a global; main.py wires in the real ones on the board.
 #
-# A scan step in which nothing happens allocates nothing (no garbage, so no collection
-# pauses on the RP2040's small heap): the event lists are reused, the clock and counters
-# wrap within MicroPython's small integers, and frames are only built when there is
-# something to say. tests/test_firmware_micropython.py measures it under MicroPython.
+# Play allocates nothing (no garbage, so no collection pauses on the RP2040's small heap):
+# a step's state lives in arrays made once, the clock and counters wrap within
+# MicroPython's small integers, and the frames of play (all numbers) are written straight
+# into the outbox. Commands from the Pi do allocate; the board collects after them, at a
+# moment it chooses (Board.tidy). tests/test_firmware_micropython.py measures it under
+# MicroPython; on the RP2040 the hot loop is rp2fast's machine code (see rp2fast.py).
 
 from array import array
 
@@ -312,7 +314,7 @@ class Board:
         else:
             self._inputs = fast.inputs
             fast.tick(self.clk)  # the timer's microseconds now: the board's ms start at 0
-            self.clk[C_REM] = 0
+            self.clk[C_REM] = self.clk[C_MS] = 0
         self.rate = 0
         self._beat_scans = 0
         self.wdt = None
