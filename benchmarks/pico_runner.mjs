@@ -472,6 +472,8 @@ function scenarioPlay() {
   const t0 = now(), end = t0 + plan.seconds * NS;
   const n0 = frames.length;
   const held = new Map(); // key -> release time
+  const freed = new Map(); // key -> when it was let go: a press within the board's release_ms
+  // after that is one long press to the board, by design (contact chatter), so the hands wait
   const want = [];        // [row, col, down] in order, per key
   const presses = [];     // [ns, r, c] to measure DOWN latency
   const enc = encoders.map(() => ({ ab: 3, pos: 0, steps: 0 }));
@@ -480,11 +482,17 @@ function scenarioPlay() {
   const QUAD = [3, 1, 0, 2]; // A/B levels one way round (encoder.STEP counts them +1 each)
   while (now() < end) {
     const t = now();
-    for (const [k, at] of held) if (t >= at) { key(Math.floor(k / 100), k % 100, false); want.push([Math.floor(k / 100), k % 100, false]); held.delete(k); }
+    for (const [k, at] of held) {
+      if (t < at) continue;
+      key(Math.floor(k / 100), k % 100, false);
+      want.push([Math.floor(k / 100), k % 100, false]);
+      held.delete(k);
+      freed.set(k, t);
+    }
     if (t >= nextKey) {
       if (held.size < 3) {
         const r = Math.floor(rnd() * rows.length), c = Math.floor(rnd() * cols.length);
-        if (!held.has(r * 100 + c)) {
+        if (!held.has(r * 100 + c) && !(t - (freed.get(r * 100 + c) ?? -NS) < 20 * MS)) {
           key(r, c, true);
           want.push([r, c, true]);
           presses.push([t, r, c]);
