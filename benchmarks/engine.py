@@ -15,7 +15,7 @@ import time
 from panel.games.airlines.deckgen import generate_deck
 from panel.games.airlines.engine import Match, MatchSettings, Team
 from panel.core.events import Action, InputEvent
-from panel.core.layout import load_layout
+from panel.core.layout_file import load_layout
 
 from .stats import summary
 

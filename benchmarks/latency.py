@@ -69,7 +69,7 @@ from panel.core.events import InputEvent  # noqa: E402
 from panel.hardware.leds import FakeStrip  # noqa: E402
 from panel.hardware.map import MAPS_DIR, GpioSource, MatrixSource, PinPairSource, load_map  # noqa: E402
 from panel.hardware.pins import mock_factory  # noqa: E402
-from panel.core.layout import load_layout  # noqa: E402
+from panel.core.layout_file import load_layout  # noqa: E402
 from panel.link.emulator import FirmwareEmulator  # noqa: E402
 from panel.link.from_map import link_for_map  # noqa: E402
 from panel.web.app import build_app  # noqa: E402

@@ -19,7 +19,7 @@ these figures.
   NAME.elf beside it); without them the loop steps and the heap are not measured (the
   scan rate, the latencies and the flash are).
 --readme: write the table into firmware/README.md's marked block (with the machine and
-  the date) and its summary line into README.md's.
+  the date) and its summary into docs/performance.md's.
 
 Scenarios (default: all; --quick shortens each):
   floor       no config.json (the board as first installed, nothing wired): the loop's own cost
@@ -338,7 +338,7 @@ def machine_info(image: Path, data: bytes, quick: bool) -> str:
 
 
 def summary_line(res: dict[str, dict]) -> str:
-    """README.md's sentence: the headline figures, the date, the emulator's limits."""
+    """docs/performance.md's sentence: the headline figures, the date, the emulator's limits."""
     g = lambda *k: get(res, *k)  # noqa: E731
     parts = []
     for name, label in (("play-ref", "the reference wiring"), ("play-big", "the 8 x 12 example")):
@@ -349,7 +349,7 @@ def summary_line(res: dict[str, dict]) -> str:
     write = max(v[3] for v in g("frame", "frames").values())
     parts.append(f"a frame written in at most {write} us with no allocation")
     parts.append(f"key -> DOWN frame p99 {ms(g('latency', 'down_us', 'p99'))}")
-    return (f"{'; '.join(parts)} (measured {datetime.date.today().isoformat()}). The emulator models no flash "
+    return (f"{'; '.join(parts)[0].upper()}{'; '.join(parts)[1:]} (measured {datetime.date.today().isoformat()}). The emulator models no flash "
             f"wait states or cache misses, so a real Pico is no faster than these figures.")
 
 
@@ -368,7 +368,8 @@ def main(argv=None) -> int:
     ap.add_argument("--bootrom", type=Path, help="the RP2040 boot ROM, 16 KB (default: bootrom.bin beside the image)")
     ap.add_argument("--symbols", type=Path, help="the image's symbols: nm -S text or the ELF")
     ap.add_argument("--quick", action="store_true", help="shorter runs (a minute or two)")
-    ap.add_argument("--readme", action="store_true", help="write the table into firmware/README.md and README.md")
+    ap.add_argument("--readme", action="store_true",
+                    help="write the table into firmware/README.md and its summary into docs/performance.md")
     ap.add_argument("--out", type=Path, help="where the results go (default: a folder in the cache)")
     ap.add_argument("--jobs", type=int, default=1, help="scenarios run at once (each takes one core)")
     ap.add_argument("scenarios", nargs="*", metavar="SCENARIO", help="some of: " + " ".join(SCENARIOS))
@@ -411,8 +412,8 @@ def main(argv=None) -> int:
                   file=sys.stderr)
             return 1
         write_block(FIRMWARE_DIR / "README.md", "\n" + markdown(rows, info))
-        write_block(ROOT / "README.md", "\n" + summary_line(res) + "\n")
-        print("pico: wrote firmware/README.md and README.md")
+        write_block(ROOT / "docs" / "performance.md", "\n" + summary_line(res) + "\n")
+        print("pico: wrote firmware/README.md and docs/performance.md")
     return 1 if failed else 0
 
 

@@ -26,7 +26,7 @@ import serial
 from panel.games.airlines.cards import Card
 from panel.games.airlines.engine import Match, MatchSettings, Team
 from panel.firmware import protocol
-from panel.core.layout import load_layout
+from panel.core.layout_file import load_layout
 from panel.link import SerialLink
 from panel.link.emulator import FirmwareEmulator
 

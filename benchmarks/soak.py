@@ -100,7 +100,7 @@ def board_source(map_path: str, clock, match_time):
     timers and its mapping of the board's clock run on the wall clock, as on a Pi; what it
     reports is stamped in match time for the cockpit."""
     from panel.hardware.map import load_map
-    from panel.core.layout import load_layout
+    from panel.core.layout_file import load_layout
     from panel.link.from_map import link_for_map
     from panel.service.link_io import LinkIO
 
@@ -136,7 +136,7 @@ class Board:
 
     def __init__(self, tmp: Path):
         from panel.hardware.map import load_map
-        from panel.core.layout import load_layout
+        from panel.core.layout_file import load_layout
         from panel.link.emulator import FirmwareEmulator
 
         (tmp / "by-id").mkdir()

@@ -9,11 +9,9 @@ is ready, feeds the watchdog from the loop and stops cleanly on SIGTERM or Ctrl-
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import json
 import logging
 import os
-import signal
 import sys
 import time
 from dataclasses import dataclass, field
@@ -23,21 +21,24 @@ from typing import Any, Callable
 from panel.games.airlines.engine import MatchSettings
 from panel.games.kaboom.settings import KaboomSettings
 from panel.games.kaboom.missions import load_missions
-from panel.core.errors import ConfigError, Problem, read_toml
+from panel.games.registry import DEFAULT, games
+from panel.core.errors import ConfigError, Problem, StoreError
+from panel.core.schema import Bool, Check, Each, Field, Int, Problems, Str, Table
+from panel.core.toml_file import read_toml
 from panel.core.i18n import N_, Several, Text, _, languages, system, system_language, text_of
 from panel.web.app import build_app
 from panel.service.cockpit import Cockpit
-from panel.server.guard import ConnectionGuard, bind, guard_process, start_serving
+from panel.server.guard import ConnectionGuard, guard_process, start_serving
 from panel.service.history import Retention
-from panel.server.sdnotify import Notifier, watchdog_interval
-from panel.server.security import PinError, Security, check_pin_format, machine_hosts
-from panel.storage.store import OwnerLock, Store, StoreError
+from panel.server.lifecycle import bind_port, first_pin, say, stop_on_signals, until_stopped
+from panel.server.sdnotify import Notifier
+from panel.server.security import PinError, Security, check_pin_format, is_loopback, machine_hosts
+from panel.storage.sqlite import OwnerLock
+from panel.storage.store import Store
 
 log = logging.getLogger("penguin-panel")
 
 DEFAULT_PORT = 8080
-SERVICE_KEYS = ("host", "port", "db", "pin", "allow_hosts", "layout", "hardware", "sim_from_network",
-                *Retention.KEYS)
 
 
 def default_db() -> Path:
@@ -69,7 +70,7 @@ class Resolved:
     pin: str | None
     match_defaults: dict[str, Any]
     touch_sensors: bool
-    kaboom_defaults: dict[str, Any] = field(default_factory=dict)
+    tables: dict[str, dict[str, Any]] = field(default_factory=dict)  # the settings file's tables, checked
     sim_from_network: bool = False  # the simulator takes presses from other devices than this one
     hardware_map: Any = None          # the map, checked against the layout (not with --sim)
     map_warnings: list = field(default_factory=list)
@@ -77,90 +78,62 @@ class Resolved:
     retention: Retention = Retention()
 
 
+def _pin(v: Any) -> Text | None:
+    try:
+        check_pin_format(v)
+    except PinError as e:
+        return e.args[0]
+    return None
+
+
+_PATH = Str(says=N_("must be a string"))
+SERVICE = Table(says=N_("must be a table"), default={}, fields={
+    "host": _PATH, "port": Int(lo=0, hi=65535, says=N_("must be a port number 0-65535, not {value}")), "db": _PATH,
+    "pin": Check(test=_pin), "allow_hosts": Check(test=lambda v: None if isinstance(v, list) and all(
+        isinstance(h, str) for h in v) else N_("must be an array of host names")),
+    "layout": _PATH, "hardware": _PATH, "sim_from_network": Bool(default=False),
+    **{k: Field() for k in Retention.KEYS}})  # Retention checks its own
+_OWN_KEYS = Each(says=N_("must be a table"))  # a table whose keys its own reader checks
+SETTINGS_FILE = Table(fields={"service": SERVICE, "match": _OWN_KEYS, "kaboom": _OWN_KEYS, "mqtt": Field()})
+KABOOM_DEFAULT_KEYS = ("difficulty", "mission", "custom", "missions", "walk_up")
+KABOOM_DEFAULTS = Table(fields={**{k: Field() for k in KABOOM_DEFAULT_KEYS}, "walk_up": Bool(default=False)})
+
+
 def read_settings(path: str | None) -> dict[str, Any]:
     """The settings file ([service], [match], [kaboom] and [mqtt] tables), checked key by key."""
     if path is None:
         return {}
     raw = read_toml(path)
-    problems = []
-    for k in raw:
-        if k not in ("service", "match", "kaboom", "mqtt"):
-            problems.append(Problem(path, k, Text(N_("unknown table (expected [service], [match], [kaboom] and [mqtt])"))))
-    service = raw.get("service", {})
-    match = raw.get("match", {})
-    if not isinstance(service, dict):
-        problems.append(Problem(path, "service", Text(N_("must be a table"))))
-        service = {}
-    if not isinstance(match, dict):
-        problems.append(Problem(path, "match", Text(N_("must be a table"))))
-        match = {}
-    for k in service:
-        if k not in SERVICE_KEYS:
-            problems.append(Problem(path, f"service.{k}", Text(N_("unknown key (expected one of: {keys})"),
-                                                              keys=", ".join(SERVICE_KEYS))))
-    for k in ("host", "db", "layout", "hardware"):
-        if k in service and not isinstance(service[k], str):
-            problems.append(Problem(path, f"service.{k}", Text(N_("must be a string"))))
-    port = service.get("port")
-    if port is not None and (not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535):
-        problems.append(Problem(path, "service.port", Text(N_("must be a port number 0-65535, not {value}"), value=repr(port))))
-    if not isinstance(service.get("sim_from_network", False), bool):
-        problems.append(Problem(path, "service.sim_from_network", Text(N_("must be true or false"))))
-    hosts = service.get("allow_hosts", [])
-    if not isinstance(hosts, list) or not all(isinstance(h, str) for h in hosts):
-        problems.append(Problem(path, "service.allow_hosts", Text(N_("must be an array of host names"))))
-    if "pin" in service:
-        try:
-            check_pin_format(service["pin"])
-        except PinError as e:
-            problems.append(Problem(path, "service.pin", e.args[0]))
-    try:
-        Retention.from_settings(service, file=path)
-    except ConfigError as e:
-        problems += e.problems
-    try:  # the [match] table: defaults for new matches and the build's touch sensors
-        MatchSettings.check_defaults(match, "file", file=path, key="match")
-    except ConfigError as e:
-        problems += e.problems
-    kaboom = raw.get("kaboom", {})
-    if not isinstance(kaboom, dict):
-        problems.append(Problem(path, "kaboom", Text(N_("must be a table"))))
-        kaboom = {}
-    problems += check_kaboom_defaults(kaboom, path)
+    problems = Problems(path)
+    SETTINGS_FILE.read_top(raw, problems)
+    service, match, kaboom = ({} if not isinstance(raw.get(k, {}), dict) else raw.get(k, {})
+                              for k in ("service", "match", "kaboom"))
+    problems.collect(Retention.from_settings, service, file=path)
+    # the [match] table: defaults for new matches and the build's touch sensors
+    problems.collect(MatchSettings.check_defaults, match, "file", file=path, key="match")
+    problems.found += check_kaboom_defaults(kaboom, path)
     mqtt = None
     if "mqtt" in raw:  # the venue's broker (panel.mqtt): checked by its own settings type
         from panel.mqtt.settings import BridgeSettings
 
-        try:
-            mqtt = BridgeSettings.from_table(raw["mqtt"], file=path)
-        except ConfigError as e:
-            problems += e.problems
-    if problems:
-        raise ConfigError(problems)
+        mqtt = problems.collect(BridgeSettings.from_table, raw["mqtt"], file=path)
+    problems.raise_any()
     return {"service": service, "match": match, "kaboom": kaboom, "mqtt": mqtt}
-
-
-KABOOM_DEFAULT_KEYS = ("difficulty", "mission", "custom", "missions", "walk_up")
 
 
 def check_kaboom_defaults(kaboom: dict[str, Any], path: str) -> list[Problem]:
     """The [kaboom] table: what a Penguin Kaboom mission set up at the panel is played with
     (difficulty, mission or custom numbers, a café's own missions file) and whether a
     penguin's colour pressed between matches sets one up (walk_up)."""
-    problems = [Problem(path, f"kaboom.{k}", Text(N_("unknown key (expected one of: {keys})"),
-                                                  keys=", ".join(KABOOM_DEFAULT_KEYS)))
-                for k in kaboom if k not in KABOOM_DEFAULT_KEYS]
-    if not isinstance(kaboom.get("walk_up", False), bool):
-        problems.append(Problem(path, "kaboom.walk_up", Text(N_("must be true or false"))))
+    problems = Problems(path)
+    KABOOM_DEFAULTS.read(kaboom, "kaboom", problems)
     mission = {k: v for k, v in kaboom.items() if k in KABOOM_DEFAULT_KEYS and k != "walk_up"}
-    try:  # the same checks as a mission the game master sets up
-        missions = mission.get("missions")
-        KaboomSettings.from_dict({"mode": "kaboom", **mission},
-                                 load_missions(missions if isinstance(missions, str) else None),
-                                 file=path, key="kaboom")
-    except ConfigError as e:
-        problems += e.problems
-    return problems
+    missions = mission.get("missions")
+    # the same checks as a mission the game master sets up
+    problems.collect(lambda: KaboomSettings.from_dict({"mode": "kaboom", **mission},
+                                                      load_missions(missions if isinstance(missions, str) else None),
+                                                      file=path, key="kaboom"))
+    return problems.found
 
 
 def resolve(opts: Options) -> Resolved:
@@ -192,7 +165,7 @@ def resolve(opts: Options) -> Resolved:
     return Resolved(sim=opts.sim, host=host, port=port, db=db, layout=layout,
                     hardware=hardware, allow_hosts=list(service.get("allow_hosts", [])) + list(opts.allow_hosts),
                     pin=str(service["pin"]) if "pin" in service else None, match_defaults=match,
-                    touch_sensors=touch, kaboom_defaults=dict(settings.get("kaboom", {})),
+                    touch_sensors=touch, tables={k: v for k, v in settings.items() if isinstance(v, dict)},
                     sim_from_network=service.get("sim_from_network", False),
                     hardware_map=hmap, map_warnings=warnings, mqtt=settings.get("mqtt"),
                     retention=Retention.from_settings(service))
@@ -237,18 +210,11 @@ def hardware_io(r: Resolved) -> tuple[list, list]:
     sources: list = [io]
     if io.map.on_board():
         # The Pico's matrix, ADC and encoders arrive over the serial link, a source of its own.
-        from panel.core.layout import load_layout
+        from panel.core.layout_file import load_layout
         from panel.service.link_io import LinkIO
 
         sources.append(LinkIO(io.map, load_layout(r.layout, expansion=True), state_dir=io.state_dir))
     return sources, [io]
-
-
-def is_loopback(host: str) -> bool:
-    try:
-        return host == "localhost" or ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def lan_address() -> str:
@@ -257,10 +223,6 @@ def lan_address() -> str:
         if h.count(".") == 3 and not h.startswith("127."):
             return h
     return ""
-
-
-def say(message: str) -> None:
-    print(f"penguin-panel: {message}", flush=True)
 
 
 def warn(warning: Any) -> None:
@@ -322,17 +284,20 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
             sources, effects = ([], []) if r.sim else hardware_io(r)
         else:
             effects = []
-        kaboom = dict(r.kaboom_defaults)
-        walk_up = bool(kaboom.pop("walk_up", False))
+        # Each other game's defaults from its own table of the settings file ([kaboom]); its
+        # `walk_up` says whether its buttons set a match up at the panel.
+        game_defaults = {g.id: dict(r.tables.get(g.settings_table, {})) for g in games() if g.id != DEFAULT}
+        walk_up = {game: bool(table.pop("walk_up", False)) for game, table in game_defaults.items()}
         cockpit = Cockpit(store, layout_path=r.layout, sim=r.sim, sources=sources, effects=effects,
                           defaults=defaults, touch_sensors=r.touch_sensors, language=language,
-                          kaboom_defaults=kaboom, kaboom_walk_up=walk_up, warnings=warnings, clock=clock)
+                          game_defaults=game_defaults, walk_up=walk_up, warnings=warnings, clock=clock)
         await cockpit.start()
         # The drawing code (the tower's card, the join page's QR code) loaded now, before
         # anyone is served: loaded by the first tower's request, on a worker thread, it held
         # the interpreter for milliseconds while a turn may be running.
-        from panel.web import drawing  # noqa: F401
-        from panel.web import card_drawing, qr  # noqa: F401
+        from panel.games.airlines import card_drawing  # noqa: F401
+        from panel.service import drawing  # noqa: F401
+        from panel.web import qr  # noqa: F401
         bridge = None
         if r.mqtt is not None:  # the venue's broker: beside the cockpit, never in its way
             from panel.mqtt import bridge as mqtt_bridge
@@ -365,52 +330,6 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
             await cockpit.close()
 
 
-def stop_on_signals(stop: asyncio.Event | None = None) -> asyncio.Event:
-    """An event set by SIGTERM (systemd's stop) or Ctrl-C."""
-    stop = stop or asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        try:
-            loop.add_signal_handler(sig, stop.set)
-        except (NotImplementedError, RuntimeError):
-            pass
-    return stop
-
-
-def first_pin(security: Security, pin: str | None, what: str, forgotten: str) -> None:
-    """The settings file's PIN, or one made at first start and printed this once."""
-    if pin is not None:
-        if not security.check_pin(pin):
-            security.set_pin(pin)
-        say(_("{what}: the one in the settings file").format(what=_(what)))
-        return
-    made = security.ensure_pin()
-    if made:
-        say(_("{what}: {pin}  (made now and shown only this once; {forgotten})").format(
-            what=_(what), pin=made, forgotten=_(forgotten)))
-    else:
-        say(_("{what}: as set before (forgotten? {forgotten})").format(what=_(what), forgotten=_(forgotten)))
-
-
-def bind_port(host: str, port: int):
-    """The listening socket, bound now; ConfigError naming --port when it cannot be had."""
-    try:
-        return bind(host, port)
-    except OSError as e:
-        raise ConfigError(Problem(None, "--port", Text(N_("cannot listen on {host}:{port} ({why})"), host=host, port=port,
-                                                       why=e.strerror or e))) from None
-
-
-async def until_stopped(stop: asyncio.Event, notifier: Notifier, owner: Any, port: int) -> None:
-    """Tell systemd we are ready, feed its watchdog while `owner` runs, wait for the stop."""
-    notifier.ready(f"serving on port {port}")
-    watchdog = asyncio.create_task(feed_watchdog(notifier, owner))
-    await stop.wait()
-    say(_("stopping"))
-    notifier.stopping()
-    watchdog.cancel()
-
-
 PRUNE_FIRST = 600.0  # seconds after start: the start-up and the first match go first
 PRUNE_EVERY = 86400.0
 
@@ -440,18 +359,6 @@ async def prune_logs(db: Path, retention: Retention) -> int:
     for line in out.decode("utf-8", "replace").splitlines():
         (log.info if proc.returncode == 0 else log.warning)("matches prune: %s", line.removeprefix("penguin-panel: "))
     return proc.returncode
-
-
-async def feed_watchdog(notifier: Notifier, cockpit: Cockpit) -> None:
-    """WATCHDOG=1 at half WatchdogSec, from the loop and only while the cockpit task lives:
-    a hung loop or a dead owner task stops the feeding, and systemd restarts us."""
-    interval = watchdog_interval()
-    if interval is None or not notifier.enabled:
-        return
-    while True:
-        if cockpit.running:
-            notifier.watchdog()
-        await asyncio.sleep(interval)
 
 
 def run(opts: Options) -> int:

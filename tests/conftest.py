@@ -7,6 +7,15 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import pytest
 
+# Every test this run collected, before `-m` leaves some out: tests/test_markers.py reads
+# their markers without collecting the suite again.
+COLLECTED = pytest.StashKey[list]()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    config.stash[COLLECTED] = list(items)
+
 
 @pytest.fixture(autouse=True)
 def _calibration_in_tmp(tmp_path, monkeypatch):

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from panel.games.airlines.scenario import Scenario, parse_scenario, play, result
-
-TWO_TEAMS = [{"name": "Ice", "players": ["ann", "bob"]}, {"name": "Snow", "players": ["cid", "dee"]}]
+from panel.games.airlines.scenario import Scenario, result
+from panel.games.feed import play
+from panel.games.scenarios import parse_scenario
+from teams import ENGINE_TEAMS as TWO_TEAMS  # the name the engine's tests import
 
 # A fixed deck used by most tests: the first card is a simple press card.
 SIMPLE = [{"kind": "simple", "press": [f"grid.r{r}c{c}"]} for r in (1, 2, 3) for c in (1, 2, 3, 4)]

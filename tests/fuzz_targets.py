@@ -13,15 +13,15 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-from panel.games.airlines.cards import load_deck
+from panel.games.airlines.deck_file import load_deck
 from panel.games.airlines.engine import MatchSettings, names
 from panel.core.errors import ConfigError
 from panel.firmware import protocol
 from panel.hardware.map import load_map
-from panel.core.layout import load_layout
+from panel.core.layout_file import load_layout
 from panel.link.serial_link import SerialLink
-from panel.games.airlines.scenario import load_scenario
-from panel.web.app import BodyError, parse_body
+from panel.games.scenarios import load_scenario
+from panel.server.body import BodyError, parse_body
 from panel.run import read_settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,7 +101,7 @@ def seeds(target: str) -> list[bytes]:
     }.get(target, [])
     out = [f.read_bytes() for f in files if f.is_file()]
     if target == "deck":  # a whole generated deck, every kind of card
-        from panel.games.airlines.cards import dump_deck
+        from panel.games.airlines.deck_file import dump_deck
         from panel.games.airlines.deckgen import generate_deck
 
         out.append(dump_deck(generate_deck(load_layout(expansion=True), seed=3, expansion=True)).encode())

@@ -7,7 +7,7 @@ from typing import Any
 from panel.games.kaboom.engine import KaboomMatch
 from panel.games.kaboom.settings import KaboomSettings, MissionRules, Player
 from panel.core.events import Action, GameEvent, InputEvent
-from panel.games.kaboom.mapping import load_mapping
+from panel.games.kaboom.mapping_file import load_mapping
 
 MAPPING = load_mapping()
 

@@ -16,7 +16,6 @@ import re
 import socket
 import subprocess
 import threading
-import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -24,9 +23,9 @@ import aiomqtt
 
 from panel.mqtt.broker import HA_USER, VENUE_USER, Tls, acl, listener_conf
 from panel.mqtt.settings import BridgeSettings, BrokerSettings
+from waiting import GUARD, describe, until, wait_until
 
 MOSQUITTO = "/usr/sbin/mosquitto"
-GUARD = 60.0  # seconds: a hung broker fails the test instead of hanging it (never a measure of speed)
 STRANGER = "stranger"  # a user with a password and no line in the ACL
 
 
@@ -114,18 +113,13 @@ class Mosquitto:
     def wait_for_log(self, pattern: str, *, after: str | None = None, guard: float = GUARD) -> str:
         """The first broker log line matching `pattern` (after the line `after`, if given)."""
         rx = re.compile(pattern)
-        deadline = time.monotonic() + guard
-        with self._cond:
-            while True:
-                start = self.lines.index(after) + 1 if after in self.lines else (0 if after is None else None)
-                if start is not None:
-                    for line in self.lines[start:]:
-                        if rx.search(line):
-                            return line
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise AssertionError(f"the broker never logged /{pattern}/; its log:\n" + "\n".join(self.lines[-40:]))
-                self._cond.wait(left)
+
+        def found() -> str | None:
+            start = self.lines.index(after) + 1 if after in self.lines else (0 if after is None else None)
+            return next((line for line in self.lines[start:] if rx.search(line)), None) if start is not None else None
+
+        return wait_until(found, cond=self._cond, guard=guard,
+                          what=lambda: f"the broker logging /{pattern}/; its log:\n" + "\n".join(self.lines[-40:]))
 
     def mark(self) -> str:
         """A point in the log to wait after."""
@@ -156,7 +150,7 @@ class Observer:
         self.topics = list(topics)
         self.persistent = persistent
         self.messages: list[aiomqtt.Message] = []
-        self._new = asyncio.Condition()
+        self._new = asyncio.Event()  # set at each message (the waits' own: they clear it)
         self._task: asyncio.Task | None = None
         self.client: aiomqtt.Client | None = None
 
@@ -174,9 +168,8 @@ class Observer:
     async def _collect(self) -> None:
         with contextlib.suppress(aiomqtt.MqttError):
             async for m in self.client.messages:
-                async with self._new:
-                    self.messages.append(m)
-                    self._new.notify_all()
+                self.messages.append(m)
+                self._new.set()
 
     async def __aexit__(self, *exc) -> None:
         self._task.cancel()
@@ -188,13 +181,8 @@ class Observer:
     async def wait(self, predicate: Callable[[aiomqtt.Message], bool], *, start: int = 0,
                    guard: float = GUARD) -> aiomqtt.Message:
         """The first message from index `start` on that satisfies `predicate`."""
-        async with asyncio.timeout(guard):
-            async with self._new:
-                while True:
-                    for m in self.messages[start:]:
-                        if predicate(m):
-                            return m
-                    await self._new.wait()
+        return await until(lambda: next((m for m in self.messages[start:] if predicate(m)), None), changed=self._new,
+                           guard=guard, what=lambda: f"{describe(predicate)}; messages: {len(self.messages)}")
 
     def on(self, topic: str) -> list[aiomqtt.Message]:
         return [m for m in self.messages if str(m.topic) == topic]

@@ -115,12 +115,3 @@ class Rig:
         self.factory.reset()
         self.loop.close()
 
-
-async def until(predicate, steps: int = 500) -> bool:
-    """Let the loop run until `predicate()` holds (an input from a pin thread reaching the
-    cockpit): bounded by steps, not by the wall clock."""
-    for _ in range(steps):
-        if predicate():
-            return True
-        await asyncio.sleep(0.01)
-    return predicate()

@@ -6,26 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable
+from typing import Any, AsyncIterator
 
 from panel.games.airlines.bot import BotCrew
-
-GUARD = 60.0  # seconds: a hung step fails the test instead of hanging it (never a measure of speed)
-TEAMS = [{"name": "Gulls", "players": ["Ana", "Bo"]}, {"name": "Puffins", "players": ["Cy", "Di"]}]
-
-
-async def eventually(predicate: Callable[[], Any], *, guard: float = GUARD) -> Any:
-    """Wait until `predicate()` is true (checked after every turn of the loop); its value."""
-    deadline = time.monotonic() + guard
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"never came true: {predicate}")
-        await asyncio.sleep(0.005)
+from teams import TEAMS
+from waiting import GUARD, until
 
 
 async def new_match(cockpit, **over: Any) -> dict[str, Any]:
@@ -45,7 +31,7 @@ async def play_card(cockpit) -> None:
     assert card is not None, "no card in play"
     for ev in BotCrew(cockpit.match, accuracy=1.0).inputs_for_card(card, 0.0):
         await cockpit.input(ev.control, ev.value)
-    await eventually(lambda: snapshot(cockpit)["completed"] > done or snapshot(cockpit)["team"] != team
+    await until(lambda: snapshot(cockpit)["completed"] > done or snapshot(cockpit)["team"] != team
                      or snapshot(cockpit)["phase"] != "in_turn")
 
 

@@ -35,7 +35,8 @@ sys.path.insert(0, str(ROOT))
 
 from panel.hardware.leds import FakeStrip  # noqa: E402
 from panel.hardware.map import load_map  # noqa: E402
-from panel.service.cockpit import SERVICE_FIELDS, Cockpit, Refused  # noqa: E402
+from panel.core.errors import Refused  # noqa: E402
+from panel.service.cockpit import SERVICE_FIELDS, Cockpit  # noqa: E402
 from panel.service.hardware_io import HardwareIO  # noqa: E402
 from panel.storage.store import Store  # noqa: E402
 

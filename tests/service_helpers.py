@@ -20,9 +20,9 @@ from panel.server.guard import ConnectionGuard, bind, quiet_failures, start_serv
 from panel.service.cockpit import Cockpit
 from panel.server.security import Security
 from panel.storage.store import Store
+from teams import TEAMS
 
 PIN = "2468"
-TEAMS = [{"name": "Gulls", "players": ["Ana", "Bo"]}, {"name": "Puffins", "players": ["Cy", "Di"]}]
 MATCH = {"mode": "competitive", "teams": TEAMS, "turn_seconds": 30, "time_counters": 4, "target_points": 12,
          "side": "blue", "expansion": False, "seed": 7}
 
@@ -233,7 +233,7 @@ def fill_the_disk(store: Store, match_id: int, t: float) -> None:
     pages filled with the smallest entry the service writes (a clock advance at `t`, harmless
     before a deadline), until the writer's commit fails. Undo with `free_the_disk`. Run it on
     the service's loop (svc.on_loop); it waits for the writer."""
-    from panel.storage.store import StoreUnavailable
+    from panel.core.errors import StoreUnavailable
 
     store.sync()  # the writer is started (the service has written) and idle
     db = store._writer_db

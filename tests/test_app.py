@@ -385,7 +385,7 @@ def test_the_completed_cards_are_drawn_for_everyone_but_never_the_card_in_play(s
 
 
 def test_the_board_gets_the_buzzers_cues(svc):
-    from panel.hardware.buzzer import TUNES
+    from panel.games.lights import TUNES
 
     sounds = svc.client().get("/api/sounds")[1]
     airlines = sounds["games"]["airlines"]
@@ -744,7 +744,7 @@ def test_a_page_gone_between_two_messages_ends_its_writer_quietly():
     coming and going; this socket is a stand-in that is always in that moment.)"""
     from aiohttp.client_exceptions import ClientConnectionResetError
 
-    from panel.web.app import Peer
+    from panel.server.peers import Peer
 
     class Gone:
         async def send_str(self, data):

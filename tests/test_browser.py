@@ -16,8 +16,8 @@ import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
 from browser_helpers import ARGS, CHROMIUM, MOMENT_WAIT, PIN, WAIT, expect_or_shoot, service
-from panel.core.events import ACTIONS
-from panel.core.layout import load_layout
+from panel.games.airlines.events import ACTIONS
+from panel.core.layout_file import load_layout
 
 pytestmark = pytest.mark.browser
 

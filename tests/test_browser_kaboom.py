@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import Page, expect
 
-from panel.games.kaboom.mapping import load_mapping
+from panel.games.kaboom.mapping_file import load_mapping
 from test_browser import WAIT, admin_login, browser, pages, server, sim_press, sim_set  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.browser
 
 MAPPING = load_mapping()
 LOWERED = next(p for p in MAPPING.cover_positions if p != MAPPING.cover_open)

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from panel.games.airlines.cards import Card, colour_sequence
-from panel.core.layout import load_layout
-from panel.web.card_drawing import GREEN, card_svg, card_text
+from panel.core.layout_file import load_layout
+from panel.games.airlines.card_drawing import GREEN, card_svg, card_text
 
 NS = "{http://www.w3.org/2000/svg}"
 

@@ -6,10 +6,11 @@ import textwrap
 
 import pytest
 
-from panel.games.airlines.cards import Card, Deck, check_card, dump_deck, load_deck, with_colours
+from panel.games.airlines.cards import Card, Deck, check_card, with_colours
+from panel.games.airlines.deck_file import dump_deck, load_deck
 from panel.games.airlines.deckgen import generate_deck
 from panel.core.errors import ConfigError
-from panel.core.layout import load_layout
+from panel.core.layout_file import load_layout
 
 
 @pytest.fixture(scope="module")

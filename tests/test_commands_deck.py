@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from panel.games.airlines.cards import Card, dump_deck, load_deck
+from panel.games.airlines.cards import Card
+from panel.games.airlines.deck_file import dump_deck, load_deck
 from panel.tools.cli import main
-from panel.core.layout import default_layout_path
+from panel.core.layout_file import default_layout_path
 
 ALT_LAYOUT = (Path(__file__).parent / "data" / "tiny_layout.toml").read_text()
 

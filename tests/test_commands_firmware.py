@@ -4,7 +4,6 @@ handshake against the emulated board, the emulator and watch commands as process
 import json
 import subprocess
 import sys
-import time
 
 import pytest
 import serial
@@ -13,6 +12,7 @@ from panel.tools.cli import main
 from panel.tools.commands.firmware import BOARD_FILES, FIRMWARE_DIR, enter_maintenance
 from panel.firmware import protocol
 from panel.link.emulator import FirmwareEmulator
+from waiting import wait_until
 
 CFG = {"rows": [2, 3], "cols": [10, 11], "adc": [26]}
 
@@ -73,9 +73,7 @@ def test_install_needs_a_config_or_an_explicit_keep(capsys):
 def test_maintenance_handshake_reboots_the_running_firmware_without_its_app():
     with FirmwareEmulator(CFG) as emu:
         assert enter_maintenance(emu.port, timeout=2) is True
-        end = time.monotonic() + 5
-        while not emu.in_maintenance and time.monotonic() < end:
-            time.sleep(0.01)
+        wait_until(lambda: emu.in_maintenance, guard=5)
         assert emu.in_maintenance and emu.board is None   # no app, no watchdog
         # nothing answers now, as on a board already in maintenance mode
         assert enter_maintenance(emu.port, timeout=1) is False

@@ -3,11 +3,12 @@
 import asyncio
 
 from panel.tools.cli import main
-from panel.games.airlines.scenario import load_scenario, run_scenario
+from panel.games.scenarios import load_scenario, run_scenario
 from panel.service.cockpit import Cockpit
 from panel.storage.store import Store
+from teams import TEAMS
+from waiting import until
 
-TEAMS = [{"name": "Gulls", "players": ["Ana", "Bo"]}, {"name": "Puffins", "players": ["Cy", "Di"]}]
 
 
 def test_export_replays_to_the_same_match_and_feeds_the_debrief(tmp_path, capsys):
@@ -23,7 +24,8 @@ def test_export_replays_to_the_same_match_and_feeds_the_debrief(tmp_path, capsys
                 card = cockpit.match.snapshot()["card"]
                 await cockpit.input("alarm.red" if "alarm.red" not in card.get("press", []) else "alarm.green", True)
                 await cockpit.input("slider.red", "3")
-                await asyncio.sleep(0.7)  # the slider settles: a mistake (it is on no card's list here)
+                # the slider settles: a mistake (it is on no card's list here), the second: the turn ends
+                await until(lambda: cockpit.match.history)
                 return cockpit.match.snapshot(), list(cockpit.match.history), cockpit.record.id
             finally:
                 await cockpit.close()
@@ -54,7 +56,7 @@ def test_export_of_a_missing_match_or_database_is_one_line(tmp_path, capsys):
 def test_a_kaboom_mission_exports_replays_and_is_debriefed(tmp_path, capsys):
     """A mission played on the cockpit (with presses Kaboom does not use, and the protection
     already off at set-up) exports to a scenario that replays to the same mission."""
-    from panel.games.kaboom.mapping import load_mapping
+    from panel.games.kaboom.mapping_file import load_mapping
 
     mapping = load_mapping()
     db = tmp_path / "panel.db"
@@ -67,6 +69,9 @@ def test_a_kaboom_mission_exports_replays_and_is_debriefed(tmp_path, capsys):
                 await cockpit.input(mapping.cover, mapping.cover_open)  # before the set-up
                 await cockpit.create_match({"mode": "kaboom", "players": ["red", {"colour": "white", "name": "Miji"}],
                                             "difficulty": "advanced", "mission": 12, "seed": 4})
+                # Kaboom rule 9: the lever left down before the set-up lifts nothing; moved again, it does.
+                await cockpit.input(mapping.cover, next(p for p in mapping.cover_positions if p != mapping.cover_open))
+                await cockpit.input(mapping.cover, mapping.cover_open)
                 await cockpit.action("start", {})
                 await cockpit.input("grid.r1c1", True)  # not Kaboom's: changes nothing
                 await cockpit.input(mapping.recharge, True)

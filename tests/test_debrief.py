@@ -6,7 +6,8 @@ import csv
 import json
 
 from panel.tools.cli import main
-from panel.games.airlines.debrief import debrief, markdown_table
+from panel.games.airlines.debrief import debrief
+from panel.games.tables import markdown_table
 
 from engine_helpers import run
 

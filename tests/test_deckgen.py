@@ -11,10 +11,12 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from panel.games.airlines.cards import check_card, colour_sequence, dump_deck
+from panel.games.airlines.cards import check_card, colour_sequence
+from panel.games.airlines.deck_file import dump_deck
 from panel.games.airlines.deckgen import generate_deck, make_word
 from panel.core.errors import ConfigError
-from panel.core.layout import DIRECTIONS, load_layout
+from panel.core.layout import DIRECTIONS
+from panel.core.layout_file import load_layout
 
 SEEDS = (0, 1, 7, 2024, -5, 2**40)
 
@@ -78,8 +80,8 @@ def test_deck_does_not_depend_on_hash_seed():
     outs = []
     for hs in ("1", "2", "3"):
         r = subprocess.run([sys.executable, "-c",
-                            "from panel.core.layout import load_layout; from panel.games.airlines.deckgen import generate_deck;"
-                            "from panel.games.airlines.cards import dump_deck;"
+                            "from panel.core.layout_file import load_layout; from panel.games.airlines.deckgen import generate_deck;"
+                            "from panel.games.airlines.deck_file import dump_deck;"
                             "print(dump_deck(generate_deck(load_layout(side='gray', expansion=True), seed=5)))"],
                            capture_output=True, text=True, env=dict(os.environ, PYTHONHASHSEED=hs))
         assert r.returncode == 0, r.stderr

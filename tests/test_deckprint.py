@@ -10,11 +10,11 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 from pypdf import PdfReader
 
-from panel.games.airlines.cards import dump_deck
+from panel.games.airlines.deck_file import dump_deck
 from panel.tools.cli import main
 from panel.games.airlines.deckgen import generate_deck
 from panel.games.airlines.deckprint import CARD_H, CARD_W, COLS, PAGE_H, PAGE_W, ROWS, numbered, page_svgs
-from panel.core.layout import load_layout
+from panel.core.layout_file import load_layout
 
 pytestmark = pytest.mark.kit
 
@@ -58,7 +58,7 @@ def _card_box(i: int, img: Image.Image) -> tuple[int, int, int, int]:
 def test_a_printed_card_looks_like_the_towers_drawing(printed, tmp_path):
     import cairosvg
 
-    from panel.web.card_drawing import card_svg
+    from panel.games.airlines.card_drawing import card_svg
 
     layout = load_layout(None, expansion=True)
     cards = numbered(generate_deck(layout, seed=3))

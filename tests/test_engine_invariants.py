@@ -8,8 +8,9 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from panel.games.airlines.cards import Card
 from panel.games.airlines.engine import Match, MatchSettings, Team
-from panel.core.events import ACTIONS, Action, InputEvent
-from panel.core.layout import load_layout
+from panel.core.events import Action, InputEvent
+from panel.games.airlines.events import ACTIONS
+from panel.core.layout_file import load_layout
 
 LAYOUT = load_layout(expansion=True)
 BUTTONS = sorted(LAYOUT.buttons)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from panel.games.kaboom.engine import ACTIONS, KaboomMatch, Phase
-from panel.core.events import EVENT_TYPES, Action, InputEvent
+from panel.core.events import Action, InputEvent
+from panel.games.kaboom.events import EVENT_TYPES
 
 from kaboom_helpers import MAPPING, act, hold, match, only, press, refused, refused_act, types
 

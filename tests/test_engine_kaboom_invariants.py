@@ -8,7 +8,7 @@ from hypothesis import event, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from panel.games.kaboom.engine import Phase
-from panel.core.events import EVENT_TYPES
+from panel.games.kaboom.events import EVENT_TYPES
 from panel.games.kaboom.settings import COLOURS
 from panel.core.events import Action, InputEvent
 

@@ -6,7 +6,7 @@ import pytest
 
 from panel.games.airlines.engine import Match, MatchSettings, Team
 from panel.core.events import Action, InputEvent
-from panel.core.layout import load_layout
+from panel.core.layout_file import load_layout
 
 from engine_helpers import SIMPLE, move, of_type, press, run, start, types
 
@@ -405,6 +405,7 @@ def test_a_turns_end_tells_its_points_bonus_and_time_left():
 def test_the_snapshot_keeps_the_last_turn_and_its_round_for_the_pages():
     layout = load_layout()
     from panel.games.airlines.cards import Card
+    from panel.games.airlines.game import GAME
 
     m = Match(MatchSettings(teams=(Team("A", ("a", "b")), Team("B", ("c", "d"))), seed=1), layout,
               [Card("simple", press=(f"grid.r1c{i}",)) for i in (1, 2, 3, 4)] * 3)
@@ -419,7 +420,9 @@ def test_the_snapshot_keeps_the_last_turn_and_its_round_for_the_pages():
     last = snap["last_turn"]
     assert (last["team"], last["reason"], last["completed"], last["mistakes"], last["points"]) == \
         ("A", "mistakes", [1], 2, 1)
-    assert last["stuck"] == "alarm.red" and last["stuck_name"] == layout.plain_name("alarm.red")
+    assert last["stuck"] == "alarm.red"  # the engine says the id; the presentation names it:
+    shown = GAME.present(dict(snap), m, None)["last_turn"]
+    assert shown["stuck"] == "alarm.red" and shown["stuck_name"] == layout.plain_name("alarm.red")
     assert snap["round_turns"] == [last] and snap["round_left"] == ["B"]
     m.handle(Action("start_turn", 10.0))
     m.advance(40.0)

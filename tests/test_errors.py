@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from panel.tools.cli import main
-from panel.core.errors import ConfigError, read_toml
+from panel.core.errors import ConfigError
+from panel.core.toml_file import read_toml
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = ROOT / "panel" / "maps" / "small.toml"

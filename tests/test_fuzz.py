@@ -97,6 +97,7 @@ def test_the_seeds_and_every_saved_crash_replay_clean():
 
 @pytest.mark.skipif(importlib.util.find_spec("atheris") is None,
                     reason="atheris is installed with the dev extra on x86-64 only (its wheels)")
+@pytest.mark.slow  # a coverage-guided search, a fixed number of runs per parser (the Hypothesis layer above is fast)
 @pytest.mark.parametrize("target", sorted(TARGETS))
 def test_coverage_guided_fuzzing_finds_no_crash(target, tmp_path):
     """libFuzzer's coverage-guided search from the seeds, a fixed number of runs: exit 0,

@@ -9,7 +9,7 @@ import pytest
 from panel.hardware.board import BoardKnob, BoardSlider
 from panel.hardware.devices import make_input
 from panel.hardware.map import MAPS_DIR, AdcSource, EncoderSource, load_map
-from panel.core.layout import load_layout
+from panel.core.layout_file import load_layout
 
 POS = ("1", "2", "3", "4", "5", "6")
 

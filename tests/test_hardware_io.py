@@ -12,19 +12,12 @@ from panel.service.cockpit import Cockpit
 from panel.service.hardware_io import HardwareIO
 from panel.storage.store import Store
 from pin_tools import factory, level
+from teams import TEAMS
+from waiting import until
 
 SMALL = Path(__file__).resolve().parent.parent / "panel" / "maps" / "small.toml"
 REFERENCE = SMALL.with_name("reference.toml")
 START_PIN = 6
-TEAMS = [{"name": "Gulls", "players": ["Ana", "Bo"]}, {"name": "Puffins", "players": ["Cy", "Di"]}]
-
-
-async def until(predicate, steps=500):
-    for _ in range(steps):  # bounded by steps, not by the wall clock
-        if predicate():
-            return True
-        await asyncio.sleep(0.01)
-    return predicate()
 
 
 @contextlib.asynccontextmanager

@@ -7,14 +7,15 @@ import asyncio
 from pathlib import Path
 
 from panel.games.kaboom.engine import Phase
-from panel.hardware.kaboom_patterns import PLAYER_COLOURS
+from panel.games.kaboom.show import PLAYER_COLOURS
 from panel.hardware.leds import FakeStrip
 from panel.hardware.map import load_map
-from panel.hardware.patterns import GREEN
+from panel.games.airlines.show import GREEN
 from panel.service.cockpit import Cockpit
 from panel.service.hardware_io import HardwareIO
 from panel.storage.store import Store
-from pin_tools import factory, level, until
+from pin_tools import factory, level
+from waiting import until
 
 MAP = Path(__file__).resolve().parent / "data" / "kaboom_map.toml"
 PINS = {"cockpit.start": 6, "alarm.red": 5, "beacon.blue": 12, "cross.up": 17, "lever.big": 16}

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from panel.hardware.buzzer import PRIORITY, TUNES
-from panel.hardware.kaboom_patterns import (BLUE, DIM, PLAYER_COLOURS, button_lights, render, ring)
+from panel.games.kaboom.show import (BLUE, CUE_SECONDS, DIM, PLAYER_COLOURS, PRIORITY, TUNES, Cue, button_lights,
+                                     render, ring)
 from panel.hardware.map import NeoPixelConfig
-from panel.hardware.patterns import AMBER, CUE_SECONDS, GREEN, OFF, RED, WHITE, Cue, scale
+from panel.games.lights import AMBER, GREEN, OFF, RED, WHITE, scale
 
 from kaboom_helpers import MAPPING, act, hold, match, press
 

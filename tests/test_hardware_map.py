@@ -10,7 +10,7 @@ from panel.tools.cli import main
 from panel.core.errors import ConfigError
 from panel.hardware.map import (MAPS_DIR, AdcSource, EncoderSource, GpioSource, MatrixSource, PinPairSource,
                                 check_map, load_map, shipped_maps)
-from panel.core.layout import load_layout
+from panel.core.layout_file import load_layout
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "panel" / "maps" / "reference.toml"

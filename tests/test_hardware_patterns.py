@@ -8,12 +8,12 @@ import math
 import pytest
 
 from panel.core.events import GameEvent
-from panel.hardware.buzzer import TUNES, BuzzerPlayer
+from panel.hardware.buzzer import BuzzerPlayer
 from panel.hardware.effects import Effects
 from panel.hardware.leds import FakeStrip
 from panel.hardware.map import NeoPixelConfig
-from panel.hardware.patterns import (AMBER, GREEN, OFF, RED, TEAM_COLOURS, WHITE, Cue, drain, render,
-                                     timer_ring)
+from panel.games.airlines.show import (AMBER, GREEN, OFF, PRIORITY, RED, TEAM_COLOURS, TUNES, WHITE, Cue, drain,
+                                     render, timer_ring)
 from pin_tools import factory
 
 CFG = NeoPixelConfig(10, "spi", 40, segments={"timer": (0, 24), "counters": (24, 4), "mistakes": (28, 2),
@@ -82,19 +82,24 @@ def test_counters_mistakes_progress_and_button_leds():
     assert between[24:35] == [OFF] * 11 and between[37] == GREEN
 
 
+def play(buzzer, name, now):
+    """The buzzer plays the tune a game's show declares (here Penguin Airlines')."""
+    return buzzer.play(name, now, steps=TUNES[name], priority=PRIORITY[name])
+
+
 def test_buzzer_steps_without_blocking_and_tick_never_cuts_a_mistake():
     f = factory()
     with BuzzerPlayer(12, pin_factory=f) as b:
         pin = f.pin(12)
-        b.play("mistake", 10.0)
+        play(b, "mistake", 10.0)
         assert b.deadline == pytest.approx(10.15)
-        assert not b.play("tick", 10.1)
+        assert not play(b, "tick", 10.1)
         b.poll(10.15)
         b.poll(10.21)
         assert pin.notes == [329.6, 246.9]
         b.poll(11.0)
         assert b.playing is None and pin.state == 0 and b.deadline is None
-        assert b.play("tick", 12.0) and b.play("game_end", 12.01)   # a bigger one cuts the tick
+        assert play(b, "tick", 12.0) and play(b, "game_end", 12.01)   # a bigger one cuts the tick
         b.poll(20.0)                                                  # a late loop catches up at once
         assert pin.notes[-2:] == [2093.0, 880.0]                      # the missed notes are skipped
         assert b.playing is None

@@ -43,7 +43,7 @@ from panel.hardware.devices import make_effects, make_inputs
 from panel.hardware.inputs import InputHub
 from panel.hardware.map import load_map
 from panel.hardware.pins import pin_factory
-from panel.core.layout import load_layout
+from panel.core.layout_file import load_layout
 loop = asyncio.new_event_loop()
 for name, exp in (("reference", True), ("small", False)):
     f = pin_factory(sim=True)

@@ -21,7 +21,7 @@ from panel.games.airlines.bot import BotCrew
 from panel.core.events import InputEvent
 from panel.hardware.leds import FakeStrip
 from panel.hardware.map import AdcSource, EncoderSource, GpioSource, PinPairSource, load_map
-from panel.hardware.patterns import AMBER, GREEN, OFF, RED, TEAM_COLOURS, WHITE
+from panel.games.airlines.show import AMBER, GREEN, OFF, RED, TEAM_COLOURS, WHITE
 from panel.service.cockpit import Cockpit
 from panel.service.hardware_io import HardwareIO
 from panel.storage.store import Store

@@ -14,8 +14,8 @@ from panel.service.cockpit import Cockpit
 from panel.service.history import NotStored, Retention, debrief_json, prune
 from panel.run import prune_logs
 from panel.storage.store import Store
+from teams import TEAMS
 
-TEAMS = [{"name": "Gulls", "players": ["Ana", "Bo"]}, {"name": "Puffins", "players": ["Cy", "Di"]}]
 
 
 def play(db, matches=3, *, last_active=False):

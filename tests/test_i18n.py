@@ -20,7 +20,7 @@ from babel.messages.extract import extract, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
-from panel.core import i18n
+from panel.core import i18n, i18n_extract
 from panel.tools.argparse_words import ARGPARSE
 from panel.tools.cli import build_parser, main
 from panel.storage.store import Store
@@ -30,7 +30,7 @@ from test_scenario import SCENARIO
 ROOT = Path(__file__).resolve().parents[1]
 POT = i18n.LOCALE_DIR / f"{i18n.DOMAIN}.pot"
 PO_FILES = sorted(i18n.LOCALE_DIR.glob(f"*/LC_MESSAGES/{i18n.DOMAIN}.po"))
-FIX = ("run the three pybabel commands of the README's \"Languages\" section "
+FIX = ("run the three pybabel commands of the guide's \"Languages\" page (docs/languages.md) "
        "(extract, update, compile) and translate what they mark")
 
 
@@ -126,10 +126,10 @@ def test_the_compiled_catalog_is_the_po(po):
 
 def test_the_html_extractor_reads_marked_texts_and_refuses_markup_inside():
     page = b'<p data-t>Press\n   START  </p><i data-t-attrs="title aria-label" title="A" aria-label="B">x</i><p>no</p>'
-    got = [(line, text) for line, _, text, _ in i18n.extract_html(io.BytesIO(page), [], [], {})]
+    got = [(line, text) for line, _, text, _ in i18n_extract.extract_html(io.BytesIO(page), [], [], {})]
     assert got == [(1, "Press START"), (2, "A"), (2, "B")]
     with pytest.raises(ValueError, match="inside an element marked data-t"):
-        list(i18n.extract_html(io.BytesIO(b"<p data-t>Code <b>X</b></p>"), [], [], {}))
+        list(i18n_extract.extract_html(io.BytesIO(b"<p data-t>Code <b>X</b></p>"), [], [], {}))
 
 
 def test_the_pages_catalog():
@@ -554,7 +554,7 @@ def test_the_makers_tools_in_the_system_locales_language(tmp_path, capsys, local
         f"{deck}: 80 cartas para el lado azul con la expansión (semilla 5)",
         f"{deck}: 80 cartas, todas jugables en el lado azul con la expansión"]
     assert 'side = "blue"' in deck.read_text()
-    from panel.games.airlines.cards import dump_deck, load_deck
+    from panel.games.airlines.deck_file import dump_deck, load_deck
 
     two = load_deck(deck)
     two.cards = two.cards[:2]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from panel.games.kaboom.debrief import COLUMNS, debrief
-from panel.games.airlines.scenario import parse_scenario, run_scenario
+from panel.games.scenarios import parse_scenario, run_scenario
 
 MATCH = {"mode": "kaboom", "players": ["red", "blue"], "mission": "custom", "seed": 2,
          "custom": {"time_per_player": 30, "alert_seconds": 12, "recharge_seconds": 10, "recharge_above_start": True,

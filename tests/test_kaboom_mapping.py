@@ -11,8 +11,8 @@ import tomli_w
 from panel.games.kaboom.settings import COLOURS
 from panel.core.errors import ConfigError
 from panel.hardware.map import load_map
-from panel.games.kaboom.mapping import load_mapping
-from panel.core.layout import default_layout_path, load_layout
+from panel.games.kaboom.mapping_file import load_mapping
+from panel.core.layout_file import default_layout_path, load_layout
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -10,7 +10,8 @@ import pytest
 
 from panel.tools.cli import main
 from panel.core.errors import ConfigError
-from panel.games.airlines.scenario import input_entry, parse_scenario, run_scenario
+from panel.games.scenario_inputs import input_entry
+from panel.games.scenarios import parse_scenario, run_scenario
 
 MATCH = {"mode": "kaboom", "players": ["red", "blue"], "mission": "custom", "seed": 1,
          "custom": {"time_per_player": 40, "alert_seconds": 15, "recharge_seconds": 25, "recharge_above_start": False,
@@ -137,19 +138,22 @@ def test_bad_kaboom_inputs_name_the_key(inputs, expected):
 
 def test_other_controls_change_nothing_and_the_panel_table_sets_the_protection():
     """A logged mission holds every press of the panel; the engine uses the [kaboom] ones.
-    The [panel] table says where tokens stand at the start: the protection already off."""
+    The [panel] table says where tokens stand at the start: the lever already down lifts
+    nothing (Kaboom rule 9: every mission starts protected), moving it again does."""
     inputs = [{"t": 0, "action": "start"}, {"t": 1, "press": "grid.r1c1"}, {"t": 1, "move": "slider.red", "to": 3},
-              {"t": 2, "press": "cross.up"}]
+              {"t": 2, "press": "cross.up"}, {"t": 3, "move": "lever.big", "to": "up"},
+              {"t": 3.5, "move": "lever.big", "to": "down"}, {"t": 4, "press": "cross.up"}]
     out = run_scenario(parse_scenario({"match": MATCH, "input": inputs, "panel": {"lever.big": "down"}}))
-    assert [e["type"] for e in out["events"]] == ["mission_started", "mission_confirmed"]
-    assert out["refused"] == []
+    assert [e["type"] for e in out["events"]] == ["mission_started", "cover_lifted", "mission_confirmed"]
+    assert [(r["t"], r["action"], r["reason"]) for r in out["refused"]] == [
+        (2.0, "confirm", "lift the mission button's cover first")]
     with pytest.raises(ConfigError, match="panel.lever.big: 'sideways' is not a position"):
         parse_scenario({"match": MATCH, "input": [], "panel": {"lever.big": "sideways"}}, file="k.toml")
 
 
 def test_a_colour_the_panel_lacks_is_named(tmp_path):
     layout = tmp_path / "layout.toml"
-    from panel.core.layout import default_layout_path
+    from panel.core.layout_file import default_layout_path
 
     layout.write_text(default_layout_path().read_text().replace('black = "alarm.black", ', ""))
     with pytest.raises(ConfigError, match="the panel has no button for the black penguin"):

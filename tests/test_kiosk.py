@@ -104,6 +104,7 @@ class Headless:
         self._reader.join(5)
 
 
+@pytest.mark.browser
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is installed by bootstrap.py test")
 def test_the_kiosk_command_shows_the_board(tmp_path):
     # As in a café: the cockpit serves the network, and the kiosk (a browser on the Pi, at

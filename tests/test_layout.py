@@ -12,7 +12,7 @@ import pytest
 
 from panel.tools.cli import main
 from panel.core.errors import ConfigError
-from panel.core.layout import default_layout_path, load_layout
+from panel.core.layout_file import default_layout_path, load_layout
 
 
 def test_default_layout_holds_what_the_rulebook_names():

@@ -24,9 +24,11 @@ from panel.mqtt import bridge as bridge_module
 from panel.mqtt.bridge import Bridge, remove
 from panel.mqtt.broker import HA_USER, Tls
 from panel.mqtt.settings import BridgeSettings
-from panel.service.cockpit import Cockpit, Refused
+from panel.core.errors import Refused
+from panel.service.cockpit import Cockpit
 from panel.storage.store import Store
-from play_helpers import eventually, five_card_turn, mistake, new_match, play_card, snapshot
+from play_helpers import five_card_turn, mistake, new_match, play_card, snapshot
+from waiting import until
 
 SECRET_KEYS = {"card", "press", "set", "steps", "word", "code", "colours"}  # what only the tower may see
 
@@ -247,7 +249,7 @@ def test_no_client_gets_in_without_a_user_and_its_password(broker, tmp_path, cap
         wrong = BridgeSettings(host="127.0.0.1", port=broker.port, username="c1", password="wrong", cockpit_id="c1")
         caplog.set_level(logging.INFO, logger="penguin-panel")
         async with cockpit_on(broker, tmp_path, settings=wrong) as (cockpit, bridge, _):
-            await eventually(lambda: any(refused(r.getMessage()) for r in caplog.records))
+            await until(lambda: any(refused(r.getMessage()) for r in caplog.records))
             await new_match(cockpit)  # local play goes on
             await cockpit.action("start_turn", {})
             await play_card(cockpit)
@@ -279,7 +281,7 @@ def test_a_broker_restart_in_the_middle_of_a_match(broker, tmp_path):
                 await venue.wait(lambda m: json.loads(bytes(m.payload))["seq"] == before)
 
             broker.stop()
-            await eventually(lambda: not bridge.connected.is_set())
+            await until(lambda: not bridge.connected.is_set())
             await play_card(cockpit)  # local play goes on while the broker is away
             await mistake(cockpit)
             assert snapshot(cockpit)["completed"] == 2 and snapshot(cockpit)["mistakes"] == 1
@@ -298,9 +300,9 @@ def test_a_broker_restart_in_the_middle_of_a_match(broker, tmp_path):
                         got.setdefault(e["seq"], e["event"]["type"])
                 assert sorted(got) == list(range(before + 1, len(fanned.events) + 1))
                 assert [got[s] for s in sorted(got)] == [e["type"] for e in outage]
-            await eventually(lambda: not bridge.events)
+            await until(lambda: not bridge.events)
             current = p.state_payload("c1", "Cockpit c1", cockpit.public_state(), dropped=0)
-            await eventually(lambda: bridge._state_sent == current)
+            await until(lambda: bridge._state_sent == current)
             async with Observer(broker, topics=["penguin-panel/v1/c1/+"]) as late, \
                     Observer(broker, HA_USER, topics=["homeassistant/+/c1/+/config"]) as ha:
                 state = await late.wait(lambda m: str(m.topic) == bridge.topic("state"))
@@ -321,7 +323,7 @@ def test_the_outbox_keeps_the_latest_events_in_order_and_counts_the_dropped(brok
             async with venue:
                 pass  # the session and its subscription exist now
             broker.stop()
-            await eventually(lambda: not bridge.connected.is_set())
+            await until(lambda: not bridge.connected.is_set())
             await new_match(cockpit)
             await cockpit.action("start_turn", {})
             await play_card(cockpit)
@@ -478,7 +480,7 @@ def test_results_missed_while_away_come_from_the_log_in_order(broker, tmp_path):
             await cockpit.action("end", {})
             live = json.loads(bytes((await venue.wait(lambda m: True)).payload))
             broker.stop()
-            await eventually(lambda: not bridge.connected.is_set())
+            await until(lambda: not bridge.connected.is_set())
             missed = []
             for _ in range(2):
                 await new_match(cockpit)
@@ -518,7 +520,7 @@ def test_the_service_starts_the_bridge_or_takes_the_cockpit_off_the_broker(broke
                 on = await bridge_module.start(broker.bridge("c1"), cockpit)
                 assert isinstance(on, Bridge)
                 await on.connected.wait()
-                await eventually(lambda: on._state_sent is not None)
+                await until(lambda: on._state_sent is not None)
                 await on.close()
                 assert len(await retained(broker, "homeassistant/#")) == 7
                 off = await bridge_module.start(BridgeSettings(**{**vars(broker.bridge("c1")), "enabled": False}),
@@ -537,7 +539,7 @@ def test_a_kaboom_mission_is_not_the_venues(broker, tmp_path):
     """The venue counts Penguin Airlines matches: while a Kaboom mission is played the
     cockpit's state says idle, and neither its events nor its result go out. The Airlines
     match after it, published as usual, is the barrier: what came before it has arrived."""
-    from panel.games.kaboom.mapping import load_mapping
+    from panel.games.kaboom.mapping_file import load_mapping
 
     players = load_mapping().players
 

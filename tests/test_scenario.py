@@ -10,7 +10,8 @@ import pytest
 
 from panel.tools.cli import main
 from panel.core.errors import ConfigError
-from panel.games.airlines.scenario import input_entry, parse_scenario, run_scenario
+from panel.games.scenario_inputs import input_entry
+from panel.games.scenarios import parse_scenario, run_scenario
 
 from engine_helpers import SIMPLE, TWO_TEAMS, scenario
 
@@ -61,7 +62,8 @@ def test_replay_json_follows_the_contract(tmp_path, capsys):
     path.write_text(SCENARIO)
     assert main(["replay", str(path), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"events", "refused", "scores", "round", "finished", "winner", "tier", "outcome"}
+    assert out["game"] == "airlines"  # every result names its game (the word everywhere)
+    assert set(out) == {"game", "events", "refused", "scores", "round", "finished", "winner", "tier", "outcome"}
     assert out["refused"] == []
     types = [e["type"] for e in out["events"]]
     assert types[:3] == ["turn_started", "card_drawn", "card_completed"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from panel.core.events import InputEvent
-from panel.core.layout import load_layout
+from panel.core.layout_file import load_layout
 from panel.hardware.selftest import (CHATTER, NEVER, NOT_TESTED, NOT_WIRED, OK, SEEN_AS, STUCK, SWAPPED, Observed, Step,
                             plan, table, verdicts)
 

@@ -11,9 +11,10 @@ from pathlib import Path
 
 from panel.tools.cli import main
 from panel.hardware.map import load_map
-from panel.core.layout import load_layout
+from panel.core.layout_file import load_layout
 from panel.hardware.selftest import CHATTER, NEVER, NOT_WIRED, OK, STUCK, SWAPPED
-from panel.hardware.selftest_runner import Faults, run_sim
+from panel.hardware.selftest_runner import Faults
+from panel.tools.selftest_sim import run_sim
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "panel" / "maps" / "reference.toml"

@@ -14,6 +14,7 @@ from panel.firmware import protocol
 from panel.firmware.app import FIRMWARE_VERSION
 from panel.link import AnalogReading, SerialLink, find_ports
 from panel.link.emulator import FirmwareEmulator
+from waiting import describe, wait_until
 
 V = protocol.PROTOCOL_VERSION
 
@@ -37,16 +38,9 @@ class Inbox:
 
     def wait(self, pred, timeout=10.0, start=0):
         """The index of the first item from `start` that satisfies pred."""
-        end = time.monotonic() + timeout
-        with self.cond:
-            while True:
-                for i in range(start, len(self.items)):
-                    if pred(self.items[i]):
-                        return i
-                left = end - time.monotonic()
-                if left <= 0:
-                    raise AssertionError(f"timed out; got {self.items[start:]}")
-                self.cond.wait(left)
+        found = wait_until(lambda: [i for i in range(start, len(self.items)) if pred(self.items[i])][:1],
+                           cond=self.cond, guard=timeout, what=lambda: f"{describe(pred)}; got {self.items[start:]}")
+        return found[0]
 
     def status(self, state, reason=None, start=0, timeout=10.0):
         return self.wait(lambda x: isinstance(x, dict) and x["state"] == state
@@ -145,7 +139,7 @@ def test_a_silent_board_is_noticed_after_1_s_of_missing_heartbeats_and_the_watch
         emu.hang()                                             # no scan step runs from here on
         board = emu.board
         assert not board.out.frames                            # everything it said is on the wire
-        wait_until(lambda: link._expect == board.seq)          # ... and the link has read it all
+        wait_until(lambda: link._expect == board.seq, guard=10)          # ... and the link has read it all
         clock.advance(0.95)
         clock.wait_calls(2)                                    # the reader has looked at the time since
         assert link.state == "connected"                       # 0.95 s of silence: not yet
@@ -157,13 +151,6 @@ def test_a_silent_board_is_noticed_after_1_s_of_missing_heartbeats_and_the_watch
         assert emu.boots == 2
         # the key is still held on the board: the snapshot agrees, so no event at all
         assert inbox.keys(s) == []
-
-
-def wait_until(pred, timeout=10.0):
-    end = time.monotonic() + timeout
-    while not pred():
-        assert time.monotonic() < end, "timed out"
-        time.sleep(0.001)
 
 
 class ManualClock:
@@ -186,7 +173,7 @@ class ManualClock:
     def wait_calls(self, n, timeout=10.0):
         with self.cond:
             target = self.calls + n
-            assert self.cond.wait_for(lambda: self.calls >= target, timeout)
+            wait_until(lambda: self.calls >= target, cond=self.cond, guard=timeout)
 
     def advance(self, s):
         self.extra += s
@@ -234,9 +221,7 @@ def test_a_board_that_resets_on_the_same_port_is_resynchronised(emu):
         emu.reset()                                            # boots with the key already up
         inbox.wait(lambda x: x == InputEvent("cross.up", False, x.t) if isinstance(x, InputEvent) else False,
                    start=n)
-        end = time.monotonic() + 5
-        while link.status()["board_resets"] != 1 and time.monotonic() < end:
-            time.sleep(0.01)                                   # the release may beat the reset to the wire
+        wait_until(lambda: link.status()["board_resets"] == 1, guard=5)  # the release may beat the reset to the wire
         assert link.status()["board_resets"] == 1
         assert inbox.keys(n) == [("cross.up", False)]
 
@@ -371,12 +356,12 @@ def test_a_handler_that_fails_in_any_way_costs_one_frame_not_the_link(emu, monke
             raise ZeroDivisionError("a bug in a handler")
 
         monkeypatch.setattr(link, "_on_beat", broken)
-        wait_until(lambda: link.status()["frames_rejected"] >= 2)   # two heartbeats failed
+        wait_until(lambda: link.status()["frames_rejected"] >= 2, guard=10)   # two heartbeats failed
         assert "ZeroDivisionError: a bug in a handler" in link.parser.last_error
         assert link.status()["state"] == "connected"
         press(emu, inbox, (1, 2), "cross.ok")
         monkeypatch.undo()
-        wait_until(lambda: link.status()["heartbeats"] > beats)
+        wait_until(lambda: link.status()["heartbeats"] > beats, guard=10)
 
 
 def test_if_the_reader_fails_the_link_says_disconnected_then_starts_over(emu, monkeypatch):

@@ -8,9 +8,10 @@ import asyncio
 
 from panel.games.airlines.bot import BotCrew
 from panel.hardware.map import MAPS_DIR, load_map
-from panel.core.layout import load_layout
+from panel.core.layout_file import load_layout
 from panel.link.emulator import FirmwareEmulator
 from play_helpers import board_cockpit
+from waiting import describe, until
 
 TIMEOUT = 30  # seconds: a bound for a loaded machine, never a measurement
 
@@ -33,11 +34,8 @@ class Page:
         return sum(1 for e in self.events if e["type"] == kind)
 
     async def until(self, predicate) -> None:
-        async def wait():
-            while not predicate():
-                self.changed.clear()
-                await self.changed.wait()
-        await asyncio.wait_for(wait(), TIMEOUT)
+        await until(predicate, changed=self.changed, guard=TIMEOUT,
+                    what=lambda: f"{describe(predicate)}; the page's events: {[e['type'] for e in self.events]}")
 
 
 async def tap(emu, cell) -> None:

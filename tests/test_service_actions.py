@@ -12,7 +12,8 @@ from __future__ import annotations
 import pytest
 
 from panel.games.airlines.engine import refusal
-from panel.core.events import ACTIONS, Action
+from panel.core.events import Action
+from panel.games.airlines.events import ACTIONS
 from service_helpers import MATCH, ServiceThread
 
 OUTSIDE = ["alarm.red", "alarm.yellow", "grid.r1c1", "grid.r1c2", "beacon.red", "radio.1"]

@@ -24,7 +24,8 @@ import pytest
 from panel.service.cockpit import SERVICE_FIELDS
 from panel.service.replay import replay
 from panel.storage.store import Store
-from service_helpers import PIN, TEAMS, Client, start_play
+from service_helpers import PIN, Client, start_play
+from teams import TEAMS
 
 KILLS = 50
 VOLATILE = SERVICE_FIELDS  # the service's additions, not the match's state

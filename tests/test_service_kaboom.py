@@ -9,8 +9,9 @@ import asyncio
 import pytest
 
 from panel.games.kaboom.engine import KaboomMatch, Phase
-from panel.core.events import KABOOM_ACTIONS, Action
-from panel.games.kaboom.mapping import load_mapping
+from panel.core.events import Action
+from panel.games.kaboom.events import ACTIONS as KABOOM_ACTIONS
+from panel.games.kaboom.mapping_file import load_mapping
 from panel.service.cockpit import Cockpit
 from panel.service.replay import replay
 from panel.storage.store import Store
@@ -83,7 +84,8 @@ def test_the_game_master_sets_up_and_runs_a_mission(svc, gm):
     assert "not a table of this match" in error_of(*gm.get(f"/api/admin/debrief.csv?match={state['match_id']}"
                                                            "&table=turns"), 400)
     status, body = gm.get("/api/admin/matches")
-    assert body["matches"][0]["mode"] == "kaboom" and body["matches"][0]["teams"] == ["Alis", "blue"]
+    assert body["matches"][0]["game"] == "kaboom" and body["matches"][0]["mode"] is None  # "mode" is Airlines' only
+    assert body["matches"][0]["teams"] == ["Alis", "blue"]
 
 
 @pytest.mark.parametrize("phase", ("setup", "playing", "paused", "closing", "finished"))
@@ -155,8 +157,8 @@ def test_a_restart_comes_back_paused_and_equal_to_a_replay(tmp_path):
 def test_a_cafe_walks_up_to_kaboom_with_the_colour_buttons(tmp_path):
     async def scenario():
         with Store(tmp_path / "panel.db") as store:
-            cockpit = Cockpit(store, sim=True, kaboom_defaults={"difficulty": "advanced", "mission": 4},
-                              kaboom_walk_up=True)
+            cockpit = Cockpit(store, sim=True, game_defaults={"kaboom": {"difficulty": "advanced", "mission": 4}},
+                              walk_up={"kaboom": True})
             await cockpit.start()
             try:
                 await cockpit.input(MAPPING.players["yellow"], True)  # sets a mission up, yellow joins
@@ -191,3 +193,31 @@ def test_an_airlines_cafe_s_colour_buttons_set_nothing_up(tmp_path):
                 await cockpit.close()
 
     asyncio.run(scenario())
+
+
+def test_a_mission_after_an_airlines_turn_that_left_the_lever_down_starts_protected(svc, gm):
+    """Kaboom rule 9 through the real service: an Airlines card asked for the big lever down
+    (the mission button's protection, on this panel) and the crew left it there; the next
+    mission starts protected, so a press of the mission button is refused, not a
+    confirmation; the players lift the protection by moving the lever again."""
+    lowered = next(p for p in MAPPING.cover_positions if p != MAPPING.cover_open)
+    assert gm.post("/api/admin/match", {"teams": [{"name": "Gulls", "players": ["Ana", "Bo"]},
+                                                   {"name": "Puffins", "players": ["Cy", "Di"]}]})[0] == 200
+    assert gm.act("start_turn")[0] == 200
+    assert gm.post("/api/sim/input", {"control": MAPPING.cover, "value": MAPPING.cover_open})[0] == 200
+    assert gm.act("end", when="now")[0] == 200
+    assert gm.state()["positions"][MAPPING.cover] == MAPPING.cover_open  # the lever stays down
+
+    mission = {"game": "kaboom", **{k: v for k, v in MISSION.items() if k != "mode"}}
+    assert gm.post("/api/admin/match", mission)[0] == 200
+    state = gm.state()
+    assert state["game"] == "kaboom" and state["cover_open"] is False
+    assert gm.act("start")[0] == 200
+    press(gm, MAPPING.mission)
+    assert gm.state()["phase"] == "playing"  # refused: the protection is on
+    assert "lift the mission button's cover first" in error_of(*gm.act("confirm"), 409)
+    for position in (lowered, MAPPING.cover_open):  # back up, then down again: lifted
+        assert gm.post("/api/sim/input", {"control": MAPPING.cover, "value": position})[0] == 200
+    assert gm.state()["cover_open"] is True
+    press(gm, MAPPING.mission)
+    assert gm.state()["phase"] == "closing"

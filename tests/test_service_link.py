@@ -5,24 +5,19 @@ the engine, logged in a real SQLite file; a pulled cable pauses the turn."""
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from panel.games.airlines.engine import Phase
 from panel.firmware import protocol
 from panel.hardware.map import load_map
-from panel.core.layout import load_layout
+from panel.core.layout_file import load_layout
 from panel.link.emulator import FirmwareEmulator
-from panel.service.cockpit import Refused
+from panel.core.errors import Refused
 from play_helpers import board_cockpit
+from teams import TEAMS
+from waiting import describe, until
 
 REFERENCE = Path(__file__).resolve().parent.parent / "panel" / "maps" / "reference.toml"
-TEAMS = [{"name": "Gulls", "players": ["Ana", "Bo"]}, {"name": "Puffins", "players": ["Cy", "Di"]}]
-
-
-async def until(predicate, steps=1000):
-    for _ in range(steps):  # bounded by steps, not by the wall clock
-        if predicate():
-            return True
-        await asyncio.sleep(0.01)
-    return predicate()
 
 
 def test_board_presses_sliders_and_a_pulled_cable_reach_the_match(tmp_path):
@@ -87,11 +82,8 @@ class Page:
             self.changed.set()
 
     async def until(self, predicate) -> None:
-        async def wait():
-            while not predicate(self.state):
-                self.changed.clear()
-                await self.changed.wait()
-        await asyncio.wait_for(wait(), TIMEOUT)
+        await until(lambda: predicate(self.state), changed=self.changed, guard=TIMEOUT,
+                    what=lambda: f"{describe(predicate)}; the page's last state: {self.state}")
 
 
 def paused_for_link(state) -> bool:
@@ -102,6 +94,7 @@ def playing(state) -> bool:
     return state["link"]["connected"] and state["phase"] == "in_turn"
 
 
+@pytest.mark.slow  # a soak: six link losses, each noticed after the silence timeout
 def test_unplugs_hangs_and_garbage_pause_the_turn_and_lose_no_move(tmp_path, caplog):
     """The soak's co-processor faults, a few of each (benchmarks/soak.py runs them all day):
     the cable pulled, the board hung with its port open, the board hung while garbage and

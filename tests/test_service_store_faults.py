@@ -16,6 +16,7 @@ from panel.service.cockpit import RETRY_FIRST
 from panel.storage.store import Store
 from service_helpers import PIN, Client, ServiceThread, fill_the_disk, free_the_disk, start_play
 
+@pytest.mark.slow  # a turn run out on the real clock, then a dozen of the pages' ticks at 0 s
 def test_a_full_disk_is_503_with_the_reason_and_the_timer_backs_off(tmp_path):
     with ServiceThread(tmp_path / "panel.db") as svc:
         gm = svc.client()

@@ -6,7 +6,9 @@ import sqlite3
 import pytest
 
 from panel.core.i18n import translations
-from panel.storage.store import Store, StoreError, StoreUnavailable, StoreWriteError
+from panel.core.errors import StoreError, StoreUnavailable, StoreWriteError
+from panel.storage.store import Store
+from waiting import until
 
 
 def test_match_log_and_settings_survive_reopening(tmp_path):
@@ -106,10 +108,7 @@ def test_an_awaited_flush_commits_at_once_and_an_unawaited_entry_within_the_wind
             await store.flushed()  # nothing queued: returns at once
         with Store(db, commit_within=0.0) as store:  # commits as soon as it can
             store.append(mid, 2.0, "input", {"control": "a", "value": False})
-            for _ in range(1000):  # bounded by steps, not by the clock
-                if store.pending == 0:
-                    break
-                await asyncio.sleep(0.01)
+            await until(lambda: store.pending == 0)
             assert _count(db) == 2
 
     asyncio.run(scenario())

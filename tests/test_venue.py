@@ -18,13 +18,15 @@ from aiohttp import web
 from mosquitto import Mosquitto
 from panel.mqtt import protocol as p
 from panel.mqtt.bridge import Bridge
-from panel.service.cockpit import Cockpit, Refused
+from panel.core.errors import Refused
+from panel.service.cockpit import Cockpit
 from panel.server.security import Security
 from panel.storage.store import Store
 from panel.venue.app import build_app
 from panel.venue.store import VenueStore
 from panel.venue.venue import Venue
-from play_helpers import eventually, five_card_turn, mistake, new_match, snapshot
+from play_helpers import five_card_turn, mistake, new_match, snapshot
+from waiting import until
 
 PIN = "8642"
 
@@ -98,12 +100,12 @@ def test_a_cockpits_match_reaches_the_venue_leaderboard(broker, tmp_path):
     async def scenario():
         async with venue_on(broker, tmp_path / "venue.db") as (venue, base), \
                 cockpits(broker, tmp_path, ["c1"]) as [(cockpit, bridge)]:
-            await eventually(lambda: "c1" in venue.cockpits)
+            await until(lambda: "c1" in venue.cockpits)
             await new_match(cockpit)
             await five_card_turn(cockpit)
             turn = cockpit.match.history[-1]
             await cockpit.action("end", {})
-            await eventually(lambda: venue.counted == 1)
+            await until(lambda: venue.counted == 1)
             board = await get(base, "/api/venue")
             assert board["venue"] == "Test café" and board["broker"] is True
             [c1] = board["cockpits"]
@@ -134,10 +136,10 @@ def test_twenty_cockpits_at_once_every_finished_match_counted_once(broker, tmp_p
         async with cockpits(broker, tmp_path, ids) as fleet:
             finished: set[tuple[str, int]] = set()
             async with venue_on(broker, tmp_path / "venue.db") as (venue, base):
-                await eventually(lambda: len(venue.cockpits) == 20)
+                await until(lambda: len(venue.cockpits) == 20)
                 done = await asyncio.gather(*(finish(c) for c, _ in fleet))
                 finished |= {(b.settings.cockpit_id, m) for (_, b), m in zip(fleet, done)}
-                await eventually(lambda: venue.counted == 20)
+                await until(lambda: venue.counted == 20)
             # The venue away: the cockpits play on; its persistent session keeps their results.
             done = await asyncio.gather(*(finish(c) for c, _ in fleet))
             finished |= {(b.settings.cockpit_id, m) for (_, b), m in zip(fleet, done)}
@@ -145,9 +147,9 @@ def test_twenty_cockpits_at_once_every_finished_match_counted_once(broker, tmp_p
             await new_match(abandoned)
             await abandoned.action("abandon", {})  # an abandoned match never counts
             async with venue_on(broker, tmp_path / "venue.db") as (venue, base):
-                await eventually(lambda: venue.counted == 20)  # the 20 it missed, not the 20 it had
+                await until(lambda: venue.counted == 20)  # the 20 it missed, not the 20 it had
                 await asyncio.gather(*(finish(c) for c, _ in fleet[:10]))
-                await eventually(lambda: venue.counted == 30)
+                await until(lambda: venue.counted == 30)
                 finished |= {(b.settings.cockpit_id, c.record.id) for c, b in fleet[:10]}
                 counted = venue.store.counted()
                 assert sorted(counted) == sorted(finished) and len(counted) == len(set(counted)) == 50
@@ -171,17 +173,18 @@ def test_results_kept_for_an_absent_venue_are_not_pushed_out_by_states_and_event
     async def scenario(broker):
         async with cockpits(broker, tmp_path, ["c1"]) as [(cockpit, bridge)]:
             async with venue_on(broker, tmp_path / "venue.db") as (venue, _base):
-                await eventually(lambda: "c1" in venue.cockpits)
+                await until(lambda: "c1" in venue.cockpits)
             done = [await finish(cockpit, five=True) for _ in range(3)]
-            await eventually(lambda: bridge._sent_id == done[-1])  # every result is on the broker
+            await until(lambda: bridge._sent_id == done[-1])  # every result is on the broker
             async with venue_on(broker, tmp_path / "venue.db") as (venue, _base):
-                await eventually(lambda: venue.counted == 3)
+                await until(lambda: venue.counted == 3)
                 assert sorted(m for _c, m in venue.store.counted()) == sorted(done)
 
     with Mosquitto(tmp_path / "broker", cockpits=["c1"], max_queued=12) as broker:
         asyncio.run(scenario(broker))
 
 
+@pytest.mark.slow  # many restarts: the venue twice, the broker stopped, started and restarted
 def test_the_venue_rebuilds_from_retained_messages_then_from_its_own_store(broker, tmp_path):
     async def scenario():
         async with cockpits(broker, tmp_path, ["c1", "c2"]) as cockpits_now:
@@ -191,7 +194,7 @@ def test_the_venue_rebuilds_from_retained_messages_then_from_its_own_store(broke
             await c2.action("start_turn", {})
             # A venue that has never run: the retained states and the last result are all it needs.
             async with venue_on(broker, tmp_path / "venue.db", client_id="fresh") as (venue, _):
-                await eventually(lambda: venue.counted == 1 and {"c1", "c2"} <= set(venue.cockpits)
+                await until(lambda: venue.counted == 1 and {"c1", "c2"} <= set(venue.cockpits)
                                  and (venue.cockpits["c2"]["state"] or {}).get("phase") == "in_turn")
                 assert venue.store.counted() == [("c1", c1.record.id)]
             broker.stop()
@@ -204,13 +207,13 @@ def test_the_venue_rebuilds_from_retained_messages_then_from_its_own_store(broke
                 await c2.action("end", {})  # played on meanwhile
                 broker.start()
                 await venue.connected.wait()
-                await eventually(lambda: venue.counted == 1 and venue.cockpits["c2"]["state"]["phase"] == "finished")
+                await until(lambda: venue.counted == 1 and venue.cockpits["c2"]["state"]["phase"] == "finished")
                 assert sorted(venue.store.counted()) == [("c1", c1.record.id), ("c2", c2.record.id)]
                 # The broker restarts under a running venue: it comes back and counts on.
                 broker.restart()
-                await eventually(lambda: venue.connected.is_set() and _bridges_up(cockpits_now))
+                await until(lambda: venue.connected.is_set() and _bridges_up(cockpits_now))
                 await finish(c1)
-                await eventually(lambda: venue.counted == 2)
+                await until(lambda: venue.counted == 2)
                 assert len(venue.store.counted()) == 3
 
     asyncio.run(scenario())
@@ -221,7 +224,7 @@ def test_a_broken_payload_is_said_once_and_changes_nothing(broker, tmp_path, cap
         caplog.set_level(logging.INFO, logger="penguin-panel")
         async with venue_on(broker, tmp_path / "venue.db") as (venue, _), \
                 cockpits(broker, tmp_path, ["c1"]) as [(cockpit, bridge)]:
-            await eventually(lambda: "c1" in venue.cockpits and venue.cockpits["c1"]["state"])
+            await until(lambda: "c1" in venue.cockpits and venue.cockpits["c1"]["state"])
             before = dict(venue.cockpits["c1"]["state"])
             async with aiomqtt.Client("127.0.0.1", broker.port, username="c1", password=broker.passwords["c1"],
                                       identifier="c1-impostor-twin") as c:
@@ -229,7 +232,7 @@ def test_a_broken_payload_is_said_once_and_changes_nothing(broker, tmp_path, cap
                     await c.publish(bridge.topic("state"), junk, qos=1)
                 await c.publish(bridge.topic("result"), b'{"v": 1}', qos=1)
             await new_match(cockpit)  # then a good state again
-            await eventually(lambda: venue.cockpits["c1"]["state"]["match"] is not None)
+            await until(lambda: venue.cockpits["c1"]["state"]["match"] is not None)
             said = [r.getMessage() for r in caplog.records if "ignored a message" in r.getMessage()]
             assert len(said) == 2 and all("\n" not in s for s in said)  # one per cockpit and topic
             assert "state" in said[0] and "not JSON" in said[0] and "result" in said[1]
@@ -244,7 +247,7 @@ def test_venue_commands_need_the_pin_and_go_through_the_cockpits_checks(broker, 
     async def scenario():
         async with venue_on(broker, tmp_path / "venue.db") as (venue, base), \
                 cockpits(broker, tmp_path, ["c1"]) as [(cockpit, _)]:
-            await eventually(lambda: "c1" in venue.cockpits)
+            await until(lambda: "c1" in venue.cockpits)
             jar = aiohttp.CookieJar(unsafe=True)
             async with aiohttp.ClientSession(cookie_jar=jar) as s:
                 cmd = {"cockpit": "c1", "action": "start"}

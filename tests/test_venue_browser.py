@@ -98,6 +98,7 @@ def press_start(cockpit_base: str) -> None:
             assert r.status == 200
 
 
+@pytest.mark.browser
 def test_the_venue_board_and_admin_in_a_real_browser(venue):
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -171,6 +172,7 @@ def test_home_assistant_discovery_describes_both_cockpits(venue):
     asyncio.run(scenario())
 
 
+@pytest.mark.browser
 def test_the_venue_in_spanish_shows_no_english(tmp_path):
     """A venue whose computer speaks Spanish (its system locale): the board on the TV and the
     admin page on a phone, a match started and ended there, show no word of the pages'

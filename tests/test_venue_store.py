@@ -8,7 +8,7 @@ from datetime import datetime
 import pytest
 
 from panel.mqtt import protocol as p
-from panel.storage.store import StoreError
+from panel.core.errors import StoreError
 from panel.venue.store import VenueStore, since
 
 WEDNESDAY_NOON = datetime(2026, 11, 25, 12, 0).timestamp()

@@ -13,7 +13,7 @@ import pytest
 
 from panel.tools.cli import main
 from panel.hardware.map import load_map
-from panel.core.layout import load_layout
+from panel.core.layout_file import load_layout
 from panel.tools.wiring import normalise_svg, stale_files, wiring_files
 
 pytestmark = pytest.mark.kit

@@ -12,7 +12,8 @@ Texts are written in English where they are used and marked there:
   ("a; b"). A file's `Problem` (panel.core.errors) holds its reason as a Text: the command line
   says it in the system locale's language, the service in the cockpit's (`text_of`).
 - the layout files' words (module names, section nouns, controls' own names, shapes) are
-  read by `extract_layout` (babel.cfg), each in its context: `Layout.plain_name(id, tr)`.
+  read by `extract_layout` (panel.core.i18n_extract, babel.cfg), each in its context:
+  `Layout.plain_name(id, tr)`.
 - pages: `t("...")`, `tn(...)` and `tp(...)` in common.js, and the `data-t` attribute on an
   element whose text is a message (`data-t-attrs="title aria-label"` for attributes).
 Placeholders are named, `{team}`, in both.
@@ -26,11 +27,10 @@ the Pi and the wheel need only Python's own gettext, never Babel.
 from __future__ import annotations
 
 import gettext
-import html.parser
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 DOMAIN = "messages"
@@ -114,6 +114,10 @@ class Text:
     __hash__ = None  # type: ignore[assignment]
 
 
+# What a request naming a language this cockpit has no catalog for is told (the settings, the pages' catalog).
+NOT_A_LANGUAGE = N_("{param}: {value} is not one of this cockpit's languages ({languages})")
+
+
 def languages() -> list[str]:
     """The cockpit's languages: English, then each language with a compiled catalog."""
     found = sorted(p.parent.parent.name for p in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.mo"))
@@ -193,72 +197,9 @@ def catalog(lang: str) -> dict[str, Any]:
             "messages": messages}
 
 
-# ---------------------------------------------------------------------------- extraction
-
-def extract_html(fileobj, keywords, comment_tags, options) -> Iterator[tuple[int, str, str, list[str]]]:
-    """Babel extractor for the pages' HTML (babel.cfg): the text of each element marked
-    `data-t`, whitespace collapsed as common.js does, and each attribute `data-t-attrs` names."""
-    found: list[tuple[int, str, str, list[str]]] = []
-
-    class Parser(html.parser.HTMLParser):
-        def __init__(self) -> None:
-            super().__init__(convert_charrefs=True)
-            self.open: list[tuple[str, int, list[str]]] = []  # marked elements being read
-
-        def handle_starttag(self, tag, attrs) -> None:
-            a = dict(attrs)
-            if self.open:
-                raise ValueError(f"{getattr(fileobj, 'name', 'page')}:{self.getpos()[0]}: <{tag}> inside an "
-                                 f"element marked data-t: a message is plain text (mark the pieces instead)")
-            for name in (a.get("data-t-attrs") or "").split():
-                if a.get(name):
-                    found.append((self.getpos()[0], "gettext", a[name], []))
-            if "data-t" in a and tag not in ("input", "img", "br", "meta", "link"):
-                self.open.append((tag, self.getpos()[0], []))
-
-        def handle_data(self, data) -> None:
-            if self.open:
-                self.open[-1][2].append(data)
-
-        def handle_endtag(self, tag) -> None:
-            if self.open and self.open[-1][0] == tag:
-                _, line, parts = self.open.pop()
-                text = " ".join("".join(parts).split())
-                if text:
-                    found.append((line, "gettext", text, []))
-
-    parser = Parser()
-    parser.feed(fileobj.read().decode(options.get("encoding", "utf-8")))
-    parser.close()
-    return iter(found)
-
-
 # The layout file's words (Layout.plain_name, the simulator's headings), each in its context:
 # a module's name with its article ("the direction cross"), a buttons section's noun
 # ("beacon"), a control's own name ("left"), a button shape's first word ("big").
 MODULE, SECTION, CONTROL_NAME, SHAPE = ("a panel module, with its article", "a panel section", "a control's name",
                                         "a button's shape")
 MODULE_NAME = "a panel module"  # its name as a heading (the simulator's)
-
-
-def extract_layout(fileobj, keywords, comment_tags, options) -> Iterator[tuple[int, str, tuple[str, str], list[str]]]:
-    """Babel extractor for the layout files (babel.cfg): the words Layout.plain_name says."""
-    import tomllib
-
-    raw = tomllib.loads(fileobj.read().decode(options.get("encoding", "utf-8")))
-    colours = set()
-    found: list[tuple[str, str]] = []
-    for module in raw.get("modules", []):
-        found += [(MODULE, module["name"]), (MODULE_NAME, module["name"])]
-        for section in module.get("sections", []):
-            if section.get("kind") == "buttons":
-                found.append((SECTION, section["id"].replace("_", " ")))
-            for b in section.get("buttons", []):
-                found.append((SHAPE, str(b.get("shape", "")).split("-")[0]))
-            for t in section.get("tokens", []):
-                c = t.get("colour")
-                colours.update(c.values() if isinstance(c, dict) else [c])
-                found.append((CONTROL_NAME, t["name"]))
-    for ctx, word in dict.fromkeys(found):
-        if word and not word.isdigit() and not (ctx == CONTROL_NAME and word in colours):
-            yield 1, "pgettext", (ctx, word), []

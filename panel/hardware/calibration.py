@@ -25,8 +25,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from panel.core.errors import ConfigError, Problem, read_toml
-from panel.hardware.map import AdcSource, EncoderSource, HardwareMap
+from panel.core.schema import Check, Each, Field, Problems, Str, Table, number, say
+from panel.core.toml_file import read_toml
+from panel.hardware.map import HardwareMap
 from panel.core.i18n import N_, Text, _
 
 ENV = "PENGUIN_PANEL_CALIBRATION"
@@ -59,19 +60,14 @@ class Calibration:
         controls = dict(hmap.controls)
         for cid, sc in self.sliders.items():
             s = controls.get(cid)
-            if isinstance(s, AdcSource):
-                controls[cid] = replace(s, calibration=(sc.low, sc.high))
+            if s is not None and s.calibrated == "ends":
+                controls[cid] = s.with_calibration(sc.low, sc.high)
         return replace(hmap, controls=controls)
 
     def missing(self, hmap: HardwareMap) -> list[str]:
         """Controls of the map that need calibrating and are not in this file."""
-        out = []
-        for cid, s in hmap.controls.items():
-            if isinstance(s, AdcSource) and cid not in self.sliders:
-                out.append(cid)
-            elif isinstance(s, EncoderSource) and cid not in self.knobs:
-                out.append(cid)
-        return out
+        done = {"ends": self.sliders, "home": self.knobs}
+        return [cid for cid, s in hmap.controls.items() if s.calibrated is not None and cid not in done[s.calibrated]]
 
 
 # ---------------------------------------------------------------------------- the maths
@@ -114,48 +110,38 @@ def check_positions(cal: SliderCalibration, positions: Sequence[str],
 
 # ---------------------------------------------------------------------------- the file
 
+def _names(v) -> str | None:
+    if isinstance(v, list) and all(isinstance(x, str) for x in v):
+        return None
+    return N_("must be a list of position names")
+
+
+_POSITION = N_("must be a position name")
+_SLIDER = Table(says=N_("must be a table with low and high"),
+                fields={"low": Field(), "high": Field(), "checked": Check(default=(), test=_names, convert=tuple)})
+CALIBRATION_FILE = Table(fields={
+    "format": Field(default=1), "map": Field(), "sliders": Each(of=_SLIDER, says=N_("must be a table")),
+    "knob": Each(of=Table(fields={"home": Str(missing=_POSITION, says=_POSITION)}), says=N_("must be a table"))})
+
+
 def load(path: str | Path) -> Calibration:
     """Read a calibration file; ConfigError naming file and key for anything wrong."""
     file = Path(path)
-    raw = read_toml(file)
-    f = str(file)
-    problems: list[Problem] = []
-    if raw.get("format", 1) != 1:
-        problems.append(Problem(f, "format", Text(N_("unsupported calibration format {value}"), value=repr(raw.get("format")))))
-    cal = Calibration(map=raw.get("map") if isinstance(raw.get("map"), str) else None)
-    sliders = raw.get("sliders", {})
-    if not isinstance(sliders, dict):
-        problems.append(Problem(f, "sliders", Text(N_("must be a table"))))
-        sliders = {}
-    for cid, v in sliders.items():
-        key = f"sliders.{cid}"
-        if not isinstance(v, dict):
-            problems.append(Problem(f, key, Text(N_("must be a table with low and high"))))
-            continue
-        lo, hi = v.get("low"), v.get("high")
-        if not all(isinstance(x, (int, float)) and not isinstance(x, bool) and 0 <= x <= 1 for x in (lo, hi)):
-            problems.append(Problem(f, key, Text(N_("low and high must be readings between 0.0 and 1.0"))))
-            continue
-        if lo == hi:
-            problems.append(Problem(f, key, Text(N_("low and high must differ"))))
-            continue
-        checked = v.get("checked", [])
-        if not isinstance(checked, list) or not all(isinstance(x, str) for x in checked):
-            problems.append(Problem(f, f"{key}.checked", Text(N_("must be a list of position names"))))
-            checked = []
-        cal.sliders[cid] = SliderCalibration(float(lo), float(hi), tuple(checked))
-    knobs = raw.get("knob", {})
-    if not isinstance(knobs, dict):
-        problems.append(Problem(f, "knob", Text(N_("must be a table"))))
-        knobs = {}
-    for cid, v in knobs.items():
-        home = v.get("home") if isinstance(v, dict) else None
-        if not isinstance(home, str):
-            problems.append(Problem(f, f"knob.{cid}.home", Text(N_("must be a position name"))))
-            continue
-        cal.knobs[cid] = home
-    if problems:
-        raise ConfigError(problems)
+    problems = Problems(file)
+    top = CALIBRATION_FILE.read_top(read_toml(file), problems)
+    if top["format"] != 1:
+        problems.add("format", say(N_("unsupported calibration format {value}"), top["format"]))
+    cal = Calibration(map=top["map"] if isinstance(top["map"], str) else None)
+    for cid, v in top["sliders"].items():
+        lo, hi = v["low"], v["high"]
+        if not all(number(x) and 0 <= x <= 1 for x in (lo, hi)):
+            problems.add(f"sliders.{cid}", Text(N_("low and high must be readings between 0.0 and 1.0")))
+        elif lo == hi:
+            problems.add(f"sliders.{cid}", Text(N_("low and high must differ")))
+        else:
+            cal.sliders[cid] = SliderCalibration(float(lo), float(hi), v["checked"])
+    cal.knobs = {cid: v["home"] for cid, v in top["knob"].items() if v["home"] is not None}
+    problems.raise_any()
     return cal
 
 
@@ -202,7 +188,7 @@ def status_at_start(hmap: HardwareMap, path: str | Path | None = None, *,
     that fixes it; the service then runs on the map's own defaults."""
     path = Path(path) if path is not None else default_path()
     fix = f"penguin-panel calibrate {map_arg or hmap.source}" + ("" if path == default_path() else f" --file {path}")
-    needs = [cid for cid, s in hmap.controls.items() if isinstance(s, (AdcSource, EncoderSource))]
+    needs = [cid for cid, s in hmap.controls.items() if s.calibrated is not None]
     if not path.is_file():
         if not needs:
             return None, None

@@ -3,8 +3,9 @@
 Every part that reads or drives the panel makes its devices here: the service (the Pi's
 inputs and outputs, the co-processor's inputs behind the link), the self-test and the
 calibration. What an entry means (which position a closed contact is, the pull, how a
-reading becomes a position) is its source type's (panel/hardware/map.py); this module
-only picks the device for each source type:
+reading becomes a position) and which device reads it is its source kind's
+(panel/hardware/sources.py, `Source.make_device`); this module hands each kind the same
+kit (the hub, the pin factory, the knob's state file, the MCP3008's select pin):
 
     gpio = N                 ContactInput     a button, or a token's two positions
     pins = [a, b]            RoundLeverInput  a round lever's three positions
@@ -24,17 +25,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from panel.hardware.analog import AnalogInput
-from panel.hardware.board import BoardKey, BoardKnob, BoardSlider
-from panel.hardware.buttons import ContactInput
 from panel.hardware.buzzer import BuzzerPlayer
 from panel.hardware.effects import Effects
-from panel.hardware.encoder import KnobInput
 from panel.hardware.inputs import InputHub
 from panel.hardware.leds import PixelStrip, open_strip
-from panel.hardware.map import (AdcSource, EncoderSource, GpioSource, HardwareMap, MatrixSource, Mcp3008Config,
-                  PinPairSource)
-from panel.hardware.round_lever import RoundLeverInput
+from panel.hardware.map import HardwareMap, Mcp3008Config
 
 
 def make_input(hmap: HardwareMap, cid: str, control, *, hub: InputHub, pin_factory=None,
@@ -44,29 +39,11 @@ def make_input(hmap: HardwareMap, cid: str, control, *, hub: InputHub, pin_facto
     state_dir: where a knob keeps its absolute count (`<control id>.json`); None keeps it
     in memory. adc_device: an MCP3008 channel to read instead of opening one (a simulated
     panel's). window: the contacts' debounce window, when not the default."""
-    s = hmap.controls[cid]
-    debounce = {} if window is None else {"window": window}
     state_file = Path(state_dir) / f"{cid}.json" if state_dir is not None else None
-    if isinstance(s, GpioSource):
-        return ContactInput(cid, s.pin, hub=hub, pull_up=s.pull_up, active_high=s.active_high,
-                            positions=s.positions_of(control), pin_factory=pin_factory, **debounce)
-    if isinstance(s, PinPairSource):
-        return RoundLeverInput(cid, s.pins, hub=hub, positions=tuple(control.positions), pull_up=s.pull_up,
-                               active_high=s.active_high, pin_factory=pin_factory, **debounce)
-    if isinstance(s, EncoderSource):
-        if s.on_board:
-            return BoardKnob(cid, s, hub=hub, positions=control.positions, state_file=state_file)
-        return KnobInput(cid, s, hub=hub, positions=tuple(control.positions), state_file=state_file,
-                         pin_factory=pin_factory)
-    if isinstance(s, AdcSource):
-        if s.on_board:
-            return BoardSlider(cid, s, hub=hub, positions=control.positions)
-        return AnalogInput(cid, s, hub=hub, positions=control.positions,
-                           select_pin=(hmap.mcp3008 or Mcp3008Config()).select_pin, device=adc_device,
-                           pin_factory=pin_factory)
-    if isinstance(s, MatrixSource):
-        return BoardKey(cid, hub=hub, positions=s.positions_of(control))
-    raise TypeError(f"{cid}: no device for a {type(s).__name__}")
+    select_pin = (hmap.mcp3008 or Mcp3008Config()).select_pin
+    return hmap.controls[cid].make_device(cid, control, hub=hub, pin_factory=pin_factory, state_file=state_file,
+                                          adc_device=adc_device, select_pin=select_pin,
+                                          debounce={} if window is None else {"window": window})
 
 
 def make_inputs(hmap: HardwareMap, layout, *, hub: InputHub, on_board: bool,

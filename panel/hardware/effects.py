@@ -1,10 +1,11 @@
 """Effects: the engine's game events and snapshot drive the pixels and the buzzer.
 
 It depends on the event types and the snapshot, never on the engine's insides. Sounds
-and lights go together: each sound starts a light cue (patterns.py), the last-seconds
-tick sounds as the ring blinks. Nothing blocks: `update(snapshot, now)` writes a frame
-when the picture changed and moves the buzzer on; the loop calls it by `deadline`.
-"""
+and lights go together: each sound starts a light cue, the last-seconds tick sounds as
+the ring blinks. The game's show (panel/games/<game>/show.py, found through the
+registry) draws the picture and holds the tunes: nothing here knows a game. Nothing
+blocks: `update(snapshot, now)` writes a frame when the picture changed and moves the
+buzzer on; the loop calls it by `deadline`."""
 
 from __future__ import annotations
 
@@ -13,20 +14,21 @@ from collections import deque
 from typing import Any, Iterable
 
 from panel.core.events import GameEvent
+from panel.games.base import Show
+from panel.games.lights import TICK, Cue
+from panel.games.registry import game_of
 from panel.hardware.resource import Closeable
 from panel.hardware.buzzer import BuzzerPlayer
 from panel.hardware.leds import PixelStrip
 from panel.hardware.map import NeoPixelConfig
-from panel.hardware import kaboom_patterns, patterns
-from panel.hardware.patterns import CUE_SECONDS, Cue
 
 SOUNDS_KEPT = 64  # the last sounds started, for the tests and a look at what played
 
 
-def show_for(snapshot: dict[str, Any]):
-    """The lights and sounds of the game the snapshot is of: a module with SOUNDS,
-    LAST_SECONDS, render, ticking, animating and calling."""
-    return kaboom_patterns if snapshot.get("game") == "kaboom" else patterns
+def show_for(snapshot: dict[str, Any]) -> Show:
+    """The lights and sounds of the game the snapshot is of (the registry's; the idle
+    cockpit's snapshot, which names no game, is the default game's)."""
+    return game_of(snapshot).show
 
 
 class Effects(Closeable):
@@ -57,18 +59,18 @@ class Effects(Closeable):
                 continue
             if sound == "turn_end" and any(e.type == "game_ended" for e in events):
                 continue  # the game-end fanfare says it all
-            self._cue(sound, ev.t, ev.details.get(who) if who else None)
+            self._cue(show, sound, ev.t, ev.details.get(who) if who else None)
         self.update(snapshot, now)
 
-    def _cue(self, sound: str, t: float, team: str | None = None) -> None:
-        self.cues.append(Cue(sound, t, team))
-        self._sound(sound, t)
+    def _cue(self, show: Show, sound: str, t: float, team: str | None = None) -> None:
+        self.cues.append(show.Cue(sound, t, team))
+        self._sound(show, sound, t)
 
-    def _sound(self, sound: str, t: float) -> None:
+    def _sound(self, show: Show, sound: str, t: float) -> None:
         self.sounds.append((t, sound))
         self._played[sound] = t
         if self.buzzer is not None:
-            self.buzzer.play(sound, t)
+            self.buzzer.play(sound, t, steps=show.TUNES[sound], priority=show.PRIORITY[sound])
 
     def update(self, snapshot: dict[str, Any], now: float) -> None:
         show = show_for(snapshot)
@@ -78,13 +80,13 @@ class Effects(Closeable):
             # the clock passed a whole second of its last ones (... 3, 2, 1) since the last update
             k = math.ceil(left)
             if k < self._time_left and 1 <= k <= show.LAST_SECONDS:
-                self._sound("tick", now)
+                self._sound(show, TICK, now)
         self._phase, self._time_left = phase, left
         call = show.calling(snapshot)
         if call is not None:
             tune, every = call
             if now - self._played.get(tune, -math.inf) >= every:
-                self._cue(tune, now)  # called again, with its light, until what it asks is done
+                self._cue(show, tune, now)  # called again, with its light, until what it asks is done
         if self.buzzer is not None:
             self.buzzer.poll(now)
         self.cues = [c for c in self.cues if c.until > now]
@@ -125,4 +127,4 @@ class Effects(Closeable):
 
 
 
-__all__ = ["Effects", "CUE_SECONDS", "show_for"]
+__all__ = ["Effects", "show_for"]

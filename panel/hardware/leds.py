@@ -12,7 +12,7 @@ from typing import Protocol, Sequence
 
 from panel.hardware.resource import Closeable
 
-Colour = tuple[int, int, int]
+from panel.core.colour import Colour
 Frame = tuple[Colour, ...]
 
 

@@ -3,7 +3,7 @@
 `SelfTestRunner` builds the input adapters of panel/hardware/ for every control the
 hardware map puts on the Pi, lights each pixel and sounds each buzzer tone, then walks
 the plan of panel/hardware/selftest.py: for each step it asks the maker (a person at the panel, or
-`SimMaker` on mock pins), collects the debounced events that arrive, and finally hands
+`SimPanel.act` on mock pins, driven by panel/tools/selftest_sim.py), collects the debounced events that arrive, and finally hands
 them to `selftest.verdicts`.
 
 `SimPanel` is the simulated panel: gpiozero MockFactory pins wired as the map says,
@@ -19,9 +19,9 @@ from typing import Callable
 
 from panel.core.events import InputEvent
 from panel.core.i18n import N_, NC_
-from panel.hardware.map import AdcSource, EncoderSource, GpioSource, HardwareMap, MatrixSource, PinPairSource
+from panel.hardware.map import HardwareMap
 from panel.core.layout import Layout
-from panel.hardware.selftest import Observed, Step, Verdict, plan, verdicts
+from panel.hardware.selftest import Step, Verdict, plan, verdicts
 
 TONES = ("A4", "C5", "E5", "A5")  # low to high: a maker hears each one is different
 
@@ -79,8 +79,9 @@ class SimPanel:
         self.positions = dict(layout.start_positions())
         self.emu = None
         for cid, s in hmap.controls.items():
-            if isinstance(s, AdcSource) and s.on == "mcp3008" and cid in layout:
-                self.adc[cid] = SimAdc(s.reading_at(layout.control(cid).positions, self.positions[cid]))
+            reading = s.sim_reading(layout.control(cid) if cid in layout else None, self.positions.get(cid))
+            if reading is not None:
+                self.adc[cid] = SimAdc(reading)
 
     def source(self, cid: str):
         """The source the control's contact is physically wired to."""
@@ -89,35 +90,24 @@ class SimPanel:
     def pin(self, n: int):
         return self.factory.pin(n)
 
-    def _level(self, n: int, closed: bool, active_low: bool = True) -> None:
+    def level(self, n: int, closed: bool, active_low: bool = True) -> None:
+        """Pin n's level for a contact closed or open (active low: closed pulls it down)."""
         p = self.pin(n)
         (p.drive_low if closed == active_low else p.drive_high)()
+
+    def _where(self, cid: str):
+        return self.layout.control(cid) if cid in self.layout else None, self.positions.get(cid)
 
     def power_up(self) -> None:
         """Set every contact to where the tokens stand and the stuck ones closed."""
         for cid in self.hmap.controls:
-            src = self.source(cid)
-            if cid in self.faults.dead:
-                continue
-            c = self.layout.control(cid) if cid in self.layout else None
-            pos = self.positions.get(cid)
-            if isinstance(src, GpioSource):
-                closed = cid in self.faults.stuck
-                if pos is not None and c is not None and src.positions_of(c) is not None:
-                    closed = closed or pos == src.positions_of(c)[1]
-                self._level(src.pin, closed, src.active == "low")
-            elif isinstance(src, PinPairSource) and c is not None:
-                i = c.positions.index(pos)
-                self._level(src.pins[0], i == 0, src.active == "low")
-                self._level(src.pins[1], i == 2, src.active == "low")
-            elif isinstance(src, EncoderSource) and src.on == "pi":
-                for n in src.pins:
-                    self.pin(n).drive_high()
+            if cid not in self.faults.dead:
+                self.source(cid).sim_power_up(self, cid, *self._where(cid))
 
     def on_board(self, cid: str) -> bool:
         return self.source(cid).on_board
 
-    def _board_index(self, cid: str, channels: dict[int, str]) -> int:
+    def board_index(self, cid: str, channels: dict[int, str]) -> int:
         """The board's channel the control's wire is really on."""
         wired = self._wired_as.get(cid, cid)
         return next(i for i, c in channels.items() if c == wired)
@@ -126,39 +116,15 @@ class SimPanel:
         """The board's side: stuck keys held down, sliders where they stand (before the
         board starts, so its first snapshot has them all)."""
         self.emu = emu
-        adc = self.hmap.board().adc
         for cid in self.hmap.controls:
-            src = self.source(cid)
-            if isinstance(src, MatrixSource) and cid in self.faults.stuck:
-                emu.press(src.row, src.col)
-            elif isinstance(src, AdcSource) and src.on == "pico" and cid in self.layout:
-                v = src.reading_at(self.layout.control(cid).positions, self.positions[cid])
-                emu.set_adc(self._board_index(cid, adc), int(v * 65535))
+            self.source(cid).sim_power_up_board(self, cid, *self._where(cid))
 
     async def act_board(self, step: Step) -> None:
         """The same for a control on the co-processor: real time, the emulated board scans."""
         cid = step.control
         if cid in self.faults.dead:
             return
-        src = self.source(cid)
-        if isinstance(src, MatrixSource):
-            for _ in range(3 if cid in self.faults.chattering else 1):
-                # Held for a few of the board's own scans, as a finger is (a real-time sleep
-                # could end before a busy machine let the emulated board scan at all).
-                self.emu.press(src.row, src.col)
-                await asyncio.to_thread(self.emu.wait_scans, 4)
-                if cid not in self.faults.stuck:
-                    self.emu.release(src.row, src.col)
-                await asyncio.to_thread(self.emu.wait_scans, 8)
-        elif isinstance(src, AdcSource):
-            v = src.reading_at(self.layout.control(cid).positions, step.target)
-            self.emu.set_adc(self._board_index(cid, self.hmap.board().adc), int(v * 65535))
-            # Counted in the board's own scans: its filter has followed, every ADC frame sent.
-            await asyncio.to_thread(self.emu.wait_analog)
-        elif isinstance(src, EncoderSource):
-            c = self.layout.control(cid)
-            detents = (c.positions.index(step.target) - c.positions.index(self.positions[cid])) * src.steps_per_position
-            await asyncio.to_thread(self.emu.turn, self._board_index(cid, self.hmap.board().encoders), detents)
+        await self.source(cid).sim_act_board(self, cid, step, self.layout.control(cid))
         self.positions[cid] = step.target if step.target is not None else self.positions.get(cid)
 
     def act(self, step: Step) -> None:
@@ -167,56 +133,7 @@ class SimPanel:
         if cid in self.faults.dead:
             self.clock.t += 1.0
             return
-        src = self.source(cid)
-        c = self.layout.control(cid)
-        t = self.clock.t + 0.5
-        if isinstance(src, GpioSource):
-            active_low = src.active == "low"
-            if step.kind == "button":
-                presses = 3 if cid in self.faults.chattering else 1
-                for _ in range(presses):
-                    self.clock.t = t
-                    self._level(src.pin, True, active_low)
-                    t += 0.02                       # 20 ms down: past the bounce window
-                    self.clock.t = t
-                    if cid not in self.faults.stuck:
-                        self._level(src.pin, False, active_low)
-                    t += 0.04                       # 40 ms up, then the contact closes again
-            else:
-                closed_pos = src.positions_of(c)[1]
-                moves = 3 if cid in self.faults.chattering else 1
-                state = step.target == closed_pos
-                for k in range(moves):
-                    self.clock.t = t
-                    self._level(src.pin, state if k % 2 == 0 else not state, active_low)
-                    t += 0.04
-        elif isinstance(src, PinPairSource):
-            active_low = src.active == "low"
-            i0 = c.positions.index(self.positions[cid])
-            i1 = c.positions.index(step.target)
-            path = range(i0, i1 + 1) if i1 >= i0 else range(i0, i1 - 1, -1)
-            for i in list(path)[1:]:
-                self.clock.t = t
-                # Break before make: the old contact opens, then the new one closes.
-                self._level(src.pins[0], i == 0, active_low)
-                self._level(src.pins[1], i == 2, active_low)
-                t += 0.2
-        elif isinstance(src, EncoderSource) and src.on == "pi":
-            i0 = c.positions.index(self.positions[cid])
-            i1 = c.positions.index(step.target)
-            detents = (i1 - i0) * src.steps_per_position
-            a, b = (self.pin(src.pins[0]), self.pin(src.pins[1]))
-            first, second = (a, b) if detents > 0 else (b, a)
-            for _ in range(abs(detents)):
-                for p, fn in ((first, "drive_low"), (second, "drive_low"), (first, "drive_high"),
-                              (second, "drive_high")):
-                    self.clock.t = t
-                    getattr(p, fn)()
-                    t += 0.003
-        elif isinstance(src, AdcSource) and src.on == "mcp3008":
-            self.adc[cid].value = src.reading_at(c.positions, step.target)
-            # (The runner samples the ADC as the clock moves on.)
-        self.clock.t = t
+        self.clock.t = self.source(cid).sim_act(self, cid, step, self.layout.control(cid), self.clock.t + 0.5)
         self.positions[cid] = step.target if step.target is not None else self.positions.get(cid)
 
 
@@ -293,7 +210,7 @@ class SelfTestRunner:
         self.inputs = make_inputs(self.hmap, self.layout, hub=self.hub, on_board=False, pin_factory=self.factory,
                                   adc_devices=self.adc_devices)
         for cid, inp in self.inputs.items():
-            if isinstance(self.hmap.controls[cid], EncoderSource):
+            if self.hmap.controls[cid].calibrated == "home":
                 inp.home(self.layout.control(cid).start)
 
     def stuck(self) -> list[str]:
@@ -425,74 +342,6 @@ def coprocessor_status(hmap: HardwareMap, layout: Layout) -> tuple[dict | None, 
              "firmware": None, "frame_errors": None,
              "detail": N_("the serial link is not part of this self-test yet: its controls are not tested")},
             theirs)
-
-
-async def run_sim(hmap: HardwareMap, layout: Layout, *, faults: Faults | None = None,
-                  progress: Callable[[int, int, Step], None] | None = None, tr=None) -> Report:
-    """The scripted run on a simulated panel: every control asked for, in order. The Pi's
-    controls are gpiozero mock pins on a simulated clock; the co-processor's are the real
-    firmware loop on an emulated board behind a pseudo-terminal, read by the real link."""
-    from contextlib import ExitStack
-
-    panel = SimPanel(hmap, layout, faults=faults)
-    from panel.hardware.leds import FakeStrip
-
-    strip = FakeStrip(hmap.neopixel.count, keep=None) if hmap.neopixel else None
-    with ExitStack() as stack:
-        run = stack.enter_context(SelfTestRunner(hmap, layout, pin_factory=panel.factory, clock=panel.clock,
-                                                 adc_devices=panel.adc, strip=strip))
-        await run.start()
-        t0 = panel.clock.t
-        panel.power_up()  # after the adapters took their pins: MockPin's pull would undo it
-        cop, untested = coprocessor_status(hmap, layout)
-        board = None
-        if untested:
-            from panel.link.emulator import FirmwareEmulator
-            from panel.service.link_io import LinkIO
-
-            emu = FirmwareEmulator(hmap.board().firmware_config)
-            panel.power_up_board(emu)
-            stack.enter_context(emu)
-            # The emulated board shares the machine with everything else: a busy machine
-            # must not pass for a silent board (the link's 1 s) and drop the link mid-test.
-            board = LinkIO(hmap, layout, port=emu.port,
-                           link_options={"silence_timeout": 60.0, "handshake_timeout": 30.0})
-            stack.callback(board.close)
-            await board.start(run.queue)
-            if await board.wait_connected(60.0):
-                untested = []
-                await board.sync()
-                await board.settled()
-        panel.clock.t += 0.5
-        run.flush(t0, panel.clock.t)
-        stuck = run.stuck() + _held(run.drain())
-        outputs = run.light_pixels() + run.sound_tones()
-        if strip is not None:
-            lit = [[i for i, p in enumerate(f) if p != (0, 0, 0)] for f in strip.frames]
-            if lit != [[i] for i in range(strip.count)] + [[]]:
-                outputs.append(OutputResult("pixel chain", "not seen", N_("the frames did not light one pixel each")))
-        steps = plan(layout, [c for c in hmap.controls if c not in untested], run.positions(), tr)
-        observed = []
-        for k, step in enumerate(steps):
-            if progress:
-                progress(k, len(steps), step)
-            if board is not None and (panel.on_board(step.control) or step.control in hmap.coprocessor_adc().values()):
-                await panel.act_board(step)
-                await board.sync()  # not "quiet for a while": everything the board said is in
-                await board.settled()  # and a slider's reading has settled into its position
-                observed.append(Observed(step, run.drain()))
-                continue
-            t0 = panel.clock.t
-            panel.act(step)
-            panel.clock.t += 1.0
-            run.flush(t0, panel.clock.t)
-            await asyncio.sleep(0)
-            observed.append(Observed(step, run.drain()))
-        if board is not None:
-            cop = coprocessor_report(board.status())
-        return Report(hmap.name, f"{layout.name} ({layout.side})",
-                      verdicts(observed, stuck=stuck, untested=untested, unwired=unwired(hmap, layout)),
-                      outputs, cop)
 
 
 def unwired(hmap: HardwareMap, layout: Layout) -> list[str]:

@@ -44,12 +44,16 @@ from typing import Any, Callable
 import serial
 import serial.tools.list_ports
 
+from panel.core.backoff import Backoff
 from panel.core.events import InputEvent
 from panel.firmware import config as fwconfig
 from panel.firmware import protocol
 
 PICO_VID_PID = (0x2E8A, 0x0005)  # Raspberry Pi RP2040 running MicroPython
 BY_ID_GLOB = "/dev/serial/by-id/*MicroPython*"
+# Seconds between looks for a board that is away: from the link's retry_interval, doubling
+# to this (a board plugged back is found within it; an absent one costs no busy polling).
+RETRY_MOST = 2.0
 FROM_BOARD = protocol.BOARD_TO_PI
 log = logging.getLogger(__name__)
 
@@ -168,7 +172,7 @@ class SerialLink:
             self._config_crc = protocol.crc16(self._config_canon.encode())
         self.clock = clock
         self.silence_timeout = silence_timeout
-        self.retry_interval = retry_interval
+        self._retry = Backoff(retry_interval, max(retry_interval, RETRY_MOST), jitter=0)
         self.handshake_timeout = handshake_timeout
         self.host_version = host_version
         self.protocol_version = protocol_version
@@ -307,15 +311,17 @@ class SerialLink:
                         log.warning("serial link failed (%s); reconnecting", what)
                     self._lost("link error", f"{self.current_port}: the link failed ({type(e).__name__}: {e}); "
                                              "reconnecting")
-                    self._stop.wait(self.retry_interval)
+                    self._stop.wait(self._retry.pause())
         finally:
             if not self._stop.is_set():  # something no handler can catch: say so once
                 self._lost("link error", "the serial link's reader stopped")
 
     def _read_once(self) -> None:
         if self._ser is None:
-            if not self._connect():
-                self._stop.wait(self.retry_interval)
+            if self._connect():
+                self._retry.reset()
+            else:  # no board yet, or not answering: the longer it is away, the less often it is looked for
+                self._stop.wait(self._retry.pause())
             return
         try:
             data = self._ser.read(self._ser.in_waiting or 1)

@@ -20,11 +20,9 @@ for a walk-up match), so the engine checks and logs them like the game master's 
 from __future__ import annotations
 
 import asyncio
-import functools
 import itertools
 import json
 import logging
-import random
 import time
 from collections import deque
 from datetime import datetime
@@ -33,63 +31,21 @@ from typing import Any, Callable
 import aiomqtt
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
-from panel.service.cockpit import Refused
+from panel.core.errors import Refused
+from panel.games.registry import game_of
 from panel.service.replay import replay
-from panel.mqtt.protocol import (BACKOFF, COMMAND_ACTIONS, COMMANDS, OFFLINE, ONLINE, OUTBOX_EVENTS, RESULT_STATUSES,
+from panel.mqtt.protocol import (BACKOFF, counted_at_venue, COMMAND_ACTIONS, COMMANDS, OFFLINE, ONLINE, OUTBOX_EVENTS, RESULT_STATUSES,
                        RESULTS_BACKLOG, PayloadError, discovery, encode, event_payload, parse_command,
                        parse_topic, reply_payload, result_payload, state_payload, topic)
-from panel.mqtt.settings import BridgeSettings, BrokerSettings
+from panel.core.backoff import Backoff
+from panel.mqtt.client import WINDOW, cancel, client_for, quiet_closed_sockets, why
+from panel.mqtt.settings import BridgeSettings
 
 log = logging.getLogger("penguin-panel")
 
 RESULT_KEY = "mqtt_result_sent"  # store setting: the id of the last match whose result the broker has
 RETAINED_KEY = "mqtt_retained"  # store setting: the retained topics this cockpit has put on the broker
-KEEPALIVE = 15  # seconds: a silent broker is noticed within 1.5x this
 STOP_FLUSH = 2.0  # seconds a stopping cockpit gives its outbox to drain
-WINDOW = 32  # events published before the first of them is acknowledged
-
-
-def client_for(settings: BrokerSettings, *, identifier: str, will: aiomqtt.Will | None = None,
-               clean_session: bool = True, v5: bool = False) -> aiomqtt.Client:
-    """An aiomqtt client for these settings (TLS and credentials as the settings say).
-    MQTT 5 where its subscription options are needed; 3.1.1 (persistent sessions) otherwise."""
-    client = aiomqtt.Client(settings.host, settings.real_port, username=settings.username,
-                            password=settings.password, identifier=identifier, will=will,
-                            protocol=aiomqtt.ProtocolVersion.V5 if v5 else aiomqtt.ProtocolVersion.V311,
-                            clean_session=None if v5 else clean_session, keepalive=KEEPALIVE,
-                            tls_context=_tls(settings), timeout=10)
-    client.pending_calls_threshold = WINDOW + 16  # our window in flight is no reason for a warning
-    return client
-
-
-@functools.lru_cache(maxsize=4)
-def _tls(settings: BrokerSettings):
-    """The TLS context, made once (reading the certificates at every reconnection attempt
-    would cost a cockpit in an outage for nothing)."""
-    return settings.ssl_context()
-
-
-def why(e: BaseException) -> str:
-    """An aiomqtt error in a few words ('[code:134] Bad user name or password')."""
-    text = str(e) or type(e).__name__
-    return text.replace("Operation timed out", "no answer").strip()
-
-
-class Backoff:
-    """The pause before the next attempt: doubling from `low` to `high`, with jitter so
-    twenty cockpits do not all knock on a restarted broker in the same millisecond."""
-
-    def __init__(self, low: float, high: float):
-        self.low, self.high = low, high
-        self.next = low
-
-    def reset(self) -> None:
-        self.next = self.low
-
-    def pause(self) -> float:
-        p = self.next * random.uniform(0.8, 1.2)  # the ±20 % docs/mqtt.md promises
-        self.next = min(self.high, self.next * 2)
-        return p
 
 
 class _Listener:
@@ -183,8 +139,8 @@ class Bridge:
         """Called by the cockpit, on its task, for every message it fans out: O(1), no I/O."""
         kind = message.get("type")
         record = self.cockpit.record
-        if kind == "event" and record is not None and record.settings.get("mode") == "kaboom":
-            return  # a Kaboom mission is not the venue's: its state shows the cockpit idle, no event goes out
+        if kind == "event" and record is not None and not counted_at_venue(record.settings):
+            return  # a match the venue does not score: its state shows the cockpit idle, no event goes out
         if kind == "event":
             self._seq += 1
             if len(self.events) == self.events.maxlen:
@@ -321,7 +277,7 @@ class Bridge:
             if r.status in RESULT_STATUSES:
                 due.append(r)
         for record in reversed(due):
-            if record.settings.get("mode") == "kaboom":  # a Kaboom mission scores nothing at the venue
+            if not counted_at_venue(record.settings):  # a game that scores nothing at the venue
                 store.set_setting(RESULT_KEY, str(record.id))
                 self._sent_id = record.id
                 continue
@@ -339,8 +295,7 @@ class Bridge:
                 s = self.settings
                 payload = result_payload(s.cockpit_id, s.name, match_id=record.id, created=record.created,
                                          status=record.status, finished_at=finished_at(record.created, entries),
-                                         settings=record.settings, scores=match.scores, winner=match.winner,
-                                         tier=match.tier, history=match.history)
+                                         result=game_of(record.settings).venue_result(match))
                 await client.publish(self.topic("result"), encode(payload), qos=1, retain=True)
             store.set_setting(RESULT_KEY, str(record.id))
             self._sent_id = record.id
@@ -412,41 +367,6 @@ def finished_at(created: str, entries) -> float:
     except ValueError:  # not the store's format: the best we know is now
         return time.time()
     return start + (entries[-1].t if entries else 0.0)
-
-
-def quiet_closed_sockets(loop: asyncio.AbstractEventLoop) -> None:
-    """aiomqtt 2.5 can ask the loop to watch a socket that has just closed when the broker
-    goes away (fixed on its main branch: "Make socket management async and more robust");
-    asyncio would print that as a traceback. The connection is lost either way and the
-    bridge reconnects, so it is said in one debug line instead. Other errors are untouched."""
-    if getattr(loop, "_penguin_quiet_sockets", False):
-        return
-    previous = loop.get_exception_handler()
-
-    def handler(loop: asyncio.AbstractEventLoop, context: dict) -> None:
-        exc = context.get("exception")
-        what = repr(context.get("handle", ""))
-        if isinstance(exc, (OSError, KeyError, ValueError)) and ("add_writer" in what or "add_reader" in what):
-            log.debug("MQTT: a closed socket's watch dropped (%s)", exc)
-        elif previous is not None:
-            previous(loop, context)
-        else:
-            loop.default_exception_handler(context)
-
-    loop.set_exception_handler(handler)
-    loop._penguin_quiet_sockets = True
-
-
-async def cancel(task: asyncio.Task | None, seconds: float = 3.0) -> None:
-    """Cancel a task and give it `seconds` to finish (a clean MQTT disconnect takes a moment)."""
-    if task is None:
-        return
-    task.cancel()
-    try:
-        async with asyncio.timeout(seconds):
-            await task
-    except (asyncio.CancelledError, TimeoutError):
-        pass
 
 
 async def _first_failure(*coros) -> None:

@@ -27,8 +27,9 @@ from typing import Any
 from panel import __version__
 from panel.games.airlines.engine import MODES, Phase
 from panel.games.airlines.engine.cooperative import TABLE
-from panel.core.events import EVENT_TYPES
-from panel.storage.store import STATUSES
+from panel.games.registry import event_types
+from panel.games.registry import UnknownGame, game_of
+from panel.core.statuses import RESULT_STATUSES, STATUSES
 
 VERSION = 1
 DEFAULT_PREFIX = "penguin-panel"
@@ -46,7 +47,6 @@ COCKPIT_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")  # one topic level, a Hom
 PREFIX = re.compile(r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*$")  # topic levels without wildcards
 PHASES = ("idle",) + tuple(p.value for p in Phase)
 TIERS = tuple(name for name, _, _ in next(iter(TABLE.values()))[1])
-RESULT_STATUSES = ("finished", "ended")  # a match that counts; an abandoned one never does
 
 
 class PayloadError(ValueError):
@@ -113,7 +113,7 @@ EVENT_SCHEMA = _obj({
     "at": {"type": "number"},
     # The engine's event as the pages see it; its details depend on its type, but never the card.
     "event": {"type": "object", "required": ["type", "t"],
-              "properties": {"type": {"enum": list(EVENT_TYPES)}, "t": {"type": "number"}, "card": False}},
+              "properties": {"type": {"enum": list(event_types())}, "t": {"type": "number"}, "card": False}},
 })
 
 TURN_SCHEMA = _obj({
@@ -326,11 +326,12 @@ def encode(payload: Any) -> bytes:
 
 def state_payload(cockpit: str, name: str, state: dict[str, Any], *, dropped: int) -> dict[str, Any]:
     """The cockpit's public state (`Cockpit.public_state`, already without the card) as
-    the state topic carries it. The venue counts Penguin Airlines matches: while a Penguin
-    Kaboom mission is played the cockpit is idle to it, and takes none of its commands."""
-    kaboom = state.get("game") == "kaboom"
+    the state topic carries it. The venue counts the matches of the games it scores
+    (`Game.at_venue`): while another game is played the cockpit is idle to it, and takes
+    none of its commands."""
+    counted = counted_at_venue(state)
     status = state.get("status")
-    match_id = None if kaboom else state.get("match_id")
+    match_id = state.get("match_id") if counted else None
     in_play = match_id is not None and status != "abandoned"
     time_left = state.get("time_left") if in_play else None
     link = state.get("link") or {}
@@ -355,9 +356,17 @@ def state_payload(cockpit: str, name: str, state: dict[str, Any], *, dropped: in
         "tier": state.get("tier") if in_play else None,
         "paused_for": list(state.get("paused_for") or []) if in_play else [],
         "link": {"connected": bool(link.get("connected")), "firmware": link.get("firmware")},
-        "commands": [] if kaboom else commands_now(state, in_play),
+        "commands": commands_now(state, in_play) if counted else [],
         "dropped_events": dropped,
     }
+
+
+def counted_at_venue(d: dict[str, Any]) -> bool:
+    """Whether the game a state or a stored match is of scores at a venue."""
+    try:
+        return game_of(d).at_venue
+    except UnknownGame:
+        return False
 
 
 def commands_now(state: dict[str, Any], in_play: bool) -> list[str]:
@@ -376,22 +385,14 @@ def event_payload(cockpit: str, seq: int, match_id: int | None, event: dict[str,
 
 
 def result_payload(cockpit: str, name: str, *, match_id: int, created: str, status: str, finished_at: float,
-                   settings: dict[str, Any], scores: dict[str, int], winner: list[str] | None, tier: str | None,
-                   history: list[dict[str, Any]]) -> dict[str, Any]:
-    """A finished match: its teams, scores, result and turns (`Match.history`, the engine's
-    own record of every turn played)."""
-    teams = [t.get("name") for t in settings.get("teams", []) if isinstance(t, dict)]
-    players = sum(len(t.get("players", [])) for t in settings.get("teams", []) if isinstance(t, dict))
+                   result: dict[str, Any]) -> dict[str, Any]:
+    """A finished match: what its game reports to a venue (`Game.venue_result`: its teams,
+    scores, result and turns) in the result topic's frame."""
     return {
         "v": VERSION, "cockpit": cockpit, "name": name,
         "match": {"id": match_id, "created": created, "status": status},
         "finished_at": round(finished_at, 3),
-        "mode": settings.get("mode", "competitive"),
-        "teams": teams, "players": players,
-        "scores": dict(scores), "winner": list(winner) if winner else None, "tier": tier,
-        "turns": [{"team": h["team"], "round": h["round"], "points": h["points"], "cards": len(h["completed"]),
-                   "counters": h["counters"], "mistakes": h["mistakes"], "ended_by": h["reason"],
-                   "seconds": round(max(0.0, h["ended"] - h["started"]), 1)} for h in history],
+        **result,
     }
 
 

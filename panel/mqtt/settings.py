@@ -31,6 +31,7 @@ import typing
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from panel.core import schema
 from panel.core.errors import ConfigError, Problem
 from panel.core.i18n import N_, Text, Word
 from panel.mqtt.protocol import COCKPIT_ID, DEFAULT_DISCOVERY_PREFIX, DEFAULT_PREFIX, PREFIX
@@ -38,33 +39,23 @@ from panel.mqtt.protocol import COCKPIT_ID, DEFAULT_DISCOVERY_PREFIX, DEFAULT_PR
 
 class Table:
     """A settings table declared as a frozen dataclass: its fields are its keys, their
-    types the types the file must use; `_check` adds the checks of values."""
+    types the types the file must use (read with panel.core.schema); `_check` adds the
+    checks of values."""
+
+    @classmethod
+    def schema(cls) -> schema.Table:
+        hints = typing.get_type_hints(cls)
+        return schema.Table(says=N_("must be a table"), fields={f.name: _field(hints[f.name]) for f in fields(cls)})
 
     @classmethod
     def from_table(cls, raw: Any, *, file: str | None = None, table: str = "mqtt"):
-        problems: list[Problem] = []
-
-        def bad(key: str | None, reason: Text) -> None:
-            problems.append(Problem(file, f"{table}.{key}" if key else table, reason))
-
-        if not isinstance(raw, dict):
-            raise ConfigError(Problem(file, table, Text(N_("must be a table"))))
-        declared = [f.name for f in fields(cls)]
-        hints = typing.get_type_hints(cls)
-        kw: dict[str, Any] = {}
-        for key, value in raw.items():
-            if key not in declared:
-                bad(key, Text(N_("unknown key (expected one of: {keys})"), keys=", ".join(declared)))
-                continue
-            want = _base_type(hints[key])
-            if _is(value, want):
-                kw[key] = tuple(value) if want is tuple else value
-            else:
-                bad(key, Text(N_("must be {what}, not {value}"), what=Word(_TYPE_WORDS[want]), value=repr(value)))
-        settings = cls(**kw)
-        settings._check(bad)
-        if problems:
-            raise ConfigError(problems)
+        problems = schema.Problems(file)
+        values = cls.schema().read(raw, table, problems)
+        if values is None:
+            problems.raise_any()
+        settings = cls(**{k: v for k, v in values.items() if k in raw and v is not None})
+        settings._check(lambda key, reason: problems.add(schema.join(table, key) if key else table, reason))
+        problems.raise_any()
         return settings
 
     def _check(self, bad) -> None:
@@ -174,18 +165,15 @@ def default_cockpit_id() -> str:
 
 _TYPE_WORDS = {str: N_("a string"), int: N_("a whole number"), bool: N_("true or false"),
                tuple: N_("an array of strings")}
+_TESTS = {str: lambda v: isinstance(v, str), int: schema.whole, bool: lambda v: isinstance(v, bool),
+          tuple: lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v)}
 
 
-def _base_type(hint: Any) -> type:
-    """str | None -> str; tuple[str, ...] -> tuple."""
+def _field(hint: Any) -> schema.Field:
+    """The schema field of a dataclass field's type (str | None -> str; tuple[str, ...] -> tuple)."""
     if isinstance(hint, types.UnionType):
         hint = next(a for a in hint.__args__ if a is not type(None))
-    return typing.get_origin(hint) or hint
-
-
-def _is(value: Any, want: type) -> bool:
-    if want is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    if want is tuple:
-        return isinstance(value, list) and all(isinstance(v, str) for v in value)
-    return isinstance(value, want)
+    want = typing.get_origin(hint) or hint
+    return schema.Check(says=N_("must be {what}, not {value}"), values={"what": Word(_TYPE_WORDS[want])},
+                        test=lambda v: None if _TESTS[want](v) else N_("must be {what}, not {value}"),
+                        convert=tuple if want is tuple else (lambda v: v))

@@ -121,6 +121,16 @@ def split_host(host: str) -> str:
     return host.rstrip(".")
 
 
+def is_loopback(name: str | None) -> bool:
+    """'localhost', 127.x.x.x or ::1: this machine only, out of a phone's reach."""
+    if not name:
+        return False
+    try:
+        return name == "localhost" or ipaddress.ip_address(name.split("%")[0]).is_loopback
+    except ValueError:
+        return False
+
+
 def machine_hosts(extra: Iterable[str] = ()) -> set[str]:
     """localhost, this machine's name (also .local for mDNS) and its addresses."""
     names = {"localhost", "127.0.0.1", "::1"}

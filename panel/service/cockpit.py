@@ -24,18 +24,19 @@ import time
 from dataclasses import replace
 from typing import Any, Callable, Iterable
 
-from panel.games.airlines.engine import CREW, Match, MatchSettings, Refusal, allowed_actions, default_teams, names, refusal
-from panel.games.kaboom.engine import KaboomMatch
-from panel.games.kaboom.settings import KaboomSettings
-from panel.games.kaboom.build import kaboom_match, panel_for
-from panel.core.errors import ConfigError, Problem
+from panel.games.airlines.engine import allowed_actions, refusal
+from panel.games.base import Build, Engine
+from panel.games.registry import DEFAULT, UnknownGame, game_named, game_of, games, own_settings, stored
+from panel.core.errors import UNSAVED, ConfigError, Problem, Refused, StoreError, StoreUnavailable, StoreWriteError
 from panel.core.events import Action, GameEvent, InputEvent
-from panel.core.i18n import N_, SOURCE, Text, Word, languages, text_of, translations
+from panel.core.i18n import N_, NOT_A_LANGUAGE, SOURCE, Text, Word, languages, text_of, translations
 from panel.core.layout import Layout
-from panel.games.airlines.scenario import named
 from panel.service.effects import sim_leds
-from panel.service.replay import apply, layout_for, replay
-from panel.storage.store import Entry, MatchRecord, Store, StoreError, StoreUnavailable, StoreWriteError
+from panel.service.panel import whole_panel
+from panel.service.replay import apply, replay
+from panel.core.statuses import STATUS_WHEN_OVER
+from panel.server.message import Message
+from panel.service.ports import Entry, MatchLog as Store, MatchRecord
 
 log = logging.getLogger("penguin-panel")
 
@@ -49,49 +50,6 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud ac
 CODE_LENGTH = 6
 # What GET /api/state adds to the engine's snapshot: the service's, not the match's.
 SERVICE_FIELDS = ("match_id", "status", "link", "walk_up_problem", "store_error")
-# What a request is told when the store cannot write (the store's reason in plain words).
-UNSAVED = N_("the cockpit cannot save ({reason}): nothing was changed, try again when it can")
-NOT_A_LANGUAGE = N_("{param}: {value} is not one of this cockpit's languages ({languages})")
-# The stored status of a match the engine has ended, by how it ended.
-STATUS_WHEN_OVER = {"complete": "finished", "ended": "ended", "abandoned": "abandoned"}
-
-
-class Refused(Exception):
-    """A request the cockpit will not carry out now: `status` is the HTTP status to send,
-    `message` (marked N_(), its named `values`) what to say, in the language of the page
-    that asked (`text(tr)`; `str()` is English)."""
-
-    def __init__(self, status: int, message: str | Text, **values: Any):
-        self.said = message if isinstance(message, Text) else Text(message, **values)
-        super().__init__(str(self.said))
-        self.status = status
-
-    def text(self, tr: Any = None) -> str:
-        return self.said.text(tr)
-
-    @classmethod
-    def by_engine(cls, why: Refusal) -> "Refused":
-        """The engine's refusal as HTTP: a request that is wrong in itself (a parameter at
-        fault) is a 400, a request the moment does not allow a 409; the text is the engine's."""
-        return cls(400 if why.param else 409, why)
-
-
-class Message(dict):
-    """One message for every subscriber: a dict for those in this process (the MQTT bridge)
-    and its JSON text for the pages' sockets, made once, by whoever asks first, however many
-    pages are connected. Never changed once sent."""
-
-    __slots__ = ("_text",)
-
-    def __init__(self, *args: Any, **kw: Any):
-        super().__init__(*args, **kw)
-        self._text: str | None = None
-
-    @property
-    def text(self) -> str:
-        if self._text is None:
-            self._text = json.dumps(self)
-        return self._text
 
 
 class Inbox(asyncio.Queue):
@@ -127,19 +85,18 @@ def _wake(waiter: asyncio.Future) -> None:
         waiter.set_result(None)
 
 
-def public_event(event: GameEvent, layout: Layout | None = None, tr: Any = None) -> dict[str, Any]:
+def public_event(event: GameEvent) -> dict[str, Any]:
     """A game event as every page may see it: card_drawn without the card (only the tower
-    with the join code gets the card, in its own message); a control's plain name in the
-    language of `tr` (with the match's layout)."""
+    with the join code gets the card, in its own message)."""
     d = event.as_dict()
     if event.type == "card_drawn":
         d.pop("card", None)
-    return named(d, layout, tr)
+    return d
 
 
 def _draw_card(card: dict[str, Any], layout: Layout, language: str) -> dict[str, Any]:
     """The tower's card drawn (a worker thread's job): its SVG and its lines in plain words."""
-    from panel.web.drawing import card_lines, card_svg  # the pages' drawing code, loaded only when a tower looks
+    from panel.service.drawing import card_lines, card_svg  # the game's drawing code, loaded only when a tower looks
 
     return {"svg": card_svg(card, layout, language), "lines": card_lines(card, layout, language)}
 
@@ -154,18 +111,19 @@ class Cockpit:
     def __init__(self, store: Store, *, layout_path: str | None = None, sim: bool = False,
                  sources: Iterable[Any] = (), effects: Iterable[Any] = (), defaults: dict[str, Any] | None = None,
                  touch_sensors: bool = False, language: str = SOURCE, clock: Callable[[], float] = time.monotonic,
-                 tick: float = TICK, kaboom_defaults: dict[str, Any] | None = None, kaboom_walk_up: bool = False,
-                 warnings: Iterable[str] = ()):
+                 tick: float = TICK, game_defaults: dict[str, dict[str, Any]] | None = None,
+                 walk_up: dict[str, bool] | None = None, warnings: Iterable[str] = ()):
         self.store = store
         self.layout_path = layout_path
         self.sim = sim
         self.sources = list(sources)
         self.effects = list(effects)
+        # The defaults of new matches (the settings file's [match] table and what the game
+        # master saves on /admin) and each other game's from its own table ([kaboom]): what a
+        # match set up at the panel is played with.
         self.defaults = dict(defaults or {})
-        # Penguin Kaboom's defaults from the settings file's [kaboom] table (difficulty,
-        # mission, a café's missions file): what a walk-up mission is set up with.
-        self.kaboom_defaults = dict(kaboom_defaults or {})
-        self.kaboom_walk_up = kaboom_walk_up
+        self.build = Build(layout_path=layout_path, touch_sensors=touch_sensors,
+                           defaults={DEFAULT: self.defaults, **(game_defaults or {})}, walk_up=dict(walk_up or {}))
         self.touch_sensors = touch_sensors
         self.language = language  # of every page, chosen on /admin (panel.core.i18n)
         self.clock = clock
@@ -173,7 +131,7 @@ class Cockpit:
         self.queue: Inbox = Inbox()
         self.subscribers: set[Any] = set()
         self.record: MatchRecord | None = None
-        self.match: Match | None = None
+        self.match: Engine | None = None
         self._offset = 0.0  # monotonic clock minus match time
         self._t = 0.0  # the latest match time given to the engine
         # The panel's token positions now, whether or not a match runs: a new match starts
@@ -290,7 +248,7 @@ class Cockpit:
         elif record.status != "active" and not match.finished:
             # Ended or abandoned before the engine was told (an older log): tell it now, so
             # the pages see a match that is over. Not logged: the record is closed.
-            over = "abandon" if record.status == "abandoned" or isinstance(match, KaboomMatch) else "end"
+            over = "end" if record.status != "abandoned" and "end" in game_of(record.settings).actions else "abandon"
             match.handle(Action(over, last))
         if self.record.status == "active" and match.clock_running:
             try:
@@ -329,9 +287,14 @@ class Cockpit:
 
     def any_layout(self) -> Layout:
         """The layout to check inputs against: the match's, or the whole panel between matches."""
-        if self.match is not None and self.active:
+        if self.match is not None and self.active and self.match.layout is not None:
             return self.match.layout
-        return layout_for(self.layout_path, "blue", True)
+        return whole_panel(self.layout_path)
+
+    @property
+    def game(self):
+        """The game of the match on the cockpit (the last one set up), None before any."""
+        return game_of(self.record.settings) if self.record is not None else None
 
     def link_status(self) -> dict[str, Any]:
         for source in self.sources:
@@ -354,7 +317,7 @@ class Cockpit:
         else:
             state = dict(full if full is not None else self.match.snapshot(self.now()))
             state.pop("card", None)
-            self._in_language(state)
+            state = self.game.present(state, self.match, translations(self.language))
             state["positions"] = dict(self.positions) if not self.active else state["positions"]
         state["match_id"] = self.record.id if self.record else None
         state["status"] = self.record.status if self.record else None
@@ -364,29 +327,10 @@ class Cockpit:
         state["store_error"] = tr.gettext(self.store_error) if self.store_error else None
         return state
 
-    def _in_language(self, state: dict[str, Any]) -> None:
-        """The snapshot's plain names of controls (the stuck finger's, this turn's and the
-        round's) in the pages' language: the engine says them in English."""
-        if self.language == SOURCE or not isinstance(self.match, Match):
-            return
-        layout, tr = self.match.layout, translations(self.language)
-        if state.get("stuck") in layout:
-            state["stuck_name"] = layout.plain_name(state["stuck"], tr)
-        if state.get("last_turn"):
-            state["last_turn"] = self._turn_in_language(state["last_turn"], layout, tr)
-        if state.get("round_turns"):
-            state["round_turns"] = [self._turn_in_language(t, layout, tr) for t in state["round_turns"]]
-
-    @staticmethod
-    def _turn_in_language(turn: dict[str, Any], layout: Layout, tr: Any) -> dict[str, Any]:
-        if turn.get("stuck") in layout:
-            return {**turn, "stuck_name": layout.plain_name(turn["stuck"], tr)}
-        return turn
-
     def _public_event(self, event: GameEvent) -> dict[str, Any]:
-        if self.language == SOURCE or not isinstance(self.match, Match):
+        if self.match is None:
             return public_event(event)
-        return public_event(event, self.match.layout, translations(self.language))
+        return self.game.present_event(public_event(event), self.match, translations(self.language))
 
     def problems(self) -> list[str]:
         """What the game master should know, in the pages' language: the start's findings,
@@ -401,18 +345,13 @@ class Cockpit:
         card = (full or {}).get("card")
         if card is None or not self.active:
             return None
-        card = dict(card)
-        if "colours" not in card and self.match is not None:
-            # A simple card: the colours of the buttons to press, in card order.
-            buttons = self.match.layout.buttons
-            card["colours"] = [buttons[b].colour for b in card.get("press", []) if b in buttons]
-        return card
+        return self.game.tower_card(card, self.match)
 
     async def completed_view(self) -> dict[str, Any]:
         """The completed cards of the turn in progress, or of the last turn between turns, each
         numbered as the game master's challenge menu numbers them, drawn for the pages: read
         on the owner task, drawn on a worker thread."""
-        from panel.web.drawing import card_svg
+        from panel.service.drawing import card_svg
 
         view = await self.call(self._completed, durable=False)
         layout, language = (self.match.layout, self.language) if self.match is not None else (None, None)
@@ -592,11 +531,10 @@ class Cockpit:
         if event.control in layout.tokens and isinstance(event.value, str):
             self.positions[event.control] = event.value
         if event.value is True and not self._in_play():
-            if layout.cockpit_role(event.control) == "start" and self._walk_up():
-                log.info("START pressed with no match in play: match %s set up", self.record.id)
-            elif self._kaboom_walk_up() and self._kaboom_colour(event.control) and self._walk_up(kaboom=True):
-                log.info("a penguin's colour pressed with no match in play: Kaboom mission %s set up, "
-                         "players join with their colours", self.record.id)
+            game = self._walk_up_game(event.control)
+            if game is not None and self._walk_up(game, event.control):
+                log.info("%s pressed with no match in play: match %s set up (%s)", event.control, self.record.id,
+                         game.id)
         if not self.active:
             self._publish([])
             return False
@@ -606,56 +544,31 @@ class Cockpit:
     def _in_play(self) -> bool:
         return self.active and not self.match.finished
 
-    def _kaboom_walk_up(self) -> bool:
-        """Whether a penguin's colour pressed with no match in play sets up a Kaboom mission:
-        when the last match was one (the café plays Kaboom), or the settings file's [kaboom]
-        table says walk_up = true. Otherwise the colour buttons of a café that plays
-        Penguin Airlines only are left alone between matches."""
-        last = self.record.settings if self.record is not None else {}
-        return last.get("mode") == "kaboom" or bool(self.kaboom_walk_up)
+    def _walk_up_game(self, control: str):
+        """The game a press of `control` with no match in play sets a match up for, if any:
+        the last match's game is asked first (START plays it again), then the others."""
+        last = self.game or game_named(DEFAULT)
+        for game in [last, *(g for g in games() if g is not last)]:
+            settings = self.record.settings if game is self.game else None
+            if game.walks_up(control, build=self.build, last=settings):
+                return game
+        return None
 
-    def _kaboom_colour(self, control: str) -> str | None:
-        """The penguin whose button `control` is on this panel (None: not one, or a layout
-        without a [kaboom] table)."""
-        try:
-            _, mapping = panel_for(self.layout_path)
-        except ConfigError:
-            return None
-        role = mapping.role(control)
-        return role[1] if role and role[0] == "colour" else None
-
-    def _walk_up(self, *, kaboom: bool = False) -> bool:
-        """A café's cockpit plays without anyone at /admin: with no match in play, START
-        sets one up (the settings file's defaults; after a finished match, the same game,
-        teams or penguins and rules again, with a new deck or draw) and the same press
-        starts it. Where Kaboom is played at the panel (see `_kaboom_walk_up`), a penguin's
-        colour pressed instead sets up a Penguin Kaboom mission (the last one's difficulty
-        and mission, or the [kaboom] defaults) that the players join with their colours,
-        this press the first; START then starts it."""
-        if self._in_play():
-            return False
-        last = self.record.settings if self.record is not None else {}
-        if kaboom or last.get("mode") == "kaboom":
-            body: dict[str, Any] = {"mode": "kaboom"}
-            if last.get("mode") == "kaboom":
-                body.update({k: last[k] for k in ("difficulty", "mission", "custom") if last.get(k) is not None})
-                if not kaboom and isinstance(self.match, KaboomMatch):  # START: the same penguins again,
-                    body["players"] = [{"colour": c, "name": n} for c, n in self.match.players.items()]  # joined too
-        elif self.record is not None:  # the same settings again, a new deck
-            body = {k: v for k, v in last.items() if k in names("form") and k != "seed"}
-        else:
-            body = {} if "teams" in self.defaults else {"teams": default_teams(translations(self.language))}
+    def _walk_up(self, game, control: str) -> bool:
+        """A café's cockpit plays without anyone at /admin: with no match in play, a press the
+        game takes (START; a Kaboom penguin's colour) sets one up, with the settings file's
+        defaults or, after a match of the same game, the same group and rules again (a new
+        deck or draw), and the same press goes on to the new match."""
+        again = game is self.game
+        body = game.walk_up_body(control, self.record.settings if again else None, self.match if again else None,
+                                 build=self.build, language=self.language)
         if self.active:
             self._set_status("finished")
         try:
-            self._create_match(body)
+            self._create_match({"game": game.id, **body})
         except Refused as e:  # e.g. default teams a settings file got wrong: said, not raised
             log.warning("no match could be set up at the panel: %s", e)
-            self.walk_up_problem = Text(
-                N_("A penguin's button could not set up a match ({why}): set it up on the game master's page, "
-                   "or name the teams and players in the settings file") if kaboom else
-                N_("START could not set up a match ({why}): set it up on the game master's page, "
-                   "or name the teams and players in the settings file"), why=e.said)
+            self.walk_up_problem = Text(game.walk_up_problem, why=e.said)
             return False
         return True
 
@@ -747,27 +660,21 @@ class Cockpit:
         if why is not None:
             raise Refused.by_engine(why)
         try:
-            if body.get("mode") == "kaboom":
-                match: Match | KaboomMatch = self._new_kaboom(body)
-            else:
-                # What the game master chose, over the defaults; the build's own (layout file,
-                # touch sensors) over both. Every match its own deck unless a seed is asked for.
-                base = {**self.defaults, "seed": secrets.randbelow(2**31), "layout": self.layout_path,
-                        "touch_sensors": self.touch_sensors}
-                # A cooperative crew listed as teams is one crew, named in the pages' language.
-                settings = MatchSettings.from_dict(body, key="", allowed=names("form"), base=base).one_crew(
-                    translations(self.language).gettext(CREW))
-                layout = layout_for(settings.layout, settings.side, settings.expansion)
-                match = Match(settings, layout, positions=dict(self.positions))
+            game = game_of(body)
+        except UnknownGame:
+            raise Refused(400, N_("game: {value} is not a game of this cockpit ({games})"), value=repr(body.get("game")),
+                          games=", ".join(g.id for g in games())) from None
+        try:
+            match = game.set_up(own_settings(body), build=self.build, positions=self.positions,
+                                language=self.language)
         except ConfigError as e:
             # Said now, in the pages' language: the message is the problems' own words.
             raise Refused(400, "; ".join(p.text(translations(self.language)) for p in e.problems)) from None
         except ValueError as e:  # the engine's own checks: a Text, said in the pages' language
             raise Refused(400, text_of(e.args[0] if e.args else e, translations(self.language))) from None
-        settings = match.settings
         code = self.next_code
         try:
-            self.record = self.store.create_match(settings.as_dict(), dict(self.positions), code)
+            self.record = self.store.create_match(stored(game, match), dict(self.positions), code)
         except StoreWriteError as e:
             raise self._unsaved(e) from None
         self._saved()
@@ -781,25 +688,9 @@ class Cockpit:
         for sub in list(self.subscribers):  # the old join code is void; towers that joined ahead stay
             if getattr(sub, "view", None) == "tower" and getattr(sub, "code", None) != code:
                 sub.revoke()
-        if isinstance(match, KaboomMatch):
-            log.info("match %s set up: Kaboom, %s, %s, penguins %s", match_id, settings.rules.name,
-                     settings.difficulty, ", ".join(match.colours) or "to join at the panel")
-        else:
-            log.info("match %s set up: %s, teams %s, join code %s", match_id, settings.mode,
-                     ", ".join(t.name for t in settings.teams), code)
+        log.info("match %s set up: %s", match_id, game.describe(match, code))
         self._publish([])
         return {"match_id": match_id, "code": code}
-
-    def _new_kaboom(self, body: dict[str, Any]) -> KaboomMatch:
-        """A Kaboom mission from the game master's form or the walk-up: what they chose over
-        the [kaboom] defaults; the layout and the missions file are the build's. A new draw
-        of the first player unless a seed is asked for."""
-        unknown = sorted(k for k in body if k not in KaboomSettings.FORM)
-        if unknown:
-            raise Refused(400, N_("{name}: unknown setting for Kaboom (expected one of: {names})"), name=unknown[0],
-                          names=", ".join(KaboomSettings.FORM))
-        raw = {**self.kaboom_defaults, "seed": secrets.randbelow(2**31), **body, "layout": self.layout_path}
-        return kaboom_match(raw, dict(self.positions))
 
     def _action(self, name: Any, params: dict[str, Any]) -> list[dict[str, Any]]:
         """A game master's action, carried out if the engine allows it at this moment; the
@@ -839,7 +730,7 @@ class Cockpit:
         full = self.full_snapshot()
         sub.send(Message(type="state", state=self.public_state(full)))
         if sub.view == "sim":
-            sub.send(Message(sim_leds(full or {"phase": "idle"}, now=self.now())))
+            sub.send(Message(sim_leds(full or {"phase": "idle"}, now=self.now(), layout_path=self.layout_path)))
         if sub.view == "tower":
             self._spawn(self._send_card([sub]))
 
@@ -911,6 +802,6 @@ class Cockpit:
                 for message in messages:
                     sub.send(message)
                 if sub.view == "sim":
-                    leds = leds or Message(sim_leds(full or {"phase": "idle"}, now=self.now()))
+                    leds = leds or Message(sim_leds(full or {"phase": "idle"}, now=now, layout_path=self.layout_path))
                     sub.send(leds)
         self._card_changed(full)

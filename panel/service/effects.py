@@ -11,21 +11,23 @@ snapshot (card included) and the match time, it must not block; it may offer `de
 
 The hardware and the link helpers plug their GPIO buttons, NeoPixel patterns and serial
 link in here; in --sim the only source is the browser and the LEDs are drawn on /sim
-from `sim_leds` below.
+from `sim_leds` below: the game's own picture, the one the built panel's strip shows.
 """
 
 from __future__ import annotations
 
-import math
+from functools import lru_cache
 from typing import Any, Protocol
 
 from panel.core.events import GameEvent
-from panel.hardware import kaboom_patterns
+from panel.games.lights import OFF
+from panel.games.registry import game_of
+from panel.hardware.map import NeoPixelConfig
+from panel.service.panel import whole_panel
 
-RING = 24  # pixels on the timer ring of the simulated cockpit
-
-GREEN, AMBER, RED, BLUE, YELLOW, WHITE_DIM, OFF = (
-    (0, 200, 60), (255, 140, 0), (230, 0, 0), (0, 90, 255), (255, 200, 0), (24, 24, 24), (0, 0, 0))
+# The simulated cockpit's strip, the status pixels in this order (the page draws them in a
+# row, the ring first): role -> pixels. Then one LED under every button of the panel.
+SIM_PIXELS = {"timer": 24, "counters": 4, "mistakes": 2}
 
 
 class Source(Protocol):
@@ -37,40 +39,27 @@ class Effect(Protocol):
     def on_events(self, events: list[GameEvent], snapshot: dict[str, Any], now: float) -> None: ...
 
 
-def sim_leds(snapshot: dict[str, Any], *, ring: int = RING, now: float = 0.0) -> dict[str, Any]:
-    """What the cockpit's LEDs show for a snapshot: the timer ring draining like the
-    hourglass, one pixel per time counter, one per mistake a turn allows, and button LEDs
-    (the stuck control red, FLIP lit while the engine allows a flip, START while it allows
-    a turn to start). A Kaboom mission's are the built cockpit's own patterns at match
-    time `now` (kaboom_patterns): the ring, the alert cards, every button it uses."""
-    if snapshot.get("game") == "kaboom":
-        return {"type": "leds",
-                "pixels": [list(p) for p in kaboom_patterns.ring(snapshot, now, ring, [])
-                           + kaboom_patterns.alert_cards(snapshot, now, 4)],
-                "buttons": {k: list(v) for k, v in kaboom_patterns.button_lights(snapshot, now).items()}}
-    phase = snapshot.get("phase")
-    pixels: list[tuple[int, int, int]]
-    if phase in ("in_turn", "paused"):
-        total = snapshot.get("turn_seconds") or 1
-        left = snapshot.get("time_left") or 0.0
-        fraction = max(0.0, min(1.0, left / total))
-        lit = math.ceil(fraction * ring)
-        colour = BLUE if phase == "paused" else GREEN if fraction > 0.5 else AMBER if fraction > 0.2 else RED
-        pixels = [colour if i < lit else OFF for i in range(ring)]
-    elif phase == "finished":
-        pixels = [YELLOW] * ring
-    else:
-        pixels = [WHITE_DIM] * ring
-    held = snapshot.get("counters_held", 0) or 0
-    counters = snapshot.get("time_counters", 0) or 0
-    pixels += [YELLOW if i < held else WHITE_DIM for i in range(counters)]
-    mistakes = snapshot.get("mistakes", 0) or 0
-    pixels += [RED if i < mistakes else OFF for i in range(snapshot.get("mistakes_per_turn", 0) or 0)]
-    buttons: dict[str, tuple[int, int, int]] = {}
-    if snapshot.get("stuck"):
-        buttons[snapshot["stuck"]] = RED
-    allowed = snapshot.get("actions") or {}
-    buttons["cockpit.flip"] = YELLOW if "flip" in allowed else OFF
-    buttons["cockpit.start"] = GREEN if "start_turn" in allowed else OFF
-    return {"type": "leds", "pixels": [list(p) for p in pixels],
-            "buttons": {k: list(v) for k, v in buttons.items()}}
+@lru_cache(maxsize=4)
+def sim_strip(layout_path: str | None = None) -> NeoPixelConfig:
+    """The simulator's NeoPixel config: a 24-pixel timer ring, the time counters' and the
+    mistakes' pixels, then an LED under each button of the whole panel (the cockpit's
+    included), as a built panel chains them. No pin, no driver: it is drawn on /sim."""
+    segments, first = {}, 0
+    for role, count in SIM_PIXELS.items():
+        segments[role] = (first, count)
+        first += count
+    layout = whole_panel(layout_path)
+    buttons = {cid: first + i for i, cid in enumerate([*layout.buttons, *layout.cockpit])}
+    return NeoPixelConfig(pin=None, driver="sim", count=first + len(buttons), segments=segments, buttons=buttons)
+
+
+def sim_leds(snapshot: dict[str, Any], *, now: float = 0.0, layout_path: str | None = None) -> dict[str, Any]:
+    """What the cockpit's LEDs show on /sim for a snapshot at match time `now`: the game's
+    own picture (its show's `render`, as the built panel's strip draws it) on the
+    simulator's strip. `pixels` are the status pixels (the ring first), `buttons` the
+    lit buttons' LEDs (a button not named is off: a short message for a large panel)."""
+    strip = sim_strip(layout_path)
+    frame = game_of(snapshot).show.render(snapshot, now, strip)
+    status = sum(SIM_PIXELS.values())
+    return {"type": "leds", "pixels": [list(p) for p in frame[:status]],
+            "buttons": {cid: list(frame[i]) for cid, i in strip.buttons.items() if frame[i] != OFF}}

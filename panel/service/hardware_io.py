@@ -16,7 +16,7 @@ import time
 from typing import Any, Callable
 
 from panel.core.events import GameEvent
-from panel.service.replay import layout_for
+from panel.service.panel import whole_panel
 
 
 class HardwareIO:
@@ -49,7 +49,7 @@ class HardwareIO:
         from panel.hardware.devices import make_effects, make_inputs
         from panel.hardware.inputs import InputHub
 
-        self.layout = layout_for(self.layout_path, "blue", True)  # every control; positions are side-free
+        self.layout = whole_panel(self.layout_path)  # every control; positions are side-free
         self.hub = InputHub(asyncio.get_running_loop(), queue, clock=self.clock)
         self.inputs = make_inputs(self.map, self.layout, hub=self.hub, on_board=False,
                                   pin_factory=self.pin_factory, state_dir=self.state_dir)

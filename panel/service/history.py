@@ -17,15 +17,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from panel.games.airlines.debrief import debrief
-from panel.games.airlines.engine import CARDS_PER_TURN, MISTAKES_PER_TURN, MatchSettings
-from panel.games.kaboom.engine import KaboomMatch
-from panel.games.kaboom import debrief as kaboom_debrief
 from panel.core.errors import ConfigError, Problem
 from panel.core.i18n import N_, SOURCE, Several, Text, _, ngettext, system, translations
-from panel.games.airlines.scenario import contract_events
-from panel.service.replay import layout_for, replay_events
-from panel.storage.store import BadRow, Entry, MatchRecord, Store, StoreWriteError, Summary
+from panel.games.registry import UnknownGame, game_of
+from panel.service.replay import replay_events
+from panel.core.errors import BadRow, StoreWriteError
+from panel.service.ports import Entry, MatchLog as Store, MatchRecord, Summary
 
 DEFAULT_KEEP_DAYS = 90  # the logs of the last 90 days are kept; every match's summary for ever
 PRUNE_BATCH = 20  # matches whose logs go in one transaction: short, so the service's writer never waits long
@@ -105,18 +102,9 @@ def summarise(record: MatchRecord, entries: list[Entry]) -> dict[str, Any]:
         raise CannotRebuild(REBUILD, id=record.id, problem=Several(e.problems)) from None
     except (ValueError, KeyError, TypeError) as e:
         raise CannotRebuild(REBUILD, id=record.id, problem=f"{type(e).__name__}: {e}") from None
-    if isinstance(match, KaboomMatch):
-        return {"game": "kaboom", "match_id": record.id, "created": record.created, "status": record.status,
-                "settings": record.settings, "finished": match.finished, "outcome": match.outcome,
-                "reason": match.reason, "failed_colour": match.failed_colour,
-                "time_left": {c: match.time_left(c) for c in match.colours},
-                "tables": kaboom_debrief.debrief([e.as_dict() for e in events])}
-    return {"game": "airlines", "match_id": record.id, "created": record.created, "status": record.status,
-            "settings": record.settings, "scores": dict(match.scores), "round": match.round,
-            "finished": match.finished, "winner": match.winner, "tier": match.tier,
-            "outcome": match.outcome, "ended_by": match.ended_by, "unscored": match.unscored,
-            "turns_played": match.turns_played(), "cards_per_turn": CARDS_PER_TURN,
-            "mistakes_per_turn": MISTAKES_PER_TURN, "tables": debrief(contract_events(events))}
+    game = game_of(record.settings)
+    return {"game": game.id, "match_id": record.id, "created": record.created, "status": record.status,
+            "settings": record.settings, **game.summary(match, events)}
 
 
 def record_or_latest(store: Store, match_id: int | None) -> MatchRecord:
@@ -150,19 +138,12 @@ def said_in(summary: str, language: str) -> str:
     if language == SOURCE:
         return summary
     result = json.loads(summary)
-    rows = result.get("tables", {}).get("controls") if result.get("game") == "airlines" else None
-    if not rows:
-        return summary
     try:
-        settings = MatchSettings.from_dict(result["settings"], key="")
-        layout = layout_for(settings.layout, settings.side, settings.expansion)
-    except (ConfigError, OSError, ValueError, KeyError, TypeError):
-        return summary  # the layout is gone or changed: the names as they were stored
-    tr = translations(language)
-    for row in rows:
-        if row.get("control_id") in layout:
-            row["control"] = layout.plain_name(row["control_id"], tr)
-    return json.dumps(result)
+        game = game_of(result)
+    except UnknownGame:
+        return summary
+    said = game.summary_in_language(result, translations(language))
+    return summary if said is None else json.dumps(said)
 
 
 def _summary(store: Store, record: MatchRecord) -> Summary:

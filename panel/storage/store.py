@@ -3,64 +3,46 @@
 The log is the truth: after a crash or a power cut the match is rebuilt by feeding the
 logged entries, in order, to a fresh engine (see `replay`).
 
-Durability off the press path. A write (`append`, `create_match`, `set_status`,
-`set_setting`, `put_summary`) is queued, in order, for the store's writer: a thread with
-its own connection that commits what is queued as one transaction (group commit). The
-engine judges a press, and its lights and sounds go out, as soon as its entry is queued;
-the entry reaches the card within `commit_within` seconds (COMMIT_WITHIN), or at once
-when somebody waits for it: whatever answers a person or a script (an HTTP reply, a game
-master's action) first awaits `flushed()`, which asks the writer to commit now and
-returns once everything queued before it is on the card. So a power cut loses at most
-the panel's inputs of the last COMMIT_WITHIN seconds, never an answered request, and what
-it loses is always the end of the log (the database holds every write up to some point,
-in order, and nothing after it). One commit for many entries is also what spares the SD
-card: one fsync and one WAL page for a batch instead of one per press.
-
-A commit that fails (a full card, an I/O error) keeps its writes queued and is tried again,
-waiting longer each time; meanwhile `failure` says why, whoever waits for a commit gets
-StoreUnavailable, and every new write is refused with StoreWriteError (nothing of it kept),
-so nothing is judged that may never be kept behind the writes that wait.
+Durability off the press path (panel/storage/group_commit.py): a write (`append`,
+`create_match`, `set_status`, `set_setting`, `put_summary`) is queued, in order, for the
+store's writer thread, which commits what is queued as one transaction; the engine judges
+a press as soon as its entry is queued, and whatever answers a person or a script first
+awaits `flushed()`. So a power cut loses at most the panel's inputs of the last
+COMMIT_WITHIN seconds, never an answered request, and always the end of the log. While the
+card cannot be written, `failure` says why and every new write is refused with
+StoreWriteError, so nothing is judged that may never be kept behind the writes that wait.
 
 WAL journal with synchronous=FULL: a transaction that committed is on the card.
 
 Reads see everything written through this store, committed or still queued (the queued
 writes are laid over what the database returns), so the owner of the match reads its own
-writes. Reads on the caller's thread use the store's connection; `run(fn, ...)` runs a
-read on the store's reader thread with its own connection, for the pages' history reads
-that must not hold up the event loop.
+writes; `run(fn, ...)` runs a read on the store's reader thread, for the pages' history
+reads that must not hold up the event loop.
 """
 
 from __future__ import annotations
 
-import asyncio
-import fcntl
 import json
 import logging
-import os
-import socket
 import sqlite3
-import struct
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
-from panel.core.i18n import N_, Text
+from panel.core.errors import BadRow, StoreWriteError
+from panel.core.statuses import STATUSES
+from panel.service.ports import ENTRY_KINDS, Entry, MatchRecord, Summary
+from panel.storage.group_commit import COMMIT_WITHIN, GroupCommit, QueuedWrite
 
 log = logging.getLogger("penguin-panel")
 
 SCHEMA_VERSION = 2
-COMMIT_WITHIN = 5.0  # seconds a queued entry may wait for its commit when nobody waits on it
 # Pages of 1 KiB: a commit rewrites the WAL frames of the pages it changed, and a 4 KiB page's
 # frame (4,120 bytes with its header) straddles two of the card's 4 KiB blocks, a 1 KiB one
 # mostly sits in one: a third fewer bytes written per commit. Set when a database is made
 # (an existing one keeps its page size).
 PAGE_SIZE = 1024
-BUSY_MS = 5000  # how long a connection waits for another process's write (matches prune)
-RETRY_FIRST, RETRY_MOST = 0.5, 30.0  # seconds between attempts while the card cannot be written
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -101,263 +83,10 @@ CREATE TABLE IF NOT EXISTS summaries (
 );
 """
 
-# A match is "active" while it is played, "finished" when the engine ended it, "ended"
-# when the game master closed it early (scores stand), "abandoned" when it does not count,
-# "set_aside" when a start could not restore it from its rows (the reason in set_aside).
-STATUSES = ("active", "finished", "ended", "abandoned", "set_aside")
-ENTRY_KINDS = ("input", "action", "advance")
 _MATCH_COLUMNS = "id, created, settings_json, positions_json, status, code, pruned"
 
 
-@dataclass(frozen=True)
-class MatchRecord:
-    id: int
-    created: str
-    settings: dict[str, Any]
-    positions: dict[str, str]
-    status: str
-    code: str
-    pruned: str | None = None  # when the retention setting removed its log (its summary stays)
-    problem: str | None = None  # why its settings or positions cannot be read (then both are {})
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One line of a match's log: `t` in match seconds (0 = when the match was set up)."""
-
-    seq: int
-    t: float
-    kind: str  # input | action | advance
-    data: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Summary:
-    """A match's debrief as served (JSON text), made from its log up to entry `seq`."""
-
-    match_id: int
-    seq: int
-    status: str
-    json: str
-
-
-class StoreError(Exception):
-    """The database cannot be used (not SQLite, newer schema, read-only ...)."""
-
-
-class StoreWriteError(StoreError):
-    """A write the database refused (a full disk, a read-only or failing card): the reason
-    in plain words. Nothing of that write is kept; the caller tells whoever asked."""
-
-
-class StoreUnavailable(StoreError):
-    """The writer cannot commit now (the card is full, an I/O error): what waited on it
-    was not acknowledged. The writes stay queued and are committed once it can."""
-
-
-def _plain(e: sqlite3.Error) -> str:
-    text = str(e)
-    for cause, words in (("disk is full", N_("the disk is full")), ("readonly", N_("the database is read-only")),
-                         ("disk I/O error", N_("the disk could not be written (I/O error)")),
-                         ("locked", N_("the database is locked by another program"))):
-        if cause in text:
-            return words
-    return text.splitlines()[0][:160] if text else type(e).__name__
-
-
-class BadRow(StoreError):
-    """A row of the database that cannot be read (invalid JSON, the wrong shape)."""
-
-
-class DatabaseInUse(StoreError):
-    """Another `play` owns the database."""
-
-
-class OwnerLock:
-    """The one service that owns a database: an exclusive flock on `<db>.lock` beside it,
-    taken before anything is read, restored or written, and held until the process ends
-    (the kernel drops it on any exit, SIGKILL and power cut included, so there is nothing
-    stale to clean up). The file says who holds it, for the one line a second `play` prints.
-    A context manager; `close()` is idempotent. Other commands (matches, debrief,
-    reset-pin) read or write a row without it, as SQLite lets them."""
-
-    def __init__(self, db: str | Path):
-        self.db = Path(db)
-        self.path = self.db.with_name(self.db.name + ".lock")
-        self._fd: int | None = None
-        self._info: dict[str, Any] = {}
-
-    def acquire(self) -> "OwnerLock":
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-        except OSError as e:
-            raise StoreError(Text(N_("{db}: cannot open the database (its lock file {file}: {why})"), db=self.db,
-                                  file=self.path.name, why=e.strerror)) from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = _read_holder(fd)
-            os.close(fd)
-            raise DatabaseInUse(Text(N_("{db} is in use by {holder}: stop that one first (or give this one another --db)"),
-                                     db=self.db, holder=holder)) from None
-        except OSError as e:
-            os.close(fd)
-            raise StoreError(Text(N_("{db}: cannot open the database (cannot lock {file}: {why})"), db=self.db,
-                                  file=self.path.name, why=e.strerror)) from None
-        self._fd = fd
-        self.note(pid=os.getpid(), host=socket.gethostname(), since=time.strftime("%Y-%m-%d %H:%M:%S"))
-        return self
-
-    def note(self, **info: Any) -> None:
-        """Add to what the lock file says about its holder (the address, once it serves)."""
-        if self._fd is None:
-            return
-        self._info.update(info)
-        data = json.dumps(self._info, sort_keys=True).encode()
-        try:
-            os.ftruncate(self._fd, 0)
-            os.pwrite(self._fd, data, 0)
-        except OSError:
-            pass  # only the message of a second play would be poorer
-
-    def close(self) -> None:
-        fd, self._fd = self._fd, None
-        if fd is not None:
-            os.close(fd)  # drops the lock
-
-    def __enter__(self) -> "OwnerLock":
-        return self.acquire() if self._fd is None else self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-
-def _read_holder(fd: int) -> str:
-    try:
-        info = json.loads(os.pread(fd, 4096, 0) or b"{}")
-    except (OSError, ValueError):
-        info = {}
-    if not isinstance(info, dict) or "pid" not in info:
-        return "another penguin-panel play (starting up)"
-    where = f", serving {info['url']}" if info.get("url") else ", starting up"
-    return f"penguin-panel play (pid {info['pid']} on {info.get('host', '?')}{where}, since {info.get('since', '?')})"
-
-
-class SQLiteFile:
-    """One SQLite file with a versioned schema and a `settings` table; a context manager,
-    `close()` idempotent. The cockpit's store and the venue's are both one of these."""
-
-    SCHEMA = ""  # CREATE ... IF NOT EXISTS statements, a `settings (key, value)` table among them
-    VERSION = 1
-    SYNCHRONOUS = "FULL"
-    PAGE_SIZE: int | None = None  # for a database made now; None: SQLite's own
-    WHAT = "schema"
-
-    def __init__(self, path: str | Path, *, scan_wal: bool = False):
-        """scan_wal: look for damage in a WAL left by a crash before SQLite reads it (only the
-        owner of the database may: another process's WAL is being written)."""
-        self.path = Path(path)
-        self.warnings: list[Text] = []  # what a person should hear about the file, one line each
-        if scan_wal:
-            damage = wal_damage(self.path)
-            if damage:
-                self.warnings.append(damage)
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = self._connect()
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version > self.VERSION:
-                raise StoreError(Text(N_("{db}: made by a newer penguin-panel ({what} {version})"), db=self.path,
-                                      what=self.WHAT, version=version))
-            self._migrate(version)
-            self._opened()
-        except sqlite3.DatabaseError as e:
-            raise StoreError(Text(N_("{db}: cannot open the database ({why})"), db=self.path, why=e)) from None
-        except OSError as e:
-            raise StoreError(Text(N_("{db}: cannot open the database ({why})"), db=self.path, why=e.strerror)) from None
-
-    def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
-        db.execute(f"PRAGMA busy_timeout={BUSY_MS}")
-        if self.PAGE_SIZE:
-            db.execute(f"PRAGMA page_size={self.PAGE_SIZE}")  # before WAL: it takes effect only on a new database
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute(f"PRAGMA synchronous={self.SYNCHRONOUS}")
-        db.execute("PRAGMA foreign_keys=ON")
-        return db
-
-    def _migrate(self, version: int) -> None:
-        """Bring a database at `version` up to this schema."""
-        self._db.executescript(self.SCHEMA)
-        if version < self.VERSION:
-            self._db.execute(f"PRAGMA user_version={self.VERSION}")
-
-    def _opened(self) -> None:
-        """What a subclass reads once the schema is right."""
-
-    # ------------------------------------------------------------------ lifecycle
-    def close(self) -> None:
-        db, self._db = getattr(self, "_db", None), None
-        if db is not None:
-            db.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    @property
-    def closed(self) -> bool:
-        return self._db is None
-
-    def quick_check(self) -> Text | None:
-        """SQLite's quick_check: None when the file is whole, else its first findings (SQLite's
-        own words, in English)."""
-        damaged = N_("{path}: the database is damaged ({findings})")
-        try:
-            rows = [r[0] for r in self._db.execute("PRAGMA quick_check(5)")]
-        except sqlite3.DatabaseError as e:
-            return Text(damaged, path=str(self.path), findings=str(e))
-        if rows == ["ok"]:
-            return None
-        lines = [line.strip() for r in rows for line in str(r).splitlines()
-                 if line.strip() and not line.startswith("*** in database")]
-        return Text(damaged, path=str(self.path), findings="; ".join(lines)[:300])
-
-    @contextmanager
-    def _writing(self):
-        """Every write: an SQLite error becomes a StoreWriteError in plain words."""
-        try:
-            yield
-        except sqlite3.Error as e:
-            raise StoreWriteError(_plain(e)) from None
-
-    # ------------------------------------------------------------------ settings
-    def get_setting(self, key: str, default: str | None = None) -> str | None:
-        row = self._db.execute("SELECT value FROM settings WHERE key=?", (key,)).fetchone()
-        return row[0] if row else default
-
-    def set_setting(self, key: str, value: str) -> None:
-        with self._writing():
-            self._db.execute("INSERT INTO settings(key, value) VALUES(?, ?) "
-                             "ON CONFLICT(key) DO UPDATE SET value=excluded.value", (key, value))
-
-    def settings(self) -> dict[str, str]:
-        return dict(self._db.execute("SELECT key, value FROM settings"))
-
-
-
-@dataclass(slots=True)
-class _Write:
-    ticket: int
-    kind: str  # setting | match | status | set_aside | entry | summary | job
-    args: tuple
-    at: float  # time.monotonic() when queued
-
-
-class Store(SQLiteFile):
+class Store(GroupCommit):
     """The cockpit's store. `close()` commits what is queued."""
 
     SCHEMA = _SCHEMA
@@ -365,25 +94,8 @@ class Store(SQLiteFile):
     PAGE_SIZE = PAGE_SIZE
 
     def __init__(self, path: str | Path, *, commit_within: float = COMMIT_WITHIN, scan_wal: bool = False):
-        self.commit_within = commit_within
         self._next_seq: dict[int, int] = {}
-        self._cond = threading.Condition()
-        self._queue: list[_Write] = []     # waiting for the writer
-        self._inflight: list[_Write] = []  # being committed
-        self._ticket = 0                   # the last ticket given
-        self._durable = 0                  # every ticket up to this one is committed
-        self._wanted = 0                   # somebody waits for the tickets up to this one
-        self._waiters: list[tuple[int, asyncio.Future]] = []
-        self._closing = False
-        self._writer: threading.Thread | None = None
-        self._reader: ThreadPoolExecutor | None = None
-        self._local = threading.local()
-        self.failure: str | None = None  # why the writer cannot commit now, or None
-        # Called on the writer's thread when `failure` changes (the cockpit shows it on the pages).
-        self.listener: Callable[[], None] | None = None
-        self._failures = 0  # attempts that failed
-        self.commits = 0  # transactions committed by the writer (the benchmarks count them)
-        super().__init__(path, scan_wal=scan_wal)
+        super().__init__(path, commit_within=commit_within, scan_wal=scan_wal)
 
     def _migrate(self, version: int) -> None:
         if version < self.VERSION:  # made now, or made by schema 1: one transaction either way
@@ -399,199 +111,11 @@ class Store(SQLiteFile):
         # counter is honoured: an id is never given twice, even after its match was removed.
         self._next_id = max(row[0] or 0, seq[0] if seq else 0) + 1
 
-    def _conn(self) -> sqlite3.Connection:
-        """The connection of the calling thread: the reader's and the writer's own, else the store's."""
-        return getattr(self._local, "db", None) or self._db
-
-    # ------------------------------------------------------------------ lifecycle
-    def close(self) -> None:
-        if getattr(self, "_db", None) is None:
-            return
-        writer = self._writer
-        if writer is not None:
-            with self._cond:
-                self._closing = True
-                self._wanted = self._ticket
-                self._cond.notify_all()
-            writer.join()
-        reader, self._reader = self._reader, None
-        if reader is not None:
-            reader.submit(self._close_local)
-            reader.shutdown(wait=True)
-        super().close()
-
     def __enter__(self) -> "Store":
         return self
 
-    # ------------------------------------------------------------------ durability
-    async def flushed(self) -> None:
-        """Return once every write queued so far is committed (asking the writer to commit
-        now); raise StoreUnavailable when the writer's next attempt fails."""
-        with self._cond:
-            ticket = self._ticket
-            if self._durable >= ticket:
-                return
-            future = asyncio.get_running_loop().create_future()
-            self._waiters.append((ticket, future))
-            self._wanted = max(self._wanted, ticket)
-            self._cond.notify_all()
-        await future
-
-    async def writable(self) -> None:
-        """For a request about to write: returns at once while the writer commits. While it
-        cannot, the writer tries again now (what waits is committed if it can) and this
-        returns once it could, or raises StoreWriteError once it could not: the request
-        changes nothing and says why, as it would have from a write of its own."""
-        if self.failure is None:
-            return
-        try:
-            await self.flushed()
-        except StoreUnavailable as e:
-            raise StoreWriteError(str(e)) from None
-
-    def sync(self) -> None:
-        """Block until every write queued so far is committed (for commands and tests; the
-        service's loop awaits `flushed` instead). Raises StoreUnavailable as `flushed` does."""
-        with self._cond:
-            ticket = self._ticket
-            self._wanted = max(self._wanted, ticket)
-            self._cond.notify_all()
-            failures = self._failures
-            while self._durable < ticket:
-                if self._failures != failures:
-                    raise StoreUnavailable(self.failure)
-                self._cond.wait()
-
-    @property
-    def pending(self) -> int:
-        """Writes queued or being committed."""
-        with self._cond:
-            return len(self._queue) + len(self._inflight)
-
-    def _queue_write(self, kind: str, *args: Any) -> int:
-        """Queue one write; StoreWriteError at once while the writer cannot commit (nothing
-        of this write is kept, as SQLite keeps nothing of a statement that fails). Refusing
-        keeps the log a prefix of what was decided: nothing is judged that a commit behind
-        it may never keep. Each refusal asks the writer to try again now."""
-        if self._db is None:
-            raise StoreError(f"{self.path}: the store is closed")
-        with self._cond:
-            if self.failure is not None:
-                self._wanted = max(self._wanted, self._ticket)
-                self._cond.notify_all()
-                raise StoreWriteError(self.failure)
-            self._ticket += 1
-            self._queue.append(_Write(self._ticket, kind, args, time.monotonic()))
-            if self._writer is None:
-                self._writer = threading.Thread(target=self._write_loop, name="store-writer", daemon=True)
-                self._writer.start()
-            elif len(self._queue) == 1:
-                self._cond.notify_all()  # the writer sleeps until something is queued
-            return self._ticket
-
-    def _write_loop(self) -> None:
-        self._local.db = self._writer_db = db = self._connect()  # (a test fills the disk through it)
-        retry = RETRY_FIRST
-        try:
-            while True:
-                with self._cond:
-                    while not self._queue and not self._inflight and not self._closing:
-                        self._cond.wait()
-                    # Group commit: gather until somebody waits, or the oldest write has
-                    # waited commit_within, or the store closes.
-                    while (self._queue and not self._closing and self._wanted <= self._durable
-                           and not self._inflight):
-                        left = self._queue[0].at + self.commit_within - time.monotonic()
-                        if left <= 0:
-                            break
-                        self._cond.wait(left)
-                    if not self._queue and not self._inflight:
-                        if self._closing:
-                            return
-                        continue
-                    self._inflight += self._queue
-                    self._queue = []
-                    batch = list(self._inflight)
-                try:
-                    self._commit(db, batch)
-                except sqlite3.Error as e:
-                    reason = _plain(e)
-                    with self._cond:
-                        first = self.failure is None
-                        changed = self.failure != reason
-                        self.failure = reason
-                        self._failures += 1
-                        self._cond.notify_all()
-                        waiters = [w for w in self._waiters]
-                        self._waiters = []
-                        closing = self._closing
-                    if first:
-                        log.error("cannot write the database %s: %s (%d writes kept, retrying)",
-                                  self.path, reason, len(batch))
-                    self._wake(waiters, StoreUnavailable(reason))
-                    if changed:
-                        self._tell()
-                    if closing:
-                        log.error("stopping with %d writes the database could not take: %s", len(batch), reason)
-                        return
-                    with self._cond:  # until the backoff ends, or somebody waits for a commit
-                        self._wanted = self._durable
-                        self._cond.wait_for(lambda: self._wanted > self._durable or self._closing, retry)
-                    retry = min(retry * 2, RETRY_MOST)
-                    continue
-                retry = RETRY_FIRST
-                with self._cond:
-                    recovered = self.failure is not None
-                    if recovered:
-                        log.warning("the database %s takes writes again", self.path)
-                    self.failure = None
-                    self.commits += 1
-                    self._durable = batch[-1].ticket
-                    self._inflight = []
-                    done = [w for w in self._waiters if w[0] <= self._durable]
-                    self._waiters = [w for w in self._waiters if w[0] > self._durable]
-                    self._cond.notify_all()
-                self._wake(done, None)
-                if recovered:
-                    self._tell()
-        finally:
-            db.close()
-
-    def _tell(self) -> None:
-        """Tell the listener (on the writer's thread) that `failure` changed."""
-        listener = self.listener
-        if listener is not None:
-            try:
-                listener()
-            except Exception:  # the writer must go on whatever its listener does
-                log.exception("the store's listener failed")
-
     @staticmethod
-    def _wake(waiters: list[tuple[int, asyncio.Future]], error: BaseException | None) -> None:
-        for _, future in waiters:
-            try:
-                future.get_loop().call_soon_threadsafe(_settle, future, error)
-            except RuntimeError:  # its loop has closed: nobody is waiting any more
-                pass
-
-    def _commit(self, db: sqlite3.Connection, batch: list[_Write]) -> None:
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            for w in batch:
-                try:
-                    self._apply(db, w)
-                except sqlite3.IntegrityError as e:
-                    # One write the database refuses (a bug, or another process's row in the
-                    # way) must not hold up every later one: said once, and left out.
-                    log.error("the database %s refused a %s write: %s", self.path, w.kind, e)
-            db.execute("COMMIT")
-        except BaseException:
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-            raise
-
-    @staticmethod
-    def _apply(db: sqlite3.Connection, w: _Write) -> None:
+    def _apply(db: sqlite3.Connection, w: QueuedWrite) -> None:  # the cockpit's tables (see GroupCommit)
         a = w.args
         if w.kind == "entry":
             mid, e = a
@@ -617,35 +141,6 @@ class Store(SQLiteFile):
                        "DO UPDATE SET reason=excluded.reason, at=excluded.at", a)
         elif w.kind == "job":
             a[0](db)
-
-    def _reading(self) -> threading.Condition:
-        """Held by a read that lays the queued writes over what it reads from the file: the
-        writer cannot mark a batch committed between the two, when the read would find it
-        in neither (a finished match read as still active: its result never sent)."""
-        return self._cond
-
-    def _queued(self, kind: str) -> list[tuple]:
-        """The args of the writes of one kind not yet committed, in order (laid over reads)."""
-        with self._cond:
-            return [w.args for w in (*self._inflight, *self._queue) if w.kind == kind]
-
-    # ------------------------------------------------------------------ reads off the loop
-    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """fn(*args) on the store's reader thread, whose reads use its own connection."""
-        if self._reader is None:
-            self._reader = ThreadPoolExecutor(1, thread_name_prefix="store-reader")
-        return await asyncio.get_running_loop().run_in_executor(self._reader, self._in_reader, fn, args)
-
-    def _in_reader(self, fn: Callable[..., Any], args: tuple) -> Any:
-        if getattr(self._local, "db", None) is None:
-            self._local.db = self._connect()
-        return fn(*args)
-
-    def _close_local(self) -> None:
-        db = getattr(self._local, "db", None)
-        if db is not None:
-            self._local.db = None
-            db.close()
 
     # ------------------------------------------------------------------ settings
     def get_setting(self, key: str, default: str | None = None) -> str | None:
@@ -810,19 +305,11 @@ class Store(SQLiteFile):
         pruned = time.strftime("%Y-%m-%dT%H:%M:%S%z")
 
         def job(db: sqlite3.Connection) -> None:
-            Store._apply(db, _Write(0, "summary", (summary,), 0.0))
+            Store._apply(db, QueuedWrite(0, "summary", (summary,), 0.0))
             db.execute("DELETE FROM inputs WHERE match_id=?", (match_id,))
             db.execute("UPDATE matches SET pruned=? WHERE id=?", (pruned, match_id))
 
         self._queue_write("job", job)
-
-
-def _settle(future: asyncio.Future, error: BaseException | None) -> None:
-    if not future.done():
-        if error is None:
-            future.set_result(None)
-        else:
-            future.set_exception(error)
 
 
 def _short(e: BaseException) -> str:
@@ -843,60 +330,3 @@ def _record(row) -> MatchRecord:
             return MatchRecord(mid, created, {}, {}, status, code, pruned, problem=f"its {name} are not a JSON object")
         parsed.append(value)
     return MatchRecord(mid, created, parsed[0], parsed[1], status, code, pruned)
-
-
-# ---------------------------------------------------------------------------- the WAL
-
-WAL_MAGIC = (0x377F0682, 0x377F0683)  # checksums little- or big-endian
-
-
-def _wal_checksum(data: bytes, s0: int, s1: int, order: str) -> tuple[int, int]:
-    """SQLite's WAL checksum (its file format, section 4.3), continued from (s0, s1)."""
-    words = struct.unpack(f"{order}{len(data) // 4}I", data)
-    for i in range(0, len(words), 2):
-        s0 = (s0 + words[i] + s1) & 0xFFFFFFFF
-        s1 = (s1 + words[i + 1] + s0) & 0xFFFFFFFF
-    return s0, s1
-
-
-def wal_damage(db: Path) -> Text | None:
-    """One line when the WAL a crash left beside `db` has committed changes SQLite will drop.
-
-    SQLite reads a WAL up to the first frame whose checksum fails and silently ignores the
-    rest. After a crash in the middle of a write that is only the torn last transaction,
-    never acknowledged; but a frame garbled in the middle also drops every commit after
-    it. Each frame's checksum chains on the one stored in the frame before, so frames
-    after a bad one can still be checked: any whole commit among them means entries that
-    were saved will be lost, and the service says so instead of starting as if whole."""
-    wal = db.with_name(db.name + "-wal")
-    try:
-        data = wal.read_bytes()
-    except OSError:
-        return None
-    if len(data) < 32:
-        return None
-    magic, _version, page_size, _ckpt, salt1, salt2, c1, c2 = struct.unpack(">8I", data[:32])
-    if magic not in WAL_MAGIC or not 512 <= page_size <= 65536:
-        return Text(N_("{journal}: the journal's header is damaged: changes saved since the last checkpoint are lost"),
-                    journal=str(wal))
-    order = ">" if magic & 1 else "<"
-    header_ok = _wal_checksum(data[:24], 0, 0, order) == (c1, c2)
-    size = 24 + page_size
-    frames = (len(data) - 32) // size
-    previous = (c1, c2)
-    first_bad = None if header_ok else 0
-    lost_commits = 0
-    for i in range(frames):
-        frame = data[32 + i * size:32 + (i + 1) * size]
-        _page, commit, fs1, fs2, f1, f2 = struct.unpack(">6I", frame[:24])
-        ok = (fs1, fs2) == (salt1, salt2) and _wal_checksum(frame[:8] + frame[24:], *previous, order) == (f1, f2)
-        previous = (f1, f2)
-        if first_bad is None and not ok:
-            first_bad = i
-        elif first_bad is not None and ok and commit:
-            lost_commits += 1
-    if first_bad is None or not lost_commits:
-        return None
-    return Text(N_("{journal}: the journal is damaged at page {page} of {pages}: the changes saved after it "
-                   "({lost} of them) cannot be read and are lost (the match resumes from what could be read)"),
-                journal=str(wal), page=first_bad + 1, pages=frames, lost=lost_commits)

@@ -23,22 +23,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from panel.hardware.map import (
-    MAPS_DIR,
-    PICO_ADC_GP,
-    AdcSource,
-    EncoderSource,
-    GpioSource,
-    HardwareMap,
-    MatrixSource,
-    PinPairSource,
-)
+from panel.hardware.map import MAPS_DIR, PICO_ADC_GP, HardwareMap
+from panel.hardware.pinout import BCM_TO_PHYS
 from panel.core.layout import Layout
 
-# BCM GPIO -> physical pin on the 40-pin header (same on every 40-pin Pi).
-BCM_TO_PHYS = {2: 3, 3: 5, 4: 7, 17: 11, 27: 13, 22: 15, 10: 19, 9: 21, 11: 23, 5: 29, 6: 31,
-               13: 33, 19: 35, 26: 37, 14: 8, 15: 10, 18: 12, 23: 16, 24: 18, 25: 22, 8: 24,
-               7: 26, 12: 32, 16: 36, 20: 38, 21: 40}
 PHYS_POWER = {1: "3V3", 17: "3V3", 2: "5V", 4: "5V", 6: "GND", 9: "GND", 14: "GND", 20: "GND",
               25: "GND", 30: "GND", 34: "GND", 39: "GND", 27: "ID_SD", 28: "ID_SC"}
 PI_GND = (6, 9, 14, 20, 25, 30, 34, 39)
@@ -64,16 +52,8 @@ def pi_usage(hmap: HardwareMap, layout: Layout) -> dict[int, str]:
     out: dict[int, str] = {}
     for pin, user, _ in hmap.pi_claims():
         s = hmap.controls.get(user)
-        c = layout.control(user) if user in layout else None
-        if isinstance(s, GpioSource):
-            two = s.positions_of(c) if c is not None else None
-            out[pin] = user + (f" (closed = {two[1]})" if two else "")
-        elif isinstance(s, PinPairSource):
-            i = s.pins.index(pin)
-            at = s.closed_position(i, c) if c is not None else ("first" if i == 0 else "second")
-            out[pin] = f"{user} (closed = {at})"
-        elif isinstance(s, EncoderSource):
-            out[pin] = f"{user} encoder {'AB'[s.pins.index(pin)]}"
+        if s is not None:
+            out[pin] = s.carries(pin, user, layout.control(user) if user in layout else None)
         elif hmap.neopixel is not None and pin == hmap.neopixel.pin:
             out[pin] = (f"NeoPixel data ({hmap.neopixel.count} pixels, "
                         f"{hmap.neopixel.driver} driver, through the 74AHCT125)")
@@ -102,39 +82,18 @@ def pico_usage(hmap: HardwareMap) -> dict[int, str]:
     return out
 
 
-def describe_source(s) -> str:
-    if isinstance(s, GpioSource):
-        return f"Pi GPIO{s.pin} (pin {BCM_TO_PHYS[s.pin]})"
-    if isinstance(s, PinPairSource):
-        a, b = s.pins
-        return f"Pi GPIO{a} + GPIO{b} (pins {BCM_TO_PHYS[a]}, {BCM_TO_PHYS[b]})"
-    if isinstance(s, EncoderSource):
-        a, b = s.pins
-        if s.on == "pi":
-            return f"Pi GPIO{a} (A) + GPIO{b} (B), encoder"
-        return f"Pico GP{a} (A) + GP{b} (B), encoder"
-    if isinstance(s, AdcSource):
-        if s.on == "pico":
-            return f"Pico ADC{s.channel} (GP{PICO_ADC_GP[s.channel]})"
-        return f"MCP3008 CH{s.channel}"
-    if isinstance(s, MatrixSource):
-        return f"matrix row {s.row}, column {s.col}"
-    return str(s)
-
-
 # ---------------------------------------------------------------------------- markdown
 
 def pinout_md(hmap: HardwareMap, layout: Layout) -> str:
+    lines = [HEADER.format(src=_src(hmap)), f"# Pinout: {hmap.name}", ""]
+    lines += _pi_header_md(hmap, layout) + _pico_md(hmap) + _mcp3008_md(hmap) + _controls_md(hmap, layout)
+    return "\n".join(lines) + "\n"
+
+
+def _pi_header_md(hmap: HardwareMap, layout: Layout) -> list[str]:
     pi = pi_usage(hmap, layout)
-    pull = {}
-    for pin, user, _ in hmap.pi_claims():
-        s = hmap.controls.get(user)
-        if isinstance(s, EncoderSource):
-            pull[pin] = f"pull {s.pull}"
-        elif s is not None:
-            pull[pin] = f"pull {s.pull}, active {s.active}"
-    lines = [HEADER.format(src=_src(hmap)), f"# Pinout: {hmap.name}", "",
-             "## Raspberry Pi 40-pin header", "",
+    pull = {pin: hmap.controls[user].pull_words for pin, user, _ in hmap.pi_claims() if user in hmap.controls}
+    lines = ["## Raspberry Pi 40-pin header", "",
              "Pin numbers are physical header pins; GPIO numbers are BCM. Pin 1 is the square pad.", "",
              "| Pin | Signal | Carries | Input |", "| ---: | --- | --- | --- |"]
     bcm_of = {v: k for k, v in BCM_TO_PHYS.items()}
@@ -151,48 +110,57 @@ def pinout_md(hmap: HardwareMap, layout: Layout) -> str:
             lines.append(f"| {n} | {sig} | {carries} | |")
             continue
         b = bcm_of[n]
-        sig = f"GPIO{b}"
         carries = pi.get(b, "")
         if not carries and b in SPI0_SIGNALS and "spi0" in hmap.buses:
             carries = f"reserved: {SPI0_SIGNALS[b]}"
-        lines.append(f"| {n} | {sig} | {carries} | {pull.get(b, '')} |")
+        lines.append(f"| {n} | GPIO{b} | {carries} | {pull.get(b, '')} |")
+    return lines
 
+
+def _pico_md(hmap: HardwareMap) -> list[str]:
     pico = pico_usage(hmap)
-    if hmap.coprocessor is not None or pico:
-        lines += ["", "## Raspberry Pi Pico", "",
-                  f"Connected to the Pi over USB ({(hmap.coprocessor.port if hmap.coprocessor else None) or 'auto'}).",
-                  "", "| Pin | Signal | Carries |", "| ---: | --- | --- |"]
-        for n in range(1, 41):
-            sig = PICO_PINS[n]
-            carries = ""
-            if sig.startswith("GP"):
-                carries = pico.get(int(sig[2:]), "")
-            elif sig == "ADC_VREF" and hmap.coprocessor_adc():
-                carries = "top of the slider dividers"
-            elif sig == "AGND" and hmap.coprocessor_adc():
-                carries = "bottom of the slider dividers"
-            lines.append(f"| {n} | {sig} | {carries} |")
+    if hmap.coprocessor is None and not pico:
+        return []
+    lines = ["", "## Raspberry Pi Pico", "",
+             f"Connected to the Pi over USB ({(hmap.coprocessor.port if hmap.coprocessor else None) or 'auto'}).",
+             "", "| Pin | Signal | Carries |", "| ---: | --- | --- |"]
+    for n in range(1, 41):
+        sig = PICO_PINS[n]
+        carries = ""
+        if sig.startswith("GP"):
+            carries = pico.get(int(sig[2:]), "")
+        elif sig == "ADC_VREF" and hmap.coprocessor_adc():
+            carries = "top of the slider dividers"
+        elif sig == "AGND" and hmap.coprocessor_adc():
+            carries = "bottom of the slider dividers"
+        lines.append(f"| {n} | {sig} | {carries} |")
+    return lines
 
-    if hmap.mcp3008 is not None:
-        adc = {s.channel: cid for cid, s in hmap.controls.items() if isinstance(s, AdcSource) and s.on == "mcp3008"}
-        lines += ["", "## MCP3008 (on SPI0)", "", "| Chip pin | Signal | Goes to |", "| ---: | --- | --- |"]
-        for ch in range(8):
-            lines.append(f"| {ch + 1} | CH{ch} | {adc.get(ch, '')} |")
-        cs = hmap.mcp3008.select_pin
-        for n, sig, to in ((9, "DGND", "Pi GND"), (10, "CS/SHDN", f"Pi GPIO{cs} (pin {BCM_TO_PHYS[cs]})"),
-                           (11, "DIN", "Pi GPIO10 (pin 19)"), (12, "DOUT", "Pi GPIO9 (pin 21)"),
-                           (13, "CLK", "Pi GPIO11 (pin 23)"), (14, "AGND", "Pi GND"),
-                           (15, "VREF", "Pi 3V3 (pin 1)"), (16, "VDD", "Pi 3V3 (pin 1)")):
-            lines.append(f"| {n} | {sig} | {to} |")
 
-    lines += ["", "## Every control of the layout", "",
-              f"Layout: {layout.name}, {layout.side} side" + (", with the expansion" if layout.expansion else "")
-              + ".", "", "| Control | Kind | Wired to |", "| --- | --- | --- |"]
+def _mcp3008_md(hmap: HardwareMap) -> list[str]:
+    if hmap.mcp3008 is None:
+        return []
+    adc = hmap.mcp3008_channels()
+    lines = ["", "## MCP3008 (on SPI0)", "", "| Chip pin | Signal | Goes to |", "| ---: | --- | --- |"]
+    lines += [f"| {ch + 1} | CH{ch} | {adc.get(ch, '')} |" for ch in range(8)]
+    cs = hmap.mcp3008.select_pin
+    for n, sig, to in ((9, "DGND", "Pi GND"), (10, "CS/SHDN", f"Pi GPIO{cs} (pin {BCM_TO_PHYS[cs]})"),
+                       (11, "DIN", "Pi GPIO10 (pin 19)"), (12, "DOUT", "Pi GPIO9 (pin 21)"),
+                       (13, "CLK", "Pi GPIO11 (pin 23)"), (14, "AGND", "Pi GND"),
+                       (15, "VREF", "Pi 3V3 (pin 1)"), (16, "VDD", "Pi 3V3 (pin 1)")):
+        lines.append(f"| {n} | {sig} | {to} |")
+    return lines
+
+
+def _controls_md(hmap: HardwareMap, layout: Layout) -> list[str]:
+    lines = ["", "## Every control of the layout", "",
+             f"Layout: {layout.name}, {layout.side} side" + (", with the expansion" if layout.expansion else "")
+             + ".", "", "| Control | Kind | Wired to |", "| --- | --- | --- |"]
     for c in sorted(layout.controls(), key=lambda c: c.id):
         kind = getattr(c, "token_kind", None) or "button"
         s = hmap.controls.get(c.id)
-        lines.append(f"| {c.id} | {kind} | {describe_source(s) if s else 'not wired (click it on the screen)'} |")
-    return "\n".join(lines) + "\n"
+        lines.append(f"| {c.id} | {kind} | {s.describe() if s else 'not wired (click it on the screen)'} |")
+    return lines
 
 
 def matrix_md(hmap: HardwareMap) -> str:
@@ -247,16 +215,10 @@ def _pi_harness(hmap: HardwareMap, layout: Layout) -> dict:
         connections.append([{"Pi": pi_pins}, {cname: ids}, {name: ids}])
 
     for cid, s in hmap.controls.items():
-        if isinstance(s, GpioSource):
-            part(cid, ["SIG", "GND"], [BCM_TO_PHYS[s.pin], next(gnd)], ["YE", "BK"],
-                 "push button" if layout.control(cid).__class__.__name__ == "Button" or cid not in layout
-                 else f"{getattr(layout.control(cid), 'token_kind', 'contact')} contact")
-        elif isinstance(s, PinPairSource):
-            part(cid, ["A", "COM", "B"], [BCM_TO_PHYS[s.pins[0]], next(gnd), BCM_TO_PHYS[s.pins[1]]],
-                 ["YE", "BK", "GN"], "3-position round lever")
-        elif isinstance(s, EncoderSource) and s.on == "pi":
-            part(cid, ["A", "C", "B"], [BCM_TO_PHYS[s.pins[0]], next(gnd), BCM_TO_PHYS[s.pins[1]]],
-                 ["YE", "BK", "GN"], "rotary encoder")
+        harness = s.harness(layout.control(cid) if cid in layout else None)
+        if harness is not None:  # a part wired to the Pi's header (BCM pins; None: a ground)
+            labels, pins, colours, what = harness
+            part(cid, labels, [next(gnd) if p is None else BCM_TO_PHYS[p] for p in pins], colours, what)
     if hmap.mcp3008 is not None:
         cs = BCM_TO_PHYS[hmap.mcp3008.select_pin]
         part("MCP3008", ["CLK", "DIN", "DOUT", "CS", "VDD", "GND"], [23, 19, 21, cs, 1, next(gnd)],
@@ -373,7 +335,7 @@ def matrix_svg(hmap: HardwareMap) -> str | None:
 
 def analog_svg(hmap: HardwareMap) -> str | None:
     """Each slider as a divider between the ADC's reference and ground, wiper to its input."""
-    sliders = sorted((cid, s) for cid, s in hmap.controls.items() if isinstance(s, AdcSource))
+    sliders = sorted((cid, s) for cid, s in hmap.controls.items() if s.reads == "analog")
     if not sliders:
         return None
     import schemdraw

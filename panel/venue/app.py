@@ -1,8 +1,8 @@
 """The venue's HTTP side: the board page for the TV, the admin page, the JSON API, the live socket.
 
-The admin is the cockpit's: the same PIN, sessions, CSRF tokens, Origin and Host checks
-(panel/server/security.py), and the same middleware and handlers where they fit, so a
-fix to one is a fix to both.
+The admin is the cockpit's: the same PIN, sessions, CSRF tokens, Origin and Host checks,
+the same middleware, body reader, page serving and live sockets (the web-server kit,
+panel/server), so a fix to one is a fix to both.
 
     GET  /                       the venue board (every cockpit side by side, the leaderboard)
     GET  /admin                  the venue's admin page (PIN): commands to the cockpits
@@ -19,14 +19,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from aiohttp import WSCloseCode, web
+from aiohttp import web
 
 from panel.core.i18n import system_language
 from panel.mqtt.protocol import COMMANDS
-from panel.web.app import (QUIET, SECURITY, STATIC, Peer, admin_login, catalog_response, default_static_dir, error,
-                           errors_as_json, follow, host_allow_list, json_body, require_admin, serve_page)
+from panel.server.app import web_app
+from panel.server.body import json_body
 from panel.server.guard import Quiet
+from panel.server.pages import catalog_response, serve_page, serve_static
+from panel.server.peers import Peer, follow, going_away, open_socket
+from panel.server.replies import error
 from panel.server.security import Security
+from panel.server.sessions import admin_login, require_admin
 from panel.venue.store import PERIODS
 from panel.venue.venue import CommandFailed, Venue
 
@@ -89,25 +93,20 @@ async def admin_command(request: web.Request) -> web.Response:
 
 
 async def websocket(request: web.Request) -> web.StreamResponse:
-    ws = web.WebSocketResponse(heartbeat=20, max_msg_size=4096)
-    await ws.prepare(request)
+    ws = await open_socket(request)
     await follow(ws, Peer(ws, "venue"), request.app[VENUE])  # the board only listens
     return ws
 
 
 async def close_sockets(app: web.Application) -> None:
-    for peer in list(app[VENUE].peers):
-        peer.close(WSCloseCode.GOING_AWAY)
+    going_away(app[VENUE].peers)
 
 
 def build_app(venue: Venue, security: Security, *, name: str = "Penguin Airlines",
               static_dir: Path | None = None, quiet: Quiet | None = None) -> web.Application:
-    app = web.Application(middlewares=[errors_as_json, host_allow_list], client_max_size=MAX_BODY)
+    app = web_app(security, static_dir=static_dir, quiet=quiet, max_body=MAX_BODY)
     app[VENUE] = venue
-    app[SECURITY] = security
     app[NAME] = name
-    app[STATIC] = static_dir or default_static_dir()
-    app[QUIET] = quiet or Quiet()  # the repeated failures' one line a minute, shared with the guard
     r = app.router
     r.add_get("/", board_page)
     r.add_get("/admin", admin_page)
@@ -119,6 +118,5 @@ def build_app(venue: Venue, security: Security, *, name: str = "Penguin Airlines
     r.add_post("/api/admin/command", admin_command)
     r.add_get("/ws", websocket)
     app.on_shutdown.append(close_sockets)
-    if app[STATIC].is_dir():
-        r.add_static("/static/", app[STATIC], follow_symlinks=False)
+    serve_static(app)
     return app

@@ -24,14 +24,15 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from panel.core.errors import ConfigError, Problem, read_toml
+from panel.core.errors import ConfigError, Problem, StoreError
+from panel.core import schema
+from panel.core.toml_file import read_toml
 from panel.core.i18n import N_, Text, _
 from panel.mqtt.settings import BrokerSettings, Table
 from panel.server.guard import ConnectionGuard, guard_process, start_serving
-from panel.run import bind_port, first_pin, say, stop_on_signals, until_stopped
+from panel.server.lifecycle import bind_port, first_pin, say, stop_on_signals, until_stopped
 from panel.server.sdnotify import Notifier
 from panel.server.security import PinError, Security, check_pin_format
-from panel.storage.store import StoreError
 from panel.venue.app import build_app
 from panel.venue.store import VenueStore
 from panel.venue.venue import Venue
@@ -75,24 +76,18 @@ def default_db() -> Path:
     return Path(state) / "penguin-panel" / "venue.db"
 
 
+# Each table is checked by its settings type.
+VENUE_FILE = schema.Table(fields={"venue": schema.Field(), "mqtt": schema.Field()})
+
+
 def read_settings(path: str | None) -> tuple[VenueSettings, BrokerSettings]:
     """The venue's settings file ([venue] and [mqtt]), every problem at once."""
     raw = read_toml(path) if path else {}
-    problems: list[Problem] = []
-    for k in raw:
-        if k not in ("venue", "mqtt"):
-            problems.append(Problem(path, k, Text(N_("unknown table (expected [venue] and [mqtt])"))))
-    venue = broker = None
-    try:
-        venue = VenueSettings.from_table(raw.get("venue", {}), file=path, table="venue")
-    except ConfigError as e:
-        problems += e.problems
-    try:
-        broker = BrokerSettings.from_table(raw.get("mqtt", {}), file=path, table="mqtt")
-    except ConfigError as e:
-        problems += e.problems
-    if problems:
-        raise ConfigError(problems)
+    problems = schema.Problems(path)
+    VENUE_FILE.read_top(raw, problems)
+    venue = problems.collect(VenueSettings.from_table, raw.get("venue", {}), file=path, table="venue")
+    broker = problems.collect(BrokerSettings.from_table, raw.get("mqtt", {}), file=path, table="mqtt")
+    problems.raise_any()
     return venue, broker
 
 

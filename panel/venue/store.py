@@ -15,11 +15,10 @@ from __future__ import annotations
 import json
 import time
 from datetime import datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 from panel.mqtt.protocol import TIERS
-from panel.storage.store import SQLiteFile
+from panel.storage.sqlite import SQLiteFile
 
 SCHEMA_VERSION = 1
 _SCHEMA = """

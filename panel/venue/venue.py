@@ -23,10 +23,11 @@ from typing import Any, Callable
 
 import aiomqtt
 
-from panel.mqtt.bridge import Backoff, cancel, client_for, quiet_closed_sockets, why
+from panel.core.backoff import Backoff
+from panel.mqtt.client import cancel, client_for, quiet_closed_sockets, why
 from panel.mqtt.protocol import BACKOFF, COMMANDS, VERSION, PayloadError, decode, encode, parse_topic, topic
 from panel.mqtt.settings import BrokerSettings
-from panel.service.cockpit import Message
+from panel.server.message import Message
 from panel.venue.store import PERIODS, VenueStore
 
 log = logging.getLogger("penguin-panel")

@@ -1,7 +1,7 @@
 """The HTTP side of the service: pages, the JSON API and the live sockets (aiohttp).
 
-Routes follow the contract the pages are written against (docs in README, "The service's
-HTTP API"). Every error is a 4xx/5xx with {"error": "one clear line"}, never a traceback.
+Routes follow the contract the pages are written against (the pages: the guide's
+docs/pages.md). Every error is a 4xx/5xx with {"error": "one clear line"}, never a traceback.
 Handlers never touch the match: they read snapshots and hand requests to the cockpit's
 owner task (`Cockpit.call`), which carries them out in order with every press.
 """
@@ -10,53 +10,46 @@ from __future__ import annotations
 
 import asyncio
 import gettext
-import ipaddress
 import json
 import logging
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from aiohttp import WSCloseCode, web
+from aiohttp import web
 
 from panel import __version__
-from panel.games.airlines.debrief import COLUMNS, csv_text
+from panel.games.tables import csv_text
 from panel.games.airlines.engine import SETTINGS, MatchSettings, default_teams, names
-from panel.games.kaboom.engine import KaboomMatch
-from panel.core.errors import ConfigError
-from panel.core.events import ACTIONS, KABOOM_ACTIONS
-from panel.core.i18n import MODULE_NAME, N_, SOURCE, Either, Text, Word, catalog, language_name, languages, render, translations
-from panel.games.kaboom import debrief as kaboom_debrief
-from panel.games.kaboom.build import declaration as kaboom_declaration
-from panel.service.cockpit import NOT_A_LANGUAGE, UNSAVED, Cockpit, Message, Refused
-from panel.web.drawing import qr_svg
-from panel.server.guard import Quiet, out_of_fds
+from panel.core.errors import ConfigError, Refused
+from panel.core.i18n import MODULE_NAME, N_, NOT_A_LANGUAGE, Either, Word, language_name, languages
+from panel.games.registry import DEFAULT, UnknownGame, game_named, game_of, games, named_in
+from panel.server.app import web_app
+from panel.server.body import json_body
+from panel.server.guard import Quiet
+from panel.server.pages import catalog_response, serve_page, serve_static
+from panel.server.peers import REVOKED, Peer, follow, going_away, open_socket
+from panel.server.replies import error, refused, said
+from panel.server.security import PinError, Security, is_loopback, split_host
+from panel.server.sessions import COOKIE, SECURITY, admin_login, check_same_origin, require_admin
+from panel.service.cockpit import Cockpit
 from panel.service.history import CannotRebuild, NotStored, debrief_json
-from panel.server.security import LoginRefused, PinError, Security, split_host
-from panel.storage.store import StoreUnavailable, StoreWriteError
+from panel.web.drawing import qr_svg
 
 log = logging.getLogger("penguin-panel")
 
 PAGES = ("tower", "board", "admin", "sim", "join", "debrief")
 VIEWS = ("board", "sim", "tower")
-COOKIE = "pp_session"
 SCREEN = "pp_screen"  # a paired room screen's cookie (shows the join code)
 SCREEN_COOKIE_SECONDS = 400 * 24 * 3600  # the longest a browser keeps a cookie
-MAX_BODY = 64 * 1024
-MAX_DEPTH = 16  # levels of JSON nesting in a body (a match's teams and players need 4)
-MAX_NUMBER_CHARS = 40  # characters of one number in a body: seeds, seconds and indexes need far fewer
-BODY_SECONDS = 10.0  # to receive a whole body once its headers are in
-TOWER_CLOSE = 4403  # "forbidden", in the private range of WebSocket close codes
+TOWER_CLOSE = REVOKED  # a tower without the right join code
 COCKPIT = web.AppKey("cockpit", Cockpit)
-SECURITY = web.AppKey("security", Security)
 SIM = web.AppKey("sim", bool)
 SIM_FROM_NETWORK = web.AppKey("sim_from_network", bool)
-STATIC = web.AppKey("static", Path)
 LAN_HOST = web.AppKey("lan_host", str)
 QR_CODES = web.AppKey("qr_codes", OrderedDict)
 QR_KEPT = 4  # join addresses whose QR code is kept drawn (this match's and the next one's)
 MATCHES_PAGE = 50  # matches per page of the debrief's list
-QUIET = web.AppKey("quiet", Quiet)
 SIM_ONLY = N_("the simulator runs only with penguin-panel play --sim")
 # A cockpit serving the network counts a browser on the Pi itself (the kiosk's, on the
 # room's TV) as a room screen: it connects from 127.0.0.1. Listening on 127.0.0.1 only
@@ -65,158 +58,7 @@ OWN_SCREEN = web.AppKey("own_screen", bool)
 OWN_SCREEN_ADDRESSES = ("127.0.0.1", "::1")
 
 
-def default_static_dir() -> Path:
-    return Path(__file__).resolve().parent / "static"
-
-
-def said(request: web.Request | None) -> gettext.NullTranslations:
-    """The language the pages are spoken to in: the cockpit's (English without one, the venue's)."""
-    cockpit = request.app.get(COCKPIT) if request is not None else None
-    return translations(cockpit.language if cockpit is not None else SOURCE)
-
-
-def error(status: int, message: str, request: web.Request | None = None, **values: Any) -> web.Response:
-    """{"error": one line}: `message` is marked N_() with its named `values`; given the
-    request, it is said in the cockpit's language."""
-    return web.json_response({"error": render(said(request) if request is not None else None, message, values)},
-                             status=status)
-
-
-# ---------------------------------------------------------------------------- middleware
-
-@web.middleware
-async def errors_as_json(request: web.Request, handler):
-    try:
-        return await handler(request)
-    except web.HTTPException as e:
-        if e.content_type == "application/json" or e.status < 400:
-            raise
-        reason = e.text if e.text and not e.text.startswith(f"{e.status}:") else e.reason
-        return error(e.status, reason or "error", request)  # a text marked N_() where raised is translated
-    except StoreUnavailable as e:  # done, and its entry waits in memory: it cannot be promised kept
-        return error(503, N_("the cockpit cannot save right now ({reason}): this was done but is not saved yet; "
-                             "the cockpit keeps trying"), request, reason=Word(str(e)))
-    except asyncio.CancelledError:
-        raise
-    except Refused as e:
-        return refused(e, request)
-    except StoreWriteError as e:  # a setting or a PIN the full or failing disk did not take
-        return error(503, UNSAVED, request, reason=Word(str(e)))
-    except Exception as e:  # the last resort: a line for the page, the details for the log
-        if out_of_fds(e):  # a flood of connections: said once a minute, not a traceback each
-            request.app[QUIET].warn("fds", f"too many open files while serving {request.path}")
-            return error(503, N_("the cockpit is out of file descriptors (too many connections): try again"), request)
-        log.exception("error while serving %s %s", request.method, request.path)
-        return error(500, N_("internal error ({error}); see the service log"), request, error=type(e).__name__)
-
-
-@web.middleware
-async def host_allow_list(request: web.Request, handler):
-    """Refuse requests for a host name that is not this machine (DNS rebinding)."""
-    host = request.headers.get("Host")
-    if not host:
-        return error(400, N_("the request has no Host header"), request)
-    if not request.app[SECURITY].host_allowed(host):
-        return error(421, N_("host {host} is not one of this machine's names "
-                             "(start with --allow-host NAME to add it)"),
-                     request, host=repr(split_host(host)))
-    return await handler(request)
-
-
 # ---------------------------------------------------------------------------- helpers
-
-async def json_body(request: web.Request) -> dict[str, Any]:
-    ctype = request.content_type
-    if ctype != "application/json":
-        # A cross-site HTML form cannot send application/json: one more guard against forgery.
-        raise web.HTTPUnsupportedMediaType(text=N_("send the body as JSON with Content-Type: application/json"))
-    try:
-        async with asyncio.timeout(BODY_SECONDS):  # a body sent a byte at a time holds nothing for long
-            raw = await request.read()
-    except web.HTTPRequestEntityTooLarge:
-        raise Refused(413, N_("the body is larger than {size} bytes"), size=MAX_BODY) from None
-    except TimeoutError:
-        raise Refused(408, N_("the body did not arrive within {seconds} s"), seconds=f"{BODY_SECONDS:g}") from None
-    try:
-        return parse_body(raw)
-    except BodyError as e:
-        raise Refused(400, e.args[0]) from None
-
-
-class BodyError(ValueError):
-    """A request body that is not a JSON object the service will read: one line why (a Text)."""
-
-    def __init__(self, message: str, **values: Any):
-        super().__init__(Text(message, **values))
-
-
-def _number(text: str, kind: type) -> int | float:
-    if len(text) > MAX_NUMBER_CHARS:
-        raise BodyError(N_("the body has a number of {n} characters (at most {most})"), n=len(text),
-                        most=MAX_NUMBER_CHARS)
-    value = kind(text)
-    if value in (float("inf"), float("-inf")):
-        raise BodyError(N_("the body has a number out of range ({text})"), text=text)
-    return value
-
-
-def _constant(name: str):
-    raise BodyError(N_("the body has {name}, which is not a JSON number"), name=name)
-
-
-def parse_body(raw: bytes) -> dict[str, Any]:
-    """A request body as a JSON object, or BodyError. Bounded in what it builds: numbers of at
-    most MAX_NUMBER_CHARS characters, nesting at most MAX_DEPTH deep (no field of the API
-    goes deeper than 4), so no body reaches Python's digit or recursion limits."""
-    try:
-        body = json.loads(raw.decode("utf-8"), parse_int=lambda t: _number(t, int),
-                          parse_float=lambda t: _number(t, float), parse_constant=_constant)
-    except RecursionError:
-        raise BodyError(N_("the body is nested deeper than {most} levels"), most=MAX_DEPTH) from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise BodyError(N_("the body is not valid JSON ({error})"), error=e) from None
-    if not isinstance(body, dict):
-        raise BodyError(N_("the body must be a JSON object"))
-    level = [body]
-    for _ in range(MAX_DEPTH):  # after the n-th round, `level` holds the containers n+1 deep
-        level = [v for item in level for v in (item.values() if isinstance(item, dict) else item)
-                 if isinstance(v, (dict, list))]
-        if not level:
-            return body
-    raise BodyError(N_("the body is nested deeper than {most} levels"), most=MAX_DEPTH)
-
-
-def check_same_origin(request: web.Request) -> None:
-    if not Security.same_origin(request.headers.get("Origin"), request.headers.get("Referer"),
-                                request.headers.get("Host")):
-        raise web.HTTPForbidden(text=N_("cross-site request refused (Origin or Referer is not this host)"))
-
-
-def require_admin(request: web.Request, *, changes_state: bool = True):
-    security = request.app[SECURITY]
-    session = security.session(request.cookies.get(COOKIE))
-    if session is None:
-        raise web.HTTPForbidden(text=N_("log in with the game master's PIN first"))
-    if changes_state:
-        check_same_origin(request)
-        if not security.check_csrf(session, request.headers.get("X-CSRF-Token")):
-            raise web.HTTPForbidden(text=N_("missing or wrong X-CSRF-Token header"))
-    return session
-
-
-def refused(e: Refused, request: web.Request) -> web.Response:
-    return error(e.status, e.text(said(request)))
-
-
-def is_loopback(name: str | None) -> bool:
-    """'localhost', 127.x.x.x or ::1: this machine only, out of a phone's reach."""
-    if not name:
-        return False
-    try:
-        return name == "localhost" or ipaddress.ip_address(name.split("%")[0]).is_loopback
-    except ValueError:
-        return False
-
 
 def join_url(request: web.Request, code: str) -> str:
     """The tower's address as a phone in the room can reach it (not 'localhost')."""
@@ -233,21 +75,10 @@ def join_url(request: web.Request, code: str) -> str:
 
 def page_handler(name: str):
     async def page(request: web.Request) -> web.StreamResponse:
+        if name == "sim" and not request.app[SIM]:
+            raise web.HTTPNotFound(text=SIM_ONLY)
         return serve_page(request, name)
     return page
-
-
-def serve_page(request: web.Request, name: str) -> web.StreamResponse:
-    if name == "sim" and not request.app[SIM]:
-        raise web.HTTPNotFound(text=SIM_ONLY)
-    path = request.app[STATIC] / f"{name}.html"
-    if not path.is_file():
-        raise Refused(404, N_("page {name} is not installed ({file} missing)"), name=name, file=path.name)
-    resp = web.FileResponse(path)
-    resp.headers["Cache-Control"] = "no-cache"
-    resp.headers["X-Frame-Options"] = "DENY"  # nobody frames the admin page to click for us
-    resp.headers["Referrer-Policy"] = "same-origin"  # the tower's join code stays on this host
-    return resp
 
 
 # ---------------------------------------------------------------------------- public API
@@ -294,15 +125,20 @@ async def get_sounds(request: web.Request) -> web.Response:
     """The buzzer's cues for the board to play in the room as well (Web Audio): its tunes
     (frequency in Hz, or null for a rest, and seconds), which cuts which, and for each game
     which event plays which tune and how many last seconds of a running clock tick. Declared
-    once, in panel/hardware (the buzzer and each game's lights and sounds)."""
-    from panel.hardware import kaboom_patterns, patterns
-    from panel.hardware.buzzer import PRIORITY, TUNES
+    once, in each game's show (panel/games/<game>/show.py), which the buzzer plays."""
+    from panel.games.lights import TICK
+    from panel.games.registry import games
 
-    games = {game: {"events": {event: tune for event, (tune, _who) in show.SOUNDS.items()},
-                    "last_seconds": show.LAST_SECONDS}
-             for game, show in (("airlines", patterns), ("kaboom", kaboom_patterns))}
-    return web.json_response({"tunes": {k: [list(step) for step in v] for k, v in TUNES.items()},
-                              "priority": PRIORITY, "games": games, "tick": "tick"})
+    tunes: dict[str, list] = {}
+    priority: dict[str, int] = {}
+    shows = {}
+    for game in games():
+        show = game.show
+        tunes.update({k: [list(step) for step in v] for k, v in show.TUNES.items()})
+        priority.update(show.PRIORITY)
+        shows[game.id] = {"events": {event: tune for event, (tune, _who) in show.SOUNDS.items()},
+                          "last_seconds": show.LAST_SECONDS}
+    return web.json_response({"tunes": tunes, "priority": priority, "games": shows, "tick": TICK})
 
 
 async def get_join(request: web.Request) -> web.Response:
@@ -328,18 +164,6 @@ async def get_join(request: web.Request) -> web.Response:
     return web.json_response({"code": code, "url": url, "qr_svg": svg,
                               "loopback": is_loopback(split_host(url.split("/")[2])),
                               "sim_from_network": request.app[SIM_FROM_NETWORK] if request.app[SIM] else None})
-
-
-def catalog_response(request: web.Request, lang: str) -> web.Response:
-    """The compiled catalog the pages translate with (GET /api/i18n): ?lang=, else `lang`.
-    The venue's pages get theirs the same way (panel/venue/app.py)."""
-    lang = request.query.get("lang") or lang
-    if lang not in languages():
-        return error(400, NOT_A_LANGUAGE, request, param="lang", value=repr(lang[:20]),
-                     languages=", ".join(languages()))
-    resp = web.json_response(catalog(lang))
-    resp.headers["Cache-Control"] = "no-cache"
-    return resp
 
 
 async def get_i18n(request: web.Request) -> web.Response:
@@ -383,21 +207,6 @@ async def sim_input(request: web.Request) -> web.Response:
 
 # ---------------------------------------------------------------------------- admin API
 
-async def admin_login(request: web.Request) -> web.Response:
-    check_same_origin(request)
-    body = await json_body(request)
-    if "pin" not in body:
-        return error(400, N_("pin: missing"), request)
-    client = request.remote or "?"
-    try:
-        session = await request.app[SECURITY].login(body["pin"], client)
-    except LoginRefused as e:
-        return error(e.status, e.args[0].text(said(request)))
-    resp = web.json_response({"csrf": session.csrf})
-    resp.set_cookie(COOKIE, session.token, httponly=True, samesite="Strict", path="/")
-    return resp
-
-
 async def admin_screen(request: web.Request) -> web.Response:
     """Pair this browser as a room screen: it may show the join code from now on, across
     restarts, until the PIN changes. The game master's session that paired it ends: a
@@ -429,7 +238,8 @@ async def admin_action(request: web.Request) -> web.Response:
     body = await json_body(request)
     name = body.pop("action", None)
     if not isinstance(name, str):
-        actions = KABOOM_ACTIONS if isinstance(request.app[COCKPIT].match, KaboomMatch) else ACTIONS
+        game = request.app[COCKPIT].game or game_named(DEFAULT)
+        actions = game.actions
         return error(400, N_("action: missing (one of: {actions})"), request,
                      actions=", ".join(a for a in actions if a != "new_match"))
     try:
@@ -500,7 +310,9 @@ async def admin_status(request: web.Request) -> web.Response:
     # be set): the page builds its forms from them.
     return web.json_response({"link": cockpit.link_status(), "match": match, "version": __version__,
                               "defaults": cockpit.defaults, "settings": declared_settings(said(request)),
-                              "kaboom": kaboom_declaration(cockpit.layout_path, cockpit.kaboom_defaults, said(request)),
+                              "games": {g.id: {**g.pages(said(request)), **g.form(cockpit.build, said(request))}
+                                        for g in games()},
+                              "kaboom": game_named("kaboom").form(cockpit.build, said(request)),
                               "language": cockpit.language, "warnings": cockpit.problems(),
                               "languages": [{"code": lang, "name": language_name(lang)} for lang in languages()]})
 
@@ -513,11 +325,17 @@ async def admin_matches(request: web.Request) -> web.Response:
     store = request.app[COCKPIT].store
     records = await store.run(lambda: store.matches_page(before=before, limit=MATCHES_PAGE + 1))
     return web.json_response({"more": len(records) > MATCHES_PAGE, "matches": [
-        {"id": r.id, "created": r.created, "status": r.status, "mode": r.settings.get("mode"),
-         "teams": [t.get("name") for t in r.settings.get("teams", []) if isinstance(t, dict)]
-         or [p.get("name") or p.get("colour") for p in r.settings.get("players", []) if isinstance(p, dict)],
-         "log_removed": r.pruned is not None}
+        {"id": r.id, "created": r.created, "status": r.status, "game": named_in(r.settings),
+         **_listing(r.settings), "log_removed": r.pruned is not None}
         for r in records[:MATCHES_PAGE]]})
+
+
+def _listing(settings: dict[str, Any]) -> dict[str, Any]:
+    """A stored match in the debrief's picker: its game's words for its sides and mode."""
+    try:
+        return game_of(settings).listing(settings)
+    except UnknownGame:  # a match of a game this cockpit no longer has
+        return {"mode": None, "teams": []}
 
 
 def optional_id(request: web.Request, name: str) -> int | None:
@@ -554,7 +372,7 @@ async def admin_debrief_csv(request: web.Request) -> web.Response:
     require_admin(request, changes_state=False)
     table = request.query.get("table", "")
     result = json.loads(await match_debrief(request))
-    columns = kaboom_debrief.COLUMNS if result["game"] == "kaboom" else COLUMNS
+    columns = game_of(result).columns
     if table not in columns:
         return error(400, N_("table: {table} is not a table of this match ({tables})"), request, table=repr(table[:40]),
                      tables=Either(columns))
@@ -566,57 +384,6 @@ async def admin_debrief_csv(request: web.Request) -> web.Response:
 
 # ---------------------------------------------------------------------------- live sockets
 
-class Peer:
-    """One page's socket: a bounded queue and a writer task, so a slow phone never holds
-    up the cockpit (its messages are dropped and it is disconnected instead)."""
-
-    QUEUE = 512
-
-    def __init__(self, ws: web.WebSocketResponse, view: str, code: str | None = None):
-        self.ws = ws
-        self.view = view
-        self.code = code  # a tower's join code: a new match with another one closes it
-        self.queue: asyncio.Queue = asyncio.Queue(self.QUEUE)
-        self.closing: int | None = None
-
-    def send(self, message: dict[str, Any]) -> None:
-        """Queue one message for the page: a `Message` is serialised once for every page."""
-        if self.closing is not None:
-            return
-        try:
-            self.queue.put_nowait(message)
-        except asyncio.QueueFull:
-            self.close(WSCloseCode.TRY_AGAIN_LATER)
-
-    def revoke(self) -> None:
-        """The join code changed: this tower must scan the new one."""
-        self.close(TOWER_CLOSE)
-
-    def close(self, code: int) -> None:
-        if self.closing is None:
-            self.closing = code
-            while True:  # wake the writer, dropping what it has not sent yet if need be
-                try:
-                    self.queue.put_nowait(None)
-                    return
-                except asyncio.QueueFull:
-                    self.queue.get_nowait()
-
-    async def writer(self) -> None:
-        try:
-            while True:
-                message = await self.queue.get()
-                if message is None:
-                    await self.ws.close(code=self.closing or WSCloseCode.OK)
-                    return
-                await self.ws.send_str(message.text if isinstance(message, Message) else json.dumps(message))
-        except ConnectionError:
-            # The page went away between two messages: nothing left to tell it. (Raised,
-            # the task could end before `follow` looks at it, and its exception would be
-            # logged as a traceback when the task is collected; the soak found one.)
-            return
-
-
 async def websocket(request: web.Request) -> web.StreamResponse:
     view = request.query.get("view", "board")
     if view not in VIEWS:
@@ -624,8 +391,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     if view == "sim" and not request.app[SIM]:
         return error(404, SIM_ONLY, request)
     cockpit = request.app[COCKPIT]
-    ws = web.WebSocketResponse(heartbeat=20, max_msg_size=4096)
-    await ws.prepare(request)
+    ws = await open_socket(request)
     if view == "tower" and not cockpit.code_ok(request.query.get("code")):
         await ws.close(code=TOWER_CLOSE, message=b"wrong or missing join code")
         return ws
@@ -634,30 +400,8 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     return ws
 
 
-async def follow(ws: web.WebSocketResponse, peer: Peer, hub: Any) -> None:
-    """Give a page's socket to what it follows (the cockpit, the venue: anything with
-    subscribe/unsubscribe) and send it what comes until the page goes away."""
-    hub.subscribe(peer)
-    writer = asyncio.create_task(peer.writer())
-    try:
-        async for _ in ws:  # pages only listen; anything they send is ignored
-            if writer.done():
-                break
-    finally:
-        hub.unsubscribe(peer)
-        if not writer.done():
-            peer.close(WSCloseCode.GOING_AWAY)
-            try:
-                await asyncio.wait_for(writer, 1.0)
-            except (asyncio.TimeoutError, ConnectionError):
-                writer.cancel()
-
-
 async def close_sockets(app: web.Application) -> None:
-    """On stop, tell every page "going away" at once: an open socket otherwise holds the
-    shutdown until aiohttp's own timeout, and systemd's restart waits for it."""
-    for peer in list(app[COCKPIT].subscribers):
-        peer.close(WSCloseCode.GOING_AWAY)
+    going_away(app[COCKPIT].subscribers)
 
 
 # ---------------------------------------------------------------------------- the app
@@ -665,15 +409,12 @@ async def close_sockets(app: web.Application) -> None:
 def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static_dir: Path | None = None,
               lan_host: str = "", sim_from_network: bool = False, quiet: Quiet | None = None,
               own_screen: bool = False) -> web.Application:
-    app = web.Application(middlewares=[errors_as_json, host_allow_list], client_max_size=MAX_BODY)
+    app = web_app(security, static_dir=static_dir, quiet=quiet, language=lambda: cockpit.language)
     app[COCKPIT] = cockpit
-    app[SECURITY] = security
     app[SIM] = sim
     app[SIM_FROM_NETWORK] = sim_from_network
-    app[STATIC] = static_dir or default_static_dir()
     app[LAN_HOST] = lan_host
     app[QR_CODES] = OrderedDict()
-    app[QUIET] = quiet or Quiet()
     app[OWN_SCREEN] = own_screen
     r = app.router
     r.add_get("/", page_handler("index"))
@@ -699,6 +440,5 @@ def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static
     r.add_get("/api/admin/debrief.csv", admin_debrief_csv)
     r.add_get("/ws", websocket)
     app.on_shutdown.append(close_sockets)
-    if app[STATIC].is_dir():
-        r.add_static("/static/", app[STATIC], follow_symlinks=False)
+    serve_static(app)
     return app

@@ -1,4 +1,5 @@
-"""Flight instruction cards: the four kinds, the TOML deck format, and feasibility.
+"""Flight instruction cards: the four kinds, the TOML deck format, and feasibility (the
+plain model the engine receives; a deck file is read by panel.games.airlines.deck_file).
 
 A deck file (written by hand or by `penguin-panel deck generate`):
 
@@ -32,12 +33,10 @@ the colour sequence printed along the bottom (computed from the layout when abse
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
-from panel.core.errors import ConfigError, Problem, read_toml
 from panel.core.i18n import N_, Text, Word
-from panel.core.layout import DIRECTIONS, SIDES, Layout
+from panel.core.layout import DIRECTIONS, Layout
 
 CARD_KINDS = ("simple", "sequence", "coordinates", "activation")
 SEQUENCE_KINDS = ("sequence", "coordinates", "activation")
@@ -105,146 +104,6 @@ class Deck:
     seed: int | None = None
     source: str | None = field(default=None, compare=False)  # the file it was read from, not content
     layout: str | None = None  # the layout file the deck was made for, when not the default
-
-
-# ---------------------------------------------------------------------------- parsing
-
-_CARD_KEYS = ("number", "kind", "press", "set", "section", "steps", "word", "colours", "expansion")
-
-
-def parse_card(raw: Any, file: str | None, key: str, problems: list[Problem]) -> Card | None:
-    """Parse one [[cards]] entry; shape problems go to `problems` (feasibility is separate)."""
-    def bad(k: str, reason: Text) -> None:
-        problems.append(Problem(file, f"{key}.{k}" if k else key, reason))
-
-    if not isinstance(raw, dict):
-        bad("", Text(N_("a card must be a table")))
-        return None
-    for k in raw:
-        if k not in _CARD_KEYS:
-            bad(k, Text(N_("unknown key (expected one of: {keys})"), keys=", ".join(_CARD_KEYS)))
-    kind = raw.get("kind")
-    if kind not in CARD_KINDS:
-        bad("kind", Text(N_("{value} is not a card kind ({kinds})"), value=repr(kind), kinds=", ".join(CARD_KINDS)))
-        return None
-    before = len(problems)
-    number = raw.get("number")
-    if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
-        bad("number", Text(N_("must be a whole number")))
-        number = None
-    exp = raw.get("expansion", kind in ("coordinates", "activation"))
-    if not isinstance(exp, bool):
-        bad("expansion", Text(N_("must be true or false")))
-        exp = False
-    colours = raw.get("colours", [])
-    if not isinstance(colours, list) or not all(isinstance(c, str) for c in colours):
-        bad("colours", Text(N_("must be an array of colour names")))
-        colours = []
-    card = Card(kind, number=number, expansion=exp, colours=tuple(colours))
-    if kind == "simple":
-        press = raw.get("press", [])
-        sets = raw.get("set", {})
-        if not isinstance(press, list) or not all(isinstance(p, str) for p in press):
-            bad("press", Text(N_("must be an array of button ids")))
-            press = []
-        if not isinstance(sets, dict):
-            bad("set", Text(N_("must be a table of token id = position")))
-            sets = {}
-        clean_sets = []
-        for tid, pos in sets.items():
-            if isinstance(pos, int) and not isinstance(pos, bool):
-                pos = str(pos)
-            if not isinstance(pos, str):
-                bad(f"set.{tid}", Text(N_("a position must be a string (or a whole number)")))
-                continue
-            clean_sets.append((tid, pos))
-        if len(set(press)) != len(press):
-            bad("press", Text(N_("a button is listed twice")))
-        if not press and not clean_sets and len(problems) == before:
-            bad("", Text(N_("a simple card needs at least one 'press' or 'set'")))
-        for k in ("section", "steps", "word"):
-            if k in raw:
-                bad(k, Text(N_("not used on a simple card")))
-        card = replace(card, press=tuple(press), set=tuple(clean_sets))
-    elif kind == "activation":
-        word = raw.get("word")
-        if not isinstance(word, str) or not word.isalpha():
-            bad("word", Text(N_("an activation card needs a 'word' of letters")))
-            return None
-        word = word.upper()
-        section = raw.get("section")
-        if section is not None and not isinstance(section, str):
-            bad("section", Text(N_("must be the id of a keypad section (a string)")))
-            return None
-        card = replace(card, word=word, steps=tuple(word), section=section or None)
-    else:
-        section = raw.get("section")
-        steps = raw.get("steps")
-        if not isinstance(section, str):
-            bad("section", Text(N_("a {kind} card needs a 'section'"), kind=kind))
-        if not isinstance(steps, list) or not steps or not all(isinstance(s, str) for s in steps):
-            bad("steps", Text(N_("a sequence card needs 'steps', an array of directions") if kind == "sequence"
-                              else N_("a {kind} card needs 'steps', an array of coordinates like \"A1\""), kind=kind))
-            return None
-        if not isinstance(section, str):
-            return None
-        steps = [s.lower() if kind == "sequence" else s.upper() for s in steps]
-        card = replace(card, section=section, steps=tuple(steps))
-    return card if len(problems) == before else None
-
-
-def parse_cards(raw_cards: Any, file: str | None, key: str = "cards") -> tuple[list[Card], list[Problem]]:
-    problems: list[Problem] = []
-    cards: list[Card] = []
-    if not isinstance(raw_cards, list):
-        return [], [Problem(file, key, Text(N_("must be an array of tables ([[cards]])")))]
-    for i, rc in enumerate(raw_cards):
-        c = parse_card(rc, file, f"{key}[{i}]", problems)
-        if c is not None:
-            cards.append(c)
-    return cards, problems
-
-
-def load_deck(path: str | Path) -> Deck:
-    """Read a deck file. Shape problems raise ConfigError; feasibility is `check_card`'s job."""
-    file = str(path)
-    raw = read_toml(path)
-    problems: list[Problem] = []
-    for k in raw:
-        if k not in ("side", "expansion", "seed", "layout", "cards"):
-            problems.append(Problem(file, k, Text(N_("unknown key (expected side, expansion, seed, layout, cards)"))))
-    side = raw.get("side", "blue")
-    if side not in SIDES:
-        problems.append(Problem(file, "side", Text(N_("{value} is not a side (blue or gray)"), value=repr(side))))
-        side = "blue"
-    exp = raw.get("expansion", False)
-    if not isinstance(exp, bool):
-        problems.append(Problem(file, "expansion", Text(N_("must be true or false"))))
-        exp = False
-    cards, card_problems = parse_cards(raw.get("cards", []), file)
-    problems += card_problems
-    layout = raw.get("layout")
-    if layout is not None and not isinstance(layout, str):
-        problems.append(Problem(file, "layout", Text(N_("must be the path of a layout file (a string)"))))
-    seed = raw.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        problems.append(Problem(file, "seed", Text(N_("must be a whole number"))))
-    if problems:
-        raise ConfigError(problems)
-    return Deck(side, exp, cards, seed, file, layout)
-
-
-def dump_deck(deck: Deck) -> str:
-    """The deck as TOML, in the format `load_deck` reads."""
-    import tomli_w
-
-    doc: dict[str, Any] = {"side": deck.side, "expansion": deck.expansion}
-    if deck.seed is not None:
-        doc["seed"] = deck.seed
-    if deck.layout is not None:
-        doc["layout"] = deck.layout
-    doc["cards"] = [c.as_dict() for c in deck.cards]
-    return tomli_w.dumps(doc)
 
 
 # ---------------------------------------------------------------------------- feasibility

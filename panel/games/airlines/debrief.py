@@ -6,8 +6,6 @@ output) and returns tables; it never looks inside the engine.
 
 from __future__ import annotations
 
-import csv
-import io
 from collections import defaultdict
 from typing import Any
 
@@ -88,30 +86,3 @@ def debrief(events: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
                      "card_kinds": ", ".join(sorted(v["card_kinds"])), "teams": ", ".join(sorted(v["teams"]))}
                     for c, v in sorted(controls.items(), key=lambda kv: (-kv[1]["mistakes"], kv[0]))]
     return {"turns": turns, "card_kinds": kind_rows, "controls": control_rows}
-
-
-def markdown_table(rows: list[dict[str, Any]]) -> str:
-    if not rows:
-        return "(none)\n"
-    cols = list(rows[0])
-    out = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    for r in rows:
-        out.append("| " + " | ".join("" if r[c] is None else str(r[c]) for c in cols) + " |")
-    return "\n".join(out) + "\n"
-
-
-def csv_text(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> str:
-    """One table as CSV. A text cell a spreadsheet would read as a formula (a team named
-    "=HYPERLINK(...)") gets a leading apostrophe, the usual guard against CSV injection."""
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\r\n")
-    w.writerow(columns)
-    for r in rows:
-        w.writerow(["" if r.get(c) is None else _cell(r.get(c)) for c in columns])
-    return out.getvalue()
-
-
-def _cell(v: Any) -> Any:
-    if isinstance(v, str) and v[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + v
-    return v

@@ -1,6 +1,6 @@
 """The deck as a printable PDF: 9 cards to an A4 page, with cut marks, for cutting out.
 
-Each card is the tower's own drawing (`panel.web.card_drawing.card_svg`) at poker size
+Each card is the tower's own drawing (`panel.games.airlines.card_drawing.card_svg`) at poker size
 (63 x 88 mm), so a printed card and the screen agree on every detail; the card carries its
 number (#n) in its top corner, and each page's footer says which cards it holds. The
 footer and the cards' words are in the system locale's language (panel.core.i18n), or `tr`'s.
@@ -53,7 +53,7 @@ def _nested(card_doc: str, x: float, y: float) -> str:
 def page_svgs(deck: Deck, layout: Layout, *, title: str = "Penguin Airlines",
               tr: gettext.NullTranslations | None = None) -> list[str]:
     """One SVG document per page (A4, millimetres)."""
-    from panel.web.card_drawing import card_svg
+    from panel.games.airlines.card_drawing import card_svg
 
     tr = tr or system()
     # Translators: the panel side a printed deck is for, {side} being its colour ("blue side").

@@ -14,7 +14,7 @@ Each input has `t` (seconds from the start of the match) and one of:
     action = "rule", upheld = true | false
     action = "touch", control = "token id"   (builds with touch sensors)
 
-The actions and their parameters are `panel.core.events.ACTIONS`; a parameter of the wrong
+The actions and their parameters are `panel.games.airlines.events.ACTIONS`; a parameter of the wrong
 shape is an error of the file, found before anything is played. Whether an action may
 happen at its moment is the engine's answer (`Match.refusal`): an action the engine
 refuses then (a team challenging its own turn, a flip with no counter) does nothing and
@@ -32,17 +32,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from panel.games.airlines.cards import Card, parse_cards
+from panel.games.airlines.cards import Card
+from panel.games.airlines.deck_file import parse_cards
 from panel.games.airlines.engine import Match, MatchSettings, malformed
-from panel.core.errors import ConfigError, Problem, read_toml
-from panel.core.events import ACTIONS, Action, GameEvent, InputEvent
-from panel.core.i18n import N_, Text, Word
-from panel.core.layout import Layout, load_layout
-from panel.games.scenario_inputs import each_input, start_positions
+from panel.core.errors import ConfigError, Problem
+from panel.core.events import Action, GameEvent, InputEvent
+from panel.games.airlines.events import ACTIONS
+from panel.core.i18n import N_, Text, Word, _
+from panel.core.layout import Layout
+from panel.core.layout_file import load_layout
+from panel.games.scenario_inputs import read_end, read_inputs, start_positions
 
-# each verb of an [[input]] entry, and the keys it takes besides t and itself
+# the parameters an action entry may give (each checked by the engine's `malformed`)
 _ACTION_PARAMS = tuple(dict.fromkeys(p for params in ACTIONS.values() for p in params))
-_INPUT_EXTRAS = {"press": set(), "hold": set(), "release": set(), "move": {"to"}, "action": set(_ACTION_PARAMS)}
 
 
 class Scenario:
@@ -55,22 +57,23 @@ class Scenario:
         self.end = end
         self.positions = positions
 
+    @property
+    def game(self):
+        from panel.games.airlines.game import GAME
+
+        return GAME
+
     def new_match(self) -> Match:
         return Match(self.settings, self.layout, self.cards, positions=self.positions,
                      shuffle=self.cards is None)
 
-
-def load_scenario(path: str | Path) -> Scenario:
-    file = str(path)
-    raw = read_toml(path)
-    return parse_scenario(raw, file=file, base=Path(path).resolve().parent)
+    def result(self, match: Match, events: list[GameEvent], refused: list[dict[str, Any]],
+               tr: Any = None) -> dict[str, Any]:
+        return result(match, events, refused, tr)
 
 
-def parse_scenario(raw: dict[str, Any], *, file: str | None = None, base: Path | None = None) -> Scenario:
-    if isinstance(raw.get("match"), dict) and raw["match"].get("mode") == "kaboom":
-        from panel.games.kaboom.scenario import parse_kaboom_scenario
-
-        return parse_kaboom_scenario(raw, file=file, base=base)
+def parse_airlines_scenario(raw: dict[str, Any], *, file: str | None = None, base: Path | None = None) -> Scenario:
+    """A Penguin Airlines scenario (panel/games/scenarios.py reads which game a file is)."""
     problems: list[Problem] = []
     for k in raw:
         if k not in ("match", "cards", "input", "end", "panel"):
@@ -101,84 +104,21 @@ def parse_scenario(raw: dict[str, Any], *, file: str | None = None, base: Path |
 
     inputs, input_problems = parse_inputs(raw.get("input", []), layout, file)
     problems += input_problems
-    end = raw.get("end")
-    if end is not None and (not isinstance(end, (int, float)) or isinstance(end, bool) or end < 0):
-        problems.append(Problem(file, "end", Text(N_("must be a time in seconds (a number >= 0)"))))
-        end = None
+    end = read_end(raw, file, problems)
     if problems:
         raise ConfigError(problems)
-    return Scenario(settings, layout, cards, inputs, float(end) if end is not None else None, positions)
+    return Scenario(settings, layout, cards, inputs, end, positions)
 
 
 def parse_inputs(raw_inputs: Any, layout: Layout, file: str | None,
                  key: str = "input") -> tuple[list[InputEvent | Action], list[Problem]]:
-    problems: list[Problem] = []
-    out: list[InputEvent | Action] = []
-    for e, t, verb, bad in each_input(raw_inputs, file, key, _INPUT_EXTRAS, problems):
-        target = e[verb]
-        if verb in ("press", "hold", "release"):
-            if not isinstance(target, str) or (target not in layout.buttons and target not in layout.cockpit):
-                bad(Text(N_("{value} is not a button on the {side} side with the expansion") if layout.expansion
-                         else N_("{value} is not a button on the {side} side"), value=repr(target),
-                         side=Word(layout.side)), verb)
-                continue
-            if verb in ("press", "hold"):
-                out.append(InputEvent(target, True, t))
-            if verb in ("press", "release"):
-                out.append(InputEvent(target, False, t))
-        elif verb == "move":
-            tok = layout.tokens.get(target) if isinstance(target, str) else None
-            if tok is None:
-                bad(Text(N_("{value} is not a token on this layout"), value=repr(target)), "move")
-                continue
-            to = e.get("to")
-            to = str(to) if isinstance(to, int) and not isinstance(to, bool) else to
-            if to not in tok.positions:
-                bad(Text(N_("{value} is not a position of {id} ({positions})"), value=repr(to), id=target,
-                         positions=", ".join(tok.positions)), "to")
-                continue
-            out.append(InputEvent(target, to, t))
-        else:
-            if target == "new_match":
-                bad(Text(N_("a scenario plays one match: new_match is the service's, not a scenario's")), "action")
-                continue
-            params = {p: e[p] for p in _ACTION_PARAMS if p in e}
-            action = Action(target, t, params)
-            why = malformed(action, layout)
-            if why is not None:
-                bad(Text(why.message, **why.values), why.param)
-                continue
-            out.append(action)
-    return out, problems
-
-
-def input_entry(event: InputEvent | Action) -> dict[str, Any]:
-    """One logged input as a scenario [[input]] entry (the inverse of parse_inputs)."""
-    if isinstance(event, Action):
-        return {"t": event.t, "action": event.name, **event.params}
-    if isinstance(event.value, bool):
-        return {"t": event.t, ("hold" if event.value else "release"): event.control}
-    return {"t": event.t, "move": event.control, "to": event.value}
-
-
-def play(match: Match, inputs: list[InputEvent | Action], end: float | None = None,
-         refused: list[dict[str, Any]] | None = None, tr: Any = None) -> list[GameEvent]:
-    """Feed the inputs in order; the game events. An action the engine refuses at its
-    moment does nothing; when `refused` is given, each refusal is appended to it, its
-    reason in the language of `tr` (English without it: the JSON output)."""
-    events: list[GameEvent] = []
-    for i, event in enumerate(inputs):
-        if isinstance(event, Action):
-            events += match.advance(event.t)  # asked at its moment: the timer may have run out
-            why = match.refusal(event)
-            if why is not None:
-                if refused is not None:
-                    refused.append({"t": event.t, "action": event.name, **event.params, "reason": why.text(tr)})
-                continue
-        events += match.handle(event)
-    if end is not None:
-        events += match.advance(end)
-    return events
+    return read_inputs(
+        raw_inputs, layout, file, key=key, action_params=_ACTION_PARAMS, malformed=lambda a: malformed(a, layout),
+        not_a_button=lambda v: Text(N_("{value} is not a button on the {side} side with the expansion")
+                                    if layout.expansion else N_("{value} is not a button on the {side} side"),
+                                    value=repr(v), side=Word(layout.side)),
+        not_a_token=lambda v: Text(N_("{value} is not a token on this layout"), value=repr(v)),
+        new_match=Text(N_("a scenario plays one match: new_match is the service's, not a scenario's")))
 
 
 def contract_events(events: list[GameEvent]) -> list[dict[str, Any]]:
@@ -213,11 +153,19 @@ def contract_events(events: list[GameEvent]) -> list[dict[str, Any]]:
 
 
 def named(event: dict[str, Any], layout: Layout | None, tr: Any) -> dict[str, Any]:
-    """An event dict whose control's plain name (`name`, a mistake's) is said in the language
-    of `tr` (the engine says it in English); unchanged without a layout or a language."""
-    if tr is None or layout is None or "name" not in event or event.get("control") not in layout:
+    """A mistake's event dict with its control's plain name (`name`) in the language of `tr`
+    (English without it): the engine says the control's id; named here, once. Other events,
+    and any without a layout, unchanged."""
+    if layout is None or event.get("type") != "mistake" or event.get("control") not in layout:
         return event
-    return {**event, "name": layout.plain_name(event["control"], tr)}
+    name = layout.plain_name(event["control"], tr)
+    out: dict[str, Any] = {}
+    for k, v in event.items():  # the name right after the control, where a reader looks for it
+        if k != "name":
+            out[k] = v
+        if k == "control":
+            out["name"] = name
+    return out
 
 
 def result(match: Match, events: list[GameEvent], refused: list[dict[str, Any]] | None = None,
@@ -234,12 +182,27 @@ def result(match: Match, events: list[GameEvent], refused: list[dict[str, Any]] 
     }
 
 
-def run_scenario(scenario: Scenario, tr: Any = None) -> dict[str, Any]:
-    """The scenario's result; its words (refusals' reasons, controls' plain names) in the
-    language of `tr`, English without it (the JSON output)."""
-    if getattr(scenario, "mode", None) == "kaboom":
-        return scenario.run(tr)
-    match = scenario.new_match()
-    refused: list[dict[str, Any]] = []
-    events = play(match, scenario.inputs, scenario.end, refused, tr)
-    return result(match, events, refused, tr)
+def print_log(out: dict) -> None:
+    """The result as a log a person reads, in the system locale's language (run_scenario
+    with its translations); an action the engine refused is a `refused` line at its moment,
+    with the engine's reason. Event types and their fields are the scripting contract's
+    names, as in the JSON output."""
+    lines = []
+    for e in out["events"]:
+        details = ", ".join(f"{k}={v}" for k, v in e.items() if k not in ("t", "type", "card", "outcome"))
+        lines.append((e["t"], f"{e['t']:8.2f}s  {e['type']:<16} {details}"))
+    refused = _("refused")
+    for r in out.get("refused", []):
+        asked = ", ".join(f"{k}={v}" for k, v in r.items() if k not in ("t", "action", "reason"))
+        lines.append((r["t"], f"{r['t']:8.2f}s  {refused:<16} {r['action']}{f' ({asked})' if asked else ''}: "
+                              f"{r['reason']}"))
+    for _t, line in sorted(lines, key=lambda tl: tl[0]):  # stable: a refusal after that moment's events
+        print(line)
+    print(_("scores: {scores}").format(scores=", ".join(f"{k} {v}" for k, v in out["scores"].items())))
+    if out["finished"]:
+        if out["winner"]:
+            print(_("winner: {teams}").format(teams=_(" and ").join(out["winner"])))
+        if out["tier"]:
+            print(_("landing: {tier}: {outcome}").format(tier=_(out["tier"]), outcome=_(out["outcome"])))
+    else:
+        print(_("match not finished (round {round})").format(round=out["round"]))

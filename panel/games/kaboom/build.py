@@ -11,8 +11,10 @@ from typing import Any
 from panel.games.kaboom.engine import KaboomMatch
 from panel.games.kaboom.settings import DIFFICULTIES, KaboomSettings
 from panel.core.errors import ConfigError
-from panel.core.layout import Layout, load_layout
-from panel.games.kaboom.mapping import KaboomMapping, load_mapping
+from panel.core.layout import Layout
+from panel.core.layout_file import load_layout
+from panel.games.kaboom.mapping import KaboomMapping
+from panel.games.kaboom.mapping_file import load_mapping
 from panel.games.kaboom.missions import load_missions
 
 

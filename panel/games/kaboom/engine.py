@@ -20,7 +20,8 @@ import enum
 import random
 from typing import Any
 
-from panel.core.events import KABOOM_ACTIONS, Action, GameEvent, InputEvent
+from panel.core.events import Action, GameEvent, InputEvent
+from panel.games.kaboom.events import ACTIONS  # everything a person, a button or a script can ask
 from panel.games.kaboom.mapping import KaboomMapping
 from panel.core.layout import Layout
 from panel.core.clock import Countdown, at
@@ -37,7 +38,6 @@ class Phase(enum.Enum):
     FINISHED = "finished"
 
 
-ACTIONS = KABOOM_ACTIONS  # everything a person, a button or a script can ask (panel.core.events)
 # Why the clocks stop (Kaboom rule 11): the game master, a restart of the service, a lost
 # link to the panel; a resume that names no reason lifts the first two.
 PAUSES = ("pause", "restart", "link")
@@ -71,7 +71,7 @@ class KaboomMatch:
     `mapping` says which panel control is which (the layout's [kaboom] table); without
     it only Actions are understood. `layout` is the panel (the service keeps the tokens'
     positions through any match, this one too) and `positions` where its tokens stand at
-    set-up: the protection may already be off.
+    set-up; the protection is on at set-up whatever they say (Kaboom rule 9).
     """
 
     def __init__(self, settings: KaboomSettings, mapping: KaboomMapping | None = None, *,
@@ -97,7 +97,10 @@ class KaboomMatch:
         self.layout = layout
         self.positions: dict[str, str] = layout.start_positions() if layout is not None else {}
         self.positions.update({k: v for k, v in (positions or {}).items() if k in self.positions})
-        self.cover_open = mapping is not None and self.positions.get(mapping.cover) == mapping.cover_open
+        # Kaboom rule 9: every mission starts protected, wherever the lever stands at its
+        # set-up (a lever an Airlines card or the last mission left down lifts nothing): the
+        # players lift the protection during the mission, by moving it.
+        self.cover_open = False
         self.held: set[str] = set()  # colours whose button is down now
         self.pause_reasons: set[str] = set()
         self.outcome: str | None = None

@@ -14,14 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from panel.games.kaboom.settings import DIFFICULTIES, LIMITS, MissionRules, RULE_WORDS
-from panel.core.errors import ConfigError, Problem, read_toml
 from panel.core.i18n import N_, Text, Word
+from panel.core.schema import Array, Field, Int, Problems, Table, say, whole
+from panel.core.toml_file import read_toml
 
 DEFAULT_MISSIONS = "missions.toml"
-_DIFFICULTY_KEYS = ("time_per_player", "alert_seconds")
-_MISSION_KEYS = ("number", "name", "alerts", "alerts_face_up", "recharge_seconds", "recharge_above_start",
-                 "time_change", "alert_change")
-_TOP_KEYS = ("format", "difficulty", "mission", "custom")
 
 
 def default_missions_path() -> Path:
@@ -74,108 +71,84 @@ class Missions:
         }
 
 
-def _whole(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+_RULE = N_("must be a whole number from {low} to {high} ({what}), not {value}")
+
+
+def _rule(k: str) -> Int:
+    low, high = LIMITS[k]
+    return Int(required=True, lo=low, hi=high, says=_RULE,
+               values={"low": low, "high": high, "what": Word(RULE_WORDS[k])})
+
+
+_DIFFICULTIES = N_("needs a table for each difficulty: {names}")
+_MISSIONS = N_("needs the missions as [[mission]] tables")
+_CHANGE = Int(default=0, says=N_("must be a whole number of seconds (negative takes some off), not {value}"))
+_RULE_KEYS = ("alerts", "alerts_face_up", "recharge_seconds", "recharge_above_start")
+MISSIONS_FILE = Table(fields={
+    "format": Field(default=1),
+    "difficulty": Table(says=_DIFFICULTIES, missing=_DIFFICULTIES, values={"names": ", ".join(DIFFICULTIES)},
+                        fields={name: Table(missing=N_("missing: every difficulty needs time_per_player and "
+                                                       "alert_seconds"),
+                                            fields={k: _rule(k) for k in ("time_per_player", "alert_seconds")})
+                                for name in DIFFICULTIES}),
+    "mission": Array(says=_MISSIONS, missing=_MISSIONS,
+                     of=Table(says=N_("must be a table"), fields={
+                         "number": Field(), "name": Field(), **{k: Field() for k in _RULE_KEYS},
+                         "time_change": _CHANGE, "alert_change": _CHANGE})),
+    "custom": Field(),
+})
+
+
+def _mission(problems: Problems, i: int, m: dict, raw: dict, difficulties: dict[str, Difficulty]) -> Mission | None:
+    """The i-th [[mission]] (`m` as read, `raw` as written), playable at every difficulty."""
+    key, number = f"mission[{i}]", m["number"]
+    if not whole(number) or number != i + 1:
+        problems.add(f"{key}.number", say(N_("must be {n}: missions are numbered 1, 2, 3 ... in order, not {value}"),
+                                          number, n=i + 1))
+        return None
+    name = m["name"] if m["name"] is not None else f"Mission {number}"
+    if not isinstance(name, str) or not name.strip():
+        problems.add(f"{key}.name", Text(N_("must be a name (text)")))
+        return None
+    # A mission's own rules checked as rules; its clocks come from the difficulty (the
+    # lowest legal values stand in here) and are checked below, at every difficulty.
+    rules = MissionRules.from_dict({k: raw[k] for k in _RULE_KEYS if k in raw}
+                                   | {"time_per_player": LIMITS["time_per_player"][0],
+                                      "alert_seconds": LIMITS["alert_seconds"][0]},
+                                   file=problems.file, key=key, problems=problems.found)
+    if rules is None:
+        return None
+    mission = Mission(number, name.strip(), rules.alerts, rules.alerts_face_up, rules.recharge_seconds,
+                      rules.recharge_above_start, m["time_change"], m["alert_change"])
+    # The difficulty's numbers changed by the mission's must stay playable at every level.
+    for dname, d in difficulties.items():
+        for k, base, change, what in (("time_per_player", d.time_per_player, mission.time_change, "time_change"),
+                                      ("alert_seconds", d.alert_seconds, mission.alert_change, "alert_change")):
+            low, high = LIMITS[k]
+            if not low <= base + change <= high:
+                problems.add(f"{key}.{what}", Text(N_("gives {value} {what} at {difficulty} (must be from {low} to "
+                                                      "{high})"), value=base + change, what=Word(RULE_WORDS[k]),
+                                                   difficulty=dname, low=low, high=high))
+    return mission
 
 
 def parse_missions(raw: dict[str, Any], file: str) -> Missions:
-    problems: list[Problem] = []
-
-    def bad(key: str, reason: Text) -> None:
-        problems.append(Problem(file, key, reason))
-
-    for k in raw:
-        if k not in _TOP_KEYS:
-            bad(k, Text(N_("unknown key (expected one of: {keys})"), keys=", ".join(_TOP_KEYS)))
-    if raw.get("format", 1) != 1:
-        bad("format", Text(N_("unsupported missions format {value} (this program reads format 1)"),
-                           value=repr(raw.get("format"))))
-
-    difficulties: dict[str, Difficulty] = {}
-    raw_d = raw.get("difficulty")
-    if not isinstance(raw_d, dict):
-        bad("difficulty", Text(N_("needs a table for each difficulty: {names}"), names=", ".join(DIFFICULTIES)))
-        raw_d = {}
-    for name in raw_d:
-        if name not in DIFFICULTIES:
-            bad(f"difficulty.{name}", Text(N_("unknown difficulty (expected {names})"), names=", ".join(DIFFICULTIES)))
-    for name in DIFFICULTIES:
-        key = f"difficulty.{name}"
-        d = raw_d.get(name)
-        if not isinstance(d, dict):
-            if raw_d:
-                bad(key, Text(N_("missing: every difficulty needs time_per_player and alert_seconds")))
-            continue
-        ok = True
-        for k in d:
-            if k not in _DIFFICULTY_KEYS:
-                bad(f"{key}.{k}", Text(N_("unknown key (expected {keys})"), keys=", ".join(_DIFFICULTY_KEYS)))
-        for k in _DIFFICULTY_KEYS:
-            low, high = LIMITS[k]
-            v = d.get(k)
-            if not _whole(v) or not low <= v <= high:
-                bad(f"{key}.{k}", Text(N_("must be a whole number from {low} to {high} ({what}), not {value}"), low=low,
-                                         high=high, what=Word(RULE_WORDS[k]), value=repr(v)))
-                ok = False
-        if ok:
-            difficulties[name] = Difficulty(d["time_per_player"], d["alert_seconds"])
-
-    missions: dict[int, Mission] = {}
-    raw_m = raw.get("mission")
-    if not isinstance(raw_m, list) or not raw_m:
-        bad("mission", Text(N_("needs the missions as [[mission]] tables")))
-        raw_m = []
-    for i, m in enumerate(raw_m):
-        key = f"mission[{i}]"
-        if not isinstance(m, dict):
-            bad(key, Text(N_("must be a table")))
-            continue
-        for k in m:
-            if k not in _MISSION_KEYS:
-                bad(f"{key}.{k}", Text(N_("unknown key (expected one of: {keys})"), keys=", ".join(_MISSION_KEYS)))
-        number = m.get("number")
-        if not _whole(number) or number != i + 1:
-            bad(f"{key}.number", Text(N_("must be {n}: missions are numbered 1, 2, 3 ... in order, not {value}"),
-                                      n=i + 1, value=repr(number)))
-            continue
-        name = m.get("name", f"Mission {number}")
-        if not isinstance(name, str) or not name.strip():
-            bad(f"{key}.name", Text(N_("must be a name (text)")))
-            continue
-        # A mission's own rules checked as rules; its clocks come from the difficulty (the
-        # lowest legal values stand in here) and are checked below, at every difficulty.
-        rules = MissionRules.from_dict(
-            {k: m.get(k) for k in ("alerts", "alerts_face_up", "recharge_seconds", "recharge_above_start")
-             if k in m} | {"time_per_player": LIMITS["time_per_player"][0],
-                           "alert_seconds": LIMITS["alert_seconds"][0]},
-            file=file, key=key, problems=problems)
-        changes = {}
-        for k in ("time_change", "alert_change"):
-            v = m.get(k, 0)
-            if not _whole(v):
-                bad(f"{key}.{k}", Text(N_("must be a whole number of seconds (negative takes some off), not {value}"),
-                                      value=repr(v)))
-                v = None
-            changes[k] = v
-        if rules is None or None in changes.values():
-            continue
-        mission = Mission(number, name.strip(), rules.alerts, rules.alerts_face_up, rules.recharge_seconds,
-                          rules.recharge_above_start, changes["time_change"], changes["alert_change"])
-        # The difficulty's numbers changed by the mission's must stay playable at every level.
-        for dname, d in difficulties.items():
-            for k, base, change in (("time_per_player", d.time_per_player, mission.time_change),
-                                    ("alert_seconds", d.alert_seconds, mission.alert_change)):
-                low, high = LIMITS[k]
-                if not low <= base + change <= high:
-                    what = "time_change" if k == "time_per_player" else "alert_change"
-                    bad(f"{key}.{what}", Text(N_("gives {value} {what} at {difficulty} (must be from {low} to {high})"),
-                                              value=base + change, what=Word(RULE_WORDS[k]), difficulty=dname,
-                                              low=low, high=high))
-        missions[number] = mission
-
-    custom = MissionRules.from_dict(raw.get("custom"), file=file, key="custom", problems=problems)
-    if problems:
-        raise ConfigError(problems)
+    problems = Problems(file)
+    top = MISSIONS_FILE.read_top(raw, problems)
+    if top["format"] != 1:
+        problems.add("format", say(N_("unsupported missions format {value} (this program reads format 1)"),
+                                   top["format"]))
+    difficulties = {name: Difficulty(d["time_per_player"], d["alert_seconds"])
+                    for name, d in (top["difficulty"] or {}).items() if d is not None and None not in d.values()}
+    if raw.get("mission") == []:
+        problems.add("mission", Text(_MISSIONS))
+    missions = {}
+    for i, m in enumerate(top["mission"]):
+        mission = _mission(problems, i, m, raw["mission"][i], difficulties) if m is not None else None
+        if mission is not None:
+            missions[mission.number] = mission
+    custom = MissionRules.from_dict(raw.get("custom"), file=file, key="custom", problems=problems.found)
+    problems.raise_any()
     return Missions(file, difficulties, missions, custom)
 
 

@@ -39,20 +39,17 @@ from panel.games.kaboom.settings import KaboomSettings
 from panel.core.errors import ConfigError, Problem
 from panel.core.events import Action, GameEvent, InputEvent
 from panel.core.i18n import N_, Text, _
-from panel.games.scenario_inputs import each_input, start_positions
+from panel.games.scenario_inputs import read_end, read_inputs, start_positions
 from panel.core.layout import Layout
 from panel.games.kaboom.build import panel_for
 from panel.games.kaboom.mapping import BUTTON_ROLES, KaboomMapping
 from panel.games.kaboom.missions import load_missions
 
-# each verb of an [[input]] entry, and the keys it takes besides t and itself
-_ACTION_PARAMS = {p for params in ACTIONS.values() for p in params}
-_EXTRAS = {"press": set(), "hold": set(), "release": set(), "move": {"to"}, "action": _ACTION_PARAMS}
+# the parameters an action entry may give (each checked by the engine's `malformed`)
+_ACTION_PARAMS = tuple(dict.fromkeys(p for params in ACTIONS.values() for p in params))
 
 
 class KaboomScenario:
-    mode = "kaboom"
-
     def __init__(self, settings: KaboomSettings, layout: Layout, mapping: KaboomMapping,
                  inputs: list[InputEvent | Action], end: float | None, positions: dict[str, str]):
         self.settings = settings
@@ -65,27 +62,19 @@ class KaboomScenario:
     def new_match(self) -> KaboomMatch:
         return KaboomMatch(self.settings, self.mapping, layout=self.layout, positions=self.positions)
 
-    def run(self, tr: Any = None) -> dict[str, Any]:
-        """The mission's result; the refusals' reasons in the language of `tr` (English without it)."""
-        match = self.new_match()
-        events: list[GameEvent] = []
-        refused: list[dict[str, Any]] = []
-        for event in self.inputs:
-            events += match.advance(event.t)  # asked at its moment: a clock may have run out
-            asked = event if isinstance(event, Action) else match.asks(event)
-            why = match.refusal(asked) if asked is not None else None
-            if why is not None:
-                pressed = {"control": event.control} if isinstance(event, InputEvent) else {}
-                refused.append({"t": event.t, "action": asked.name, **asked.params, **pressed, "reason": why.text(tr)})
-            events += match.handle(event)
-        if self.end is not None:
-            events += match.advance(self.end)
+    @property
+    def game(self):
+        from panel.games.kaboom.game import GAME
+
+        return GAME
+
+    def result(self, match: KaboomMatch, events: list[GameEvent], refused: list[dict[str, Any]],
+               tr: Any = None) -> dict[str, Any]:
         return result(match, events, refused)
 
 
 def result(match: KaboomMatch, events: list[GameEvent], refused: list[dict[str, Any]]) -> dict[str, Any]:
     return {
-        "game": "kaboom",
         "events": [e.as_dict() for e in events],
         "refused": refused,
         "time_left": {c: match.time_left(c) for c in match.colours},
@@ -121,56 +110,23 @@ def parse_kaboom_scenario(raw: dict[str, Any], *, file: str | None = None, base:
     positions = start_positions(raw.get("panel", {}), layout, file, problems)
     inputs, input_problems = parse_inputs(raw.get("input", []), layout, mapping, file)
     problems += input_problems
-    end = raw.get("end")
-    if end is not None and (not isinstance(end, (int, float)) or isinstance(end, bool) or end < 0):
-        problems.append(Problem(file, "end", Text(N_("must be a time in seconds (a number >= 0)"))))
-        end = None
+    end = read_end(raw, file, problems)
     if problems:
         raise ConfigError(problems)
-    return KaboomScenario(settings, layout, mapping, inputs, float(end) if end is not None else None, positions)
+    return KaboomScenario(settings, layout, mapping, inputs, end, positions)
 
 
 def parse_inputs(raw_inputs: Any, layout: Layout, mapping: KaboomMapping, file: str | None,
                  key: str = "input") -> tuple[list[InputEvent | Action], list[Problem]]:
     """Any control of the panel may be pressed or moved (a logged mission has them all; the
     engine uses those of the [kaboom] table and leaves the others alone)."""
-    problems: list[Problem] = []
-    out: list[InputEvent | Action] = []
-    for e, t, verb, bad in each_input(raw_inputs, file, key, _EXTRAS, problems):
-        target = e[verb]
-        if verb in ("press", "hold", "release"):
-            if not isinstance(target, str) or (target not in layout.buttons and target not in layout.cockpit):
-                bad(Text(N_("{value} is not a button of the panel (Kaboom uses {buttons})"), value=repr(target),
-                         buttons=", ".join(kaboom_buttons(mapping))), verb)
-                continue
-            if verb in ("press", "hold"):
-                out.append(InputEvent(target, True, t))
-            if verb in ("press", "release"):
-                out.append(InputEvent(target, False, t))
-        elif verb == "move":
-            tok = layout.tokens.get(target) if isinstance(target, str) else None
-            if tok is None:
-                bad(Text(N_("{value} is not a token of the panel (the mission button's protection is {cover})"),
-                         value=repr(target), cover=mapping.cover), "move")
-                continue
-            to = e.get("to")
-            to = str(to) if isinstance(to, int) and not isinstance(to, bool) else to
-            if to not in tok.positions:
-                bad(Text(N_("{value} is not a position of {id} ({positions})"), value=repr(to), id=target,
-                         positions=", ".join(tok.positions)), "to")
-                continue
-            out.append(InputEvent(target, to, t))
-        else:
-            if target == "new_match":
-                bad(Text(N_("a scenario plays one mission: new_match is the service's, not a scenario's")), "action")
-                continue
-            action = Action(target, t, {p: e[p] for p in _ACTION_PARAMS if p in e})
-            why = malformed(action)
-            if why is not None:
-                bad(Text(why.message, **why.values), why.param)
-                continue
-            out.append(action)
-    return out, problems
+    return read_inputs(
+        raw_inputs, layout, file, key=key, action_params=_ACTION_PARAMS, malformed=malformed,
+        not_a_button=lambda v: Text(N_("{value} is not a button of the panel (Kaboom uses {buttons})"), value=repr(v),
+                                    buttons=", ".join(kaboom_buttons(mapping))),
+        not_a_token=lambda v: Text(N_("{value} is not a token of the panel (the mission button's protection is "
+                                      "{cover})"), value=repr(v), cover=mapping.cover),
+        new_match=Text(N_("a scenario plays one mission: new_match is the service's, not a scenario's")))
 
 
 def kaboom_buttons(mapping: KaboomMapping) -> list[str]:

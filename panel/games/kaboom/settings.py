@@ -147,7 +147,7 @@ class KaboomSettings:
         return tuple(p.colour for p in self.players)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"mode": self.mode, "players": [p.as_dict() for p in self.players], "difficulty": self.difficulty,
+        return {"players": [p.as_dict() for p in self.players], "difficulty": self.difficulty,
                 "mission": self.mission, "custom": dict(self.custom) if self.custom is not None else None,
                 "seed": self.seed, "layout": self.layout, "missions": self.missions, "rules": self.rules.as_dict()}
 

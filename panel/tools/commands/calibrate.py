@@ -36,12 +36,11 @@ def register(sub) -> None:
 def calibrate_command(args) -> int:
     from panel.hardware import calibration as calmod
     from panel.core.errors import ConfigError, Problem
-    from panel.hardware.map import AdcSource, EncoderSource
     from panel.hardware.map import DEFAULT_MAP, checked_map
 
     hmap, layout, _warnings = checked_map(args.map or DEFAULT_MAP, args.layout)
     path = Path(args.file) if args.file else calmod.default_path()
-    targets = [cid for cid, s in hmap.controls.items() if isinstance(s, (AdcSource, EncoderSource))]
+    targets = [cid for cid, s in hmap.controls.items() if s.calibrated is not None]
     if args.only:
         unknown = [c for c in args.only if c not in targets]
         if unknown:
@@ -93,7 +92,6 @@ async def _calibrate(hmap, layout, targets, path, *, sim: bool):
     from contextlib import ExitStack
 
     from panel.hardware import calibration as calmod
-    from panel.hardware.map import AdcSource, EncoderSource
     from panel.hardware.pins import pin_factory
 
     cal = calmod.Calibration(map=hmap.name)
@@ -107,11 +105,11 @@ async def _calibrate(hmap, layout, targets, path, *, sim: bool):
             panel = SimPanel(hmap, layout)
         maker = _Maker(panel)
         readers = _Readers(hmap, layout, stack, factory, panel)
-        await readers.start([c for c in targets if isinstance(hmap.controls[c], AdcSource)])
+        await readers.start([c for c in targets if hmap.controls[c].calibrated == "ends"])
         for cid in targets:
             s = hmap.controls[cid]
             c = layout.control(cid)
-            if isinstance(s, AdcSource):
+            if s.calibrated == "ends":  # a slider: its two ends, then each position checked
                 n = len(c.positions)
                 print(ngettext("{control}: {n} position, {positions}", "{control}: {n} positions, {positions}", n)
                       .format(control=cid, n=n, positions=", ".join(c.positions)))
@@ -136,7 +134,7 @@ async def _calibrate(hmap, layout, targets, path, *, sim: bool):
                                                                                         read=got)
                              for p, got in bad.items()]
                 cal.sliders[cid] = sc
-            elif isinstance(s, EncoderSource):
+            elif s.calibrated == "home":  # the knob: homed at its start position
                 home = c.start
                 if s.on_board:
                     problems.append(_("{control}: homing a knob on the co-processor is not supported yet")

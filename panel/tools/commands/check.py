@@ -59,7 +59,7 @@ def check_command(args) -> int:
         print(_("warning: {warning}").format(warning=warning), file=talk)
     progress = _Progress(talk)
     if args.sim:
-        from panel.hardware.selftest_runner import run_sim
+        from panel.tools.selftest_sim import run_sim
 
         report = asyncio.run(run_sim(hmap, layout, progress=progress, tr=tr))
     else:

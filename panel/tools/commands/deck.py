@@ -14,11 +14,12 @@ import random
 import sys
 from pathlib import Path
 
-from panel.games.airlines.cards import Deck, check_card, dump_deck, load_deck
+from panel.games.airlines.cards import Deck, check_card
+from panel.games.airlines.deck_file import dump_deck, load_deck
 from panel.games.airlines.deckgen import generate_deck
 from panel.core.errors import ConfigError, Problem
 from panel.core.i18n import N_, Text, _, ngettext, system
-from panel.core.layout import default_layout_path, load_layout
+from panel.core.layout_file import default_layout_path, load_layout
 from panel.tools.commands.layout import add_layout_options
 
 

@@ -26,10 +26,10 @@ def add_print_parser(dsub) -> None:
 
 
 def print_command(args) -> int:
-    from panel.games.airlines.cards import load_deck
+    from panel.games.airlines.deck_file import load_deck
     from panel.games.airlines.deckgen import generate_deck
     from panel.games.airlines.deckprint import deck_pdf, page_count, write_pdf
-    from panel.core.layout import load_layout
+    from panel.core.layout_file import load_layout
 
     if args.deck is not None:
         deck = load_deck(args.deck)

@@ -7,8 +7,8 @@ import sys
 from panel.games.airlines.bot import BotCrew
 from panel.games.airlines.engine import Match, MatchSettings, Phase, Team
 from panel.core.i18n import _
-from panel.core.layout import load_layout
-from panel.games.airlines.scenario import input_entry
+from panel.core.layout_file import load_layout
+from panel.games.scenario_inputs import input_entry
 
 
 def register(sub) -> None:

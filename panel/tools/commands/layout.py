@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 from panel.core.i18n import _, ngettext
-from panel.core.layout import SIDES, load_layout
+from panel.core.layout import SIDES
+from panel.core.layout_file import load_layout
 
 
 def add_layout_options(p) -> None:

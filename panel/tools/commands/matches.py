@@ -14,8 +14,8 @@ from pathlib import Path
 
 from panel.core.errors import ConfigError, Problem
 from panel.core.i18n import N_, Text, _, ngettext
-from panel.games.airlines.scenario import input_entry
-from panel.service.replay import entry_event
+from panel.games.scenario_inputs import input_entry
+from panel.games.feed import entry_event
 
 
 def register(sub) -> None:
@@ -88,7 +88,7 @@ def export_match(args) -> int:
     end = 0.0
     for entry in entries:
         end = max(end, entry.t)
-        event = entry_event(entry)
+        event = entry_event(entry.kind, entry.t, entry.data)
         if event is not None:
             inputs.append(input_entry(event))
     doc["end"] = end

@@ -36,7 +36,7 @@ SETTINGS_TEMPLATE = """\
 # time_counters = 4
 # target_points = 12
 
-# [mqtt]                              # a venue's broker (README, "For venues")
+# [mqtt]                              # a venue's broker (the guide, docs/venues.md)
 # host = "venue-broker.local"
 # username = "cockpit-1"
 # password = "..."
@@ -299,7 +299,8 @@ def _group_exists(name: str) -> bool:
 def reset_pin(args) -> int:
     from panel.run import default_db
     from panel.server.security import Security, make_pin
-    from panel.storage.store import Store, StoreError
+    from panel.core.errors import StoreError
+    from panel.storage.store import Store
 
     db = Path(args.db) if args.db else default_db()
     if not db.exists():

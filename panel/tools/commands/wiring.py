@@ -32,20 +32,28 @@ def register(sub) -> None:
 
 def wiring_command(args) -> int:
     from panel.hardware.map import checked_map
-    from panel.tools.wiring import stale_files, wiring_files, write_wiring
+    from panel.tools.wiring import wiring_files
 
     hmap, layout, _warnings = checked_map(args.map, args.layout, side=args.side)
-    files = wiring_files(hmap, layout)
-    if args.check:
-        stale = stale_files(files, args.out)
+    return write_or_check(wiring_files(hmap, layout), args.out, check=args.check,
+                          command=f"penguin-panel wiring {args.map} --out {args.out}",
+                          up_to_date=_("{folder}: up to date with {map}").format(folder=args.out, map=args.map))
+
+
+def write_or_check(files: dict[str, str], out: str, *, check: bool, command: str, up_to_date: str) -> int:
+    """Write generated files into `out`, or with `check` write nothing and exit 1 naming
+    each one that is stale (the command that makes them again on the last line)."""
+    from panel.tools.wiring import stale_files, write_wiring
+
+    if check:
+        stale = stale_files(files, out)
         for name, which in stale.items():
-            print(_(SAY_STALE[which]).format(folder=args.out, file=name), file=sys.stderr)
+            print(_(SAY_STALE[which]).format(folder=out, file=name), file=sys.stderr)
         if stale:
-            print(_("run: {command}").format(command=f"penguin-panel wiring {args.map} --out {args.out}"),
-                  file=sys.stderr)
+            print(_("run: {command}").format(command=command), file=sys.stderr)
             return 1
-        print(_("{folder}: up to date with {map}").format(folder=args.out, map=args.map))
+        print(up_to_date)
         return 0
-    for p in write_wiring(files, args.out):
+    for p in write_wiring(files, out):
         print(p)  # the files written, one path a line (for scripts too)
     return 0

@@ -305,7 +305,7 @@ async function showDoneCards(s) {
       : t("Completed cards of {whose} last turn (round {round})", { whose: possessive(done.turn.team), round: done.turn.round });
     $("#donerow").replaceChildren(...done.cards.map((c) => {
       const pic = el("div", { class: "pic" });
-      pic.innerHTML = c.svg || ""; // drawn by the server (panel/web/card_drawing.py): trusted markup
+      pic.innerHTML = c.svg || ""; // drawn by the server (panel/games/airlines/card_drawing.py): trusted markup
       return el("figure", { class: "donecard", dataset: { index: c.index, number: c.number } }, pic,
         el("figcaption", { text: t("Completed card {number}", { number: c.index }) }));
     }));

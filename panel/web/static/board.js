@@ -90,7 +90,7 @@ async function showDoneCards(s) {
       const fig = el("figure", { class: "donecard", dataset: { index: c.index, number: c.number } },
         el("figcaption", { text: String(c.index) }));
       const pic = el("div", { class: "pic" });
-      pic.innerHTML = c.svg || ""; // drawn by the server (panel/web/card_drawing.py): trusted markup
+      pic.innerHTML = c.svg || ""; // drawn by the server (panel/games/airlines/card_drawing.py): trusted markup
       fig.prepend(pic);
       return fig;
     }));

@@ -84,8 +84,8 @@ export const post = (path, body, opts = {}) => api(path, { method: "POST", body,
 // t("Next: {team}", { team }), tn("{n} point", "{n} points", n), tp("context", "text"),
 // and data-t on an HTML element whose text is a message (data-t-attrs="title aria-label"
 // for attributes). The translations are the cockpit's gettext catalog in the language the
-// game master chose on /admin (compiled .mo, served as JSON by /api/i18n; see README,
-// "Languages"); a text the catalog lacks shows in English.
+// game master chose on /admin (compiled .mo, served as JSON by /api/i18n; see the guide's
+// docs/languages.md); a text the catalog lacks shows in English.
 let catalog = { language: "en", plural: "n != 1", messages: {} };
 let pluralIndex = (n) => (n !== 1 ? 1 : 0);
 const originals = new WeakMap(); // element -> its English text and attributes, as written

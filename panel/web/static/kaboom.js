@@ -3,7 +3,7 @@
 // the engine's (the state's `actions`, `players`, `alerts`); this only words and draws it.
 import { t, tp, tn } from "/static/common.js";
 
-// The lights' own colours (panel/hardware/kaboom_patterns.py): a pixel cannot show black,
+// The lights' own colours (panel/games/kaboom/show.py): a pixel cannot show black,
 // so the black penguin is violet on the lights and drawn dark here, with a violet ring.
 export const PENGUIN_CSS = {
   red: "#e0203a", blue: "#1f5fd0", white: "#f4f4f0", yellow: "#f5c518", green: "#21a045", black: "#23232a",

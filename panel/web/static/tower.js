@@ -65,7 +65,7 @@ function showCard(msg) {
     $("#waiting").classList.remove("hidden");
     return;
   }
-  // The SVG is drawn by the server (panel/web/card_drawing.py) from the layout: trusted markup.
+  // The SVG is drawn by the server (panel/games/airlines/card_drawing.py) from the layout: trusted markup.
   box.innerHTML = msg.svg || "";
   // The card in plain words too, under the drawing (screen readers, a quick check): the server's.
   $("#cardlines").replaceChildren(...(msg.lines || []).map((l) => el("li", { text: l })));

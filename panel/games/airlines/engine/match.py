@@ -18,7 +18,8 @@ from dataclasses import replace
 from typing import Any
 
 from panel.games.airlines.cards import Card, card_section, check_card, sequence_buttons, with_colours
-from panel.core.events import ACTIONS, Action, GameEvent, InputEvent
+from panel.core.events import Action, GameEvent, InputEvent
+from panel.games.airlines.events import ACTIONS
 from panel.core.layout import Layout
 from panel.games.airlines.engine import cooperative
 from panel.core.clock import at
@@ -406,11 +407,16 @@ class Match:
                     out[name] = {}
         return out
 
+    def asks(self, event: InputEvent) -> Action | None:
+        """A press or a move is never refused: the rules judge it (a mistake or not)."""
+        return None
+
     def snapshot(self, now: float | None = None) -> dict[str, Any]:
         """The whole visible state, JSON-ready, for pages and LEDs."""
         turn = self._turn
         tower, crew = self.roles()
         return {
+            "game": "airlines",
             "phase": self.phase.value,
             "mode": self.settings.mode,
             "team": self.current_team,
@@ -425,7 +431,6 @@ class Match:
             "mistakes": turn.mistakes if turn else 0,
             "mistakes_per_turn": MISTAKES_PER_TURN,
             "stuck": turn.stuck if turn else None,
-            "stuck_name": self.layout.plain_name(turn.stuck) if turn and turn.stuck else None,
             "completed": len(turn.completed) if turn else 0,
             "cards_per_turn": CARDS_PER_TURN,
             "card": turn.card.as_dict() if turn and turn.card else None,
@@ -461,9 +466,8 @@ class Match:
         return played
 
     def _public_turn(self, h: dict[str, Any]) -> dict[str, Any]:
-        """A finished turn as the pages show it: its stuck control's plain name beside the id."""
+        """A finished turn as the pages show it (the presentation names its stuck control)."""
         d = {k: (list(v) if isinstance(v, list) else v) for k, v in h.items() if k not in ("started", "ended")}
-        d["stuck_name"] = self.layout.plain_name(h["stuck"]) if h["stuck"] else None
         return d
 
     # ------------------------------------------------------------------ actions
@@ -744,7 +748,8 @@ class Match:
         first = turn.mistakes == 1
         if first:
             turn.stuck = control  # the crew keeps a finger on it (rule 16)
-        out.append(GameEvent(t, "mistake", {"control": control, "name": self.layout.plain_name(control),
+        # The control by its id: the presentation names it, once, in the reader's language.
+        out.append(GameEvent(t, "mistake", {"control": control,
                                             "reason": why, "mistakes": turn.mistakes,
                                             "stuck": first, "number": turn.card.number if turn.card else None,
                                             **extra}))

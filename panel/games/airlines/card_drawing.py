@@ -27,7 +27,8 @@ from dataclasses import replace
 from typing import Any, Iterable
 from xml.sax.saxutils import escape
 
-from panel.games.airlines.cards import Card, card_section, colour_sequence, parse_card
+from panel.games.airlines.cards import Card, card_section, colour_sequence
+from panel.games.airlines.deck_file import parse_card
 from panel.core.i18n import MODULE, N_, Word, render
 from panel.core.layout import DIRECTIONS, Button, Layout, Section, Token
 

@@ -1,5 +1,5 @@
 """What the pixels show during a Penguin Kaboom mission: pure functions from the mission's
-snapshot and the time to a frame (the Airlines game's are in patterns.py).
+snapshot and the time to a frame (drawn with panel/games/lights.py, as every game's are).
 
 * ring: before the start, one segment per player in their colour, dim; in play, the
   running clock drains in its player's colour (a clock recharged above its starting time
@@ -30,9 +30,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from panel.hardware.leds import Colour
-from panel.hardware.map import NeoPixelConfig
-from panel.hardware.patterns import AMBER, GREEN, OFF, RED, WHITE, Cue, blink, count_pixels, drain, scale
+from panel.core.colour import Colour
+from panel.games import lights
+from panel.games.lights import AMBER, GREEN, OFF, RED, WHITE, blink, count_pixels, drain, put, put_buttons, scale
 
 PLAYER_COLOURS: dict[str, Colour] = {"red": (255, 0, 0), "blue": (0, 70, 255), "white": (255, 255, 255),
                                      "yellow": (255, 190, 0), "green": (0, 210, 40), "black": (140, 0, 255)}
@@ -49,6 +49,32 @@ SOUNDS = {"mission_started": ("kaboom_start", "first"), "turn_passed": ("kaboom_
           "mission_confirmed": ("kaboom_confirmed", None), "mission_accomplished": ("kaboom_success", None),
           "mission_failed": ("kaboom_failed", None)}
 ALERT_CALL_SECONDS = 4.0  # a waiting alert's siren sounds again this often
+
+# How long each cue shows, seconds (each lasts at least its tune).
+CUE_SECONDS = {"kaboom_start": 1.0, "kaboom_pass": 0.6, "kaboom_recharge": 0.8, "kaboom_alert": 1.1,
+               "kaboom_confirmed": 1.0, "kaboom_success": 4.0, "kaboom_failed": 4.0}
+
+# The buzzer's tunes (see lights.Steps; within 220-3520 Hz) and which cuts which. The alert
+# is a siren, called again while no one reports the card flipped.
+TUNES: dict[str, lights.Steps] = {
+    **lights.TUNES,
+    "kaboom_start": ((880.0, 0.08), (1318.5, 0.12)),
+    "kaboom_pass": ((1318.5, 0.06),),
+    "kaboom_recharge": ((659.3, 0.06), (880.0, 0.06), (1318.5, 0.1)),
+    "kaboom_alert": ((880.0, 0.18), (1318.5, 0.18)) * 3,
+    "kaboom_confirmed": ((1046.5, 0.1), (None, 0.05), (1046.5, 0.1), (1568.0, 0.25)),
+    "kaboom_success": ((880.0, 0.12), (1108.7, 0.12), (1318.5, 0.12), (1760.0, 0.12), (None, 0.08),
+                       (1760.0, 0.6)),
+    "kaboom_failed": ((392.0, 0.3), (329.6, 0.3), (261.6, 0.7)),
+}
+PRIORITY = {**lights.PRIORITY, "kaboom_pass": 1, "kaboom_recharge": 1, "kaboom_start": 1, "kaboom_confirmed": 2,
+            "kaboom_alert": 3, "kaboom_success": 4, "kaboom_failed": 4}
+
+
+class Cue(lights.Cue):
+    """A Penguin Kaboom cue: `team` holds the player's colour it shows."""
+
+    SECONDS = CUE_SECONDS
 
 
 def ticking(snapshot: dict[str, Any]) -> float | None:
@@ -186,19 +212,13 @@ def button_lights(snapshot: dict[str, Any], now: float) -> dict[str, Colour]:
     return out
 
 
-def render(snapshot: dict[str, Any], now: float, config: NeoPixelConfig, cues: list[Cue] = ()) -> list[Colour]:
+def render(snapshot: dict[str, Any], now: float, config: Any, cues: list[Cue] = ()) -> list[Colour]:
     """The whole chain's frame for a Kaboom snapshot at `now`."""
     frame: list[Colour] = [OFF] * config.count
     cues = list(cues)
 
-    def put(role: str, pixels: list[Colour]) -> None:
-        for i, c in zip(config.pixels(role), pixels):
-            frame[i] = c
-
-    put("timer", ring(snapshot, now, len(config.pixels("timer")), cues))
+    put(frame, config, "timer", ring(snapshot, now, len(config.pixels("timer")), cues))
     if snapshot.get("phase") != "setup":
-        put("counters", alert_cards(snapshot, now, len(config.pixels("counters"))))
-    lights = button_lights(snapshot, now)
-    for control, i in config.buttons.items():
-        frame[i] = lights.get(control, OFF)
+        put(frame, config, "counters", alert_cards(snapshot, now, len(config.pixels("counters"))))
+    put_buttons(frame, config, button_lights(snapshot, now))
     return frame

@@ -17,32 +17,42 @@ Every sound the buzzer makes has its light here, for players who cannot hear it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
-from panel.hardware.leds import Colour
-from panel.hardware.map import NeoPixelConfig
+from panel.core.colour import Colour
+from panel.games import lights
+from panel.games.lights import AMBER, GREEN, OFF, RED, WHITE, blink, count_pixels, drain, put, put_buttons, scale
 
-OFF: Colour = (0, 0, 0)
-WHITE: Colour = (255, 255, 255)
-RED: Colour = (255, 0, 0)
-GREEN: Colour = (0, 200, 0)
-AMBER: Colour = (255, 120, 0)
 TEAM_COLOURS: tuple[Colour, ...] = ((0, 80, 255), (255, 0, 40), (0, 220, 60), (255, 200, 0),
                                     (160, 0, 255), (0, 220, 220))
 LAST_SECONDS = 5
 
 # How long each cue shows, seconds.
-CUE_SECONDS = {"turn_start": 1.0, "mistake": 1.0, "card": 0.6, "turn_end": 1.2, "game_end": 3.0, "challenge": 1.0,
-               # Penguin Kaboom's (kaboom_patterns.py); `team` then holds a player's colour
-               "kaboom_start": 1.0, "kaboom_pass": 0.6, "kaboom_recharge": 0.8, "kaboom_alert": 1.1,
-               "kaboom_confirmed": 1.0, "kaboom_success": 4.0, "kaboom_failed": 4.0}
-
+CUE_SECONDS = {"turn_start": 1.0, "mistake": 1.0, "card": 0.6, "turn_end": 1.2, "game_end": 3.0, "challenge": 1.0}
 
 # game event -> (the sound and light cue it makes, the event's detail naming whose colour
 # the cue shows)
 SOUNDS = {"turn_started": ("turn_start", "team"), "mistake": ("mistake", "team"), "card_completed": ("card", "team"),
           "turn_ended": ("turn_end", "team"), "game_ended": ("game_end", "team"), "challenge": ("challenge", "team")}
+
+# The buzzer's tunes (see lights.Steps; all within 220-3520 Hz, the buzzer's range) and
+# which cuts which: a tune cuts one of lower priority, never the mistake or the turn's end.
+TUNES: dict[str, lights.Steps] = {
+    **lights.TUNES,
+    "turn_start": ((880.0, 0.08), (1318.5, 0.12)),
+    "card": ((1318.5, 0.07), (1760.0, 0.12)),
+    "mistake": ((329.6, 0.15), (None, 0.05), (246.9, 0.35)),
+    "turn_end": ((1760.0, 0.15), (1318.5, 0.15), (880.0, 0.35)),
+    "game_end": ((880.0, 0.12), (1108.7, 0.12), (1318.5, 0.12), (1760.0, 0.5)),
+    "challenge": ((987.8, 0.1), (None, 0.06), (987.8, 0.1), (None, 0.06), (987.8, 0.25)),
+}
+PRIORITY = {**lights.PRIORITY, "turn_start": 1, "card": 1, "mistake": 2, "challenge": 2, "turn_end": 3, "game_end": 4}
+
+
+class Cue(lights.Cue):
+    """A Penguin Airlines cue: `team` is the team whose colour it shows."""
+
+    SECONDS = CUE_SECONDS
 
 
 def ticking(snapshot: dict[str, Any]) -> float | None:
@@ -61,48 +71,11 @@ def calling(snapshot: dict[str, Any]) -> tuple[str, float] | None:
     return None
 
 
-@dataclass(frozen=True)
-class Cue:
-    """A light that goes with a sound: `kind` started at `start`."""
-
-    kind: str
-    start: float
-    team: str | None = None
-
-    @property
-    def until(self) -> float:
-        return self.start + CUE_SECONDS[self.kind]
-
-    def active(self, now: float) -> bool:
-        return self.start <= now < self.until
-
-
-def scale(c: Colour, k: float) -> Colour:
-    return (round(c[0] * k), round(c[1] * k), round(c[2] * k))
-
-
 def team_colour(snapshot: dict[str, Any], team: str | None = None) -> Colour:
     team = snapshot.get("team") if team is None else team
     names = [t["name"] for t in snapshot.get("teams", [])] or list(snapshot.get("scores", {}))
     i = names.index(team) if team in names else 0
     return TEAM_COLOURS[i % len(TEAM_COLOURS)]
-
-
-def drain(n: int, fraction: float, colour: Colour) -> list[Colour]:
-    """A ring of n pixels holding `fraction` of its sand: full pixels, then one partial."""
-    fraction = min(max(fraction, 0.0), 1.0)
-    lit = fraction * n
-    full = int(lit)
-    out = [colour] * full
-    if full < n:
-        out.append(scale(colour, lit - full))
-        out += [OFF] * (n - full - 1)
-    return out
-
-
-def blink(now: float, start: float, hz: float) -> bool:
-    """On for the first half of each period since start."""
-    return ((now - start) * hz) % 1.0 < 0.5
 
 
 def timer_ring(snapshot: dict[str, Any], now: float, n: int, cues: list[Cue]) -> list[Colour]:
@@ -136,48 +109,36 @@ def timer_ring(snapshot: dict[str, Any], now: float, n: int, cues: list[Cue]) ->
     return drain(n, fraction, team_colour(snapshot))
 
 
-def count_pixels(n: int, lit: int, colour: Colour) -> list[Colour]:
-    return [colour if i < lit else OFF for i in range(n)]
-
-
-def render(snapshot: dict[str, Any], now: float, config: NeoPixelConfig, cues: list[Cue] = ()) -> list[Colour]:
+def render(snapshot: dict[str, Any], now: float, config: Any, cues: list[Cue] = ()) -> list[Colour]:
     """The whole chain's frame for this snapshot at `now`."""
     frame: list[Colour] = [OFF] * config.count
     cues = list(cues)
     in_turn = snapshot.get("phase") in ("in_turn", "paused")
 
-    def put(role: str, pixels: list[Colour]) -> None:
-        for i, c in zip(config.pixels(role), pixels):
-            frame[i] = c
-
-    put("timer", timer_ring(snapshot, now, len(config.pixels("timer")), cues))
+    put(frame, config, "timer", timer_ring(snapshot, now, len(config.pixels("timer")), cues))
     if in_turn:
-        put("counters", count_pixels(len(config.pixels("counters")), snapshot.get("counters_held", 0), AMBER))
+        held = snapshot.get("counters_held", 0)
+        put(frame, config, "counters", count_pixels(len(config.pixels("counters")), held, AMBER))
         mistake = next((c for c in reversed(cues) if c.kind == "mistake" and c.active(now)), None)
         mistakes = count_pixels(len(config.pixels("mistakes")), snapshot.get("mistakes", 0), RED)
         if mistake is not None and not blink(now, mistake.start, 4):
             mistakes = [OFF] * len(mistakes)
-        put("mistakes", mistakes)
+        put(frame, config, "mistakes", mistakes)
         done = snapshot.get("completed", 0)
         progress = count_pixels(len(config.pixels("progress")), done, GREEN)
         card = next((c for c in reversed(cues) if c.kind == "card" and c.active(now)), None)
         if card is not None and 0 < done <= len(progress):
             progress[done - 1] = WHITE
-        put("progress", progress)
+        put(frame, config, "progress", progress)
     else:
         mistake = None
 
+    # The few lit buttons (the others stay off): no walk over every button of a large panel.
+    allowed = snapshot.get("actions") or {}  # the engine's answer: lit when pressing it does something
+    lit = {"cockpit.start": GREEN if "start_turn" in allowed else OFF,
+           "cockpit.flip": AMBER if "flip" in allowed else OFF}
     stuck = snapshot.get("stuck") if in_turn else None
-    for control, i in config.buttons.items():
-        colour = OFF
-        if control == stuck:
-            colour = RED if mistake is None or blink(now, mistake.start, 4) else OFF
-        elif control.startswith("cockpit."):
-            role = control.split(".", 1)[1]
-            allowed = snapshot.get("actions") or {}  # the engine's answer: lit when pressing it does something
-            if role == "start" and "start_turn" in allowed:
-                colour = GREEN
-            elif role == "flip" and "flip" in allowed:
-                colour = AMBER
-        frame[i] = colour
+    if stuck is not None:
+        lit[stuck] = RED if mistake is None or blink(now, mistake.start, 4) else OFF
+    put_buttons(frame, config, lit)
     return frame

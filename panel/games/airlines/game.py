@@ -1,0 +1,182 @@
+"""Penguin Airlines as a game of the cockpit: what the service, the pages, the store and the
+venue ask of it (panel/games/base.py's `Game`), answered from the game's own modules."""
+
+from __future__ import annotations
+
+import secrets
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from panel.core.errors import ConfigError
+from panel.games.airlines.events import ACTIONS, EVENT_TYPES
+from panel.core.i18n import N_, _, translations
+from panel.core.layout import Layout
+from panel.core.layout_file import load_layout
+from panel.games.airlines import show
+from panel.games.airlines.debrief import COLUMNS, debrief
+from panel.games.airlines.engine import (CARDS_PER_TURN, CREW, MISTAKES_PER_TURN, Match, MatchSettings,
+                                         default_teams, names)
+from panel.games.base import Build, Engine
+
+TITLES = {"turns": N_("Turns: points, cards and mistakes"), "card_kinds": N_("Instruction types: time and mistakes"),
+          "controls": N_("Controls that caused mistakes")}
+
+
+@lru_cache(maxsize=8)
+def layout_for(path: str | None, side: str, expansion: bool) -> Layout:
+    """The layout a match is played on (read once per file, side and expansion)."""
+    return load_layout(path, side=side, expansion=expansion)
+
+
+class Airlines:
+    id = "airlines"
+    title = N_("Penguin Airlines")
+    actions = ACTIONS
+    event_types = EVENT_TYPES
+    settings_table = "match"
+    at_venue = True
+    show = show
+    columns = COLUMNS
+    table_titles = TITLES
+
+    # ------------------------------------------------------------------ matches
+    def from_stored(self, settings: dict[str, Any], positions: dict[str, str]) -> Match:
+        s = MatchSettings.from_dict(settings, key="")
+        return Match(s, layout_for(s.layout, s.side, s.expansion), positions=positions)
+
+    def set_up(self, body: dict[str, Any], *, build: Build, positions: dict[str, str], language: str) -> Match:
+        """What the game master chose, over the defaults; the build's own (layout file, touch
+        sensors) over both. Every match its own deck unless a seed is asked for."""
+        base = {**build.defaults_of(self.id), "seed": secrets.randbelow(2**31), "layout": build.layout_path,
+                "touch_sensors": build.touch_sensors}
+        # A cooperative crew listed as teams is one crew, named in the pages' language.
+        settings = MatchSettings.from_dict(body, key="", allowed=names("form"), base=base).one_crew(
+            translations(language).gettext(CREW))
+        return Match(settings, layout_for(settings.layout, settings.side, settings.expansion),
+                     positions=dict(positions))
+
+    def stored_settings(self, engine: Match) -> dict[str, Any]:
+        return engine.settings.as_dict()
+
+    def form(self, build: Build, tr: Any) -> dict[str, Any]:
+        return {"available": True}
+
+    def describe(self, engine: Match, code: str) -> str:
+        s = engine.settings
+        return f"{s.mode}, teams {', '.join(t.name for t in s.teams)}, join code {code}"
+
+    # ------------------------------------------------------------------ walk-up
+    def walks_up(self, control: str, *, build: Build, last: dict[str, Any] | None) -> bool:
+        """START sets a match up (rule: a café's cockpit plays without anyone at /admin)."""
+        return _whole_panel(build.layout_path).cockpit_role(control) == "start"
+
+    def walk_up_body(self, control: str, last: dict[str, Any] | None, last_engine: Engine | None, *,
+                     build: Build, language: str) -> dict[str, Any]:
+        if last is not None:  # the same settings again, a new deck
+            return {k: v for k, v in last.items() if k in names("form") and k != "seed"}
+        return {} if "teams" in build.defaults_of(self.id) else {"teams": default_teams(translations(language))}
+
+    walk_up_problem = N_("START could not set up a match ({why}): set it up on the game master's page, "
+                         "or name the teams and players in the settings file")
+
+    # ------------------------------------------------------------------ what people see
+    def present(self, state: dict[str, Any], engine: Match, tr: Any) -> dict[str, Any]:
+        """The snapshot's controls named for the reader (the stuck finger's, this turn's and
+        the round's), in the language of `tr` (English without it): the engine says ids."""
+        layout = engine.layout
+        state["stuck_name"] = layout.plain_name(state["stuck"], tr) if state.get("stuck") in layout else None
+        if state.get("last_turn"):
+            state["last_turn"] = _turn_named(state["last_turn"], layout, tr)
+        if state.get("round_turns"):
+            state["round_turns"] = [_turn_named(t, layout, tr) for t in state["round_turns"]]
+        return state
+
+    def present_event(self, event: dict[str, Any], engine: Match | None, tr: Any) -> dict[str, Any]:
+        from panel.games.airlines.scenario import named
+
+        return named(event, engine.layout if engine is not None else None, tr)
+
+    def tower_card(self, card: dict[str, Any], engine: Match) -> dict[str, Any]:
+        """The card for the tower: a simple card gets the colours of its buttons, in card order."""
+        card = dict(card)
+        if "colours" not in card:
+            buttons = engine.layout.buttons
+            card["colours"] = [buttons[b].colour for b in card.get("press", []) if b in buttons]
+        return card
+
+    def pages(self, tr: Any) -> dict[str, Any]:
+        return {"title": tr.gettext(self.title), "columns": {k: list(v) for k, v in COLUMNS.items()},
+                "tables": {k: tr.gettext(v) for k, v in TITLES.items()}}
+
+    # ------------------------------------------------------------------ afterwards
+    def summary(self, engine: Match, events: list[Any]) -> dict[str, Any]:
+        from panel.games.airlines.scenario import contract_events, named
+
+        return {"scores": dict(engine.scores), "round": engine.round, "finished": engine.finished,
+                "winner": engine.winner, "tier": engine.tier, "outcome": engine.outcome, "ended_by": engine.ended_by,
+                "unscored": engine.unscored, "turns_played": engine.turns_played(),
+                "cards_per_turn": CARDS_PER_TURN, "mistakes_per_turn": MISTAKES_PER_TURN,
+                "tables": debrief([named(e, engine.layout, None) for e in contract_events(events)])}
+
+    def summary_in_language(self, result: dict[str, Any], tr: Any) -> dict[str, Any] | None:
+        """A stored summary's controls' plain names in the reader's language, made again from
+        the match's layout; None when nothing changes (or the layout is gone)."""
+        rows = result.get("tables", {}).get("controls")
+        if not rows:
+            return None
+        try:
+            stored = {k: v for k, v in result["settings"].items() if k != "game"}  # the registry's word
+            settings = MatchSettings.from_dict(stored, key="")
+            layout = layout_for(settings.layout, settings.side, settings.expansion)
+        except (ConfigError, OSError, ValueError, KeyError, TypeError):
+            return None  # the layout is gone or changed: the names as they were stored
+        for row in rows:
+            if row.get("control_id") in layout:
+                row["control"] = layout.plain_name(row["control_id"], tr)
+        return result
+
+    def tables(self, events: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+        return debrief(events)
+
+    def headline(self, result: dict[str, Any]) -> str:
+        return _("Scores: {scores}").format(scores=", ".join(f"{k} {v}" for k, v in result["scores"].items()))
+
+    def venue_result(self, engine: Match) -> dict[str, Any] | None:
+        """A finished match for a venue: its teams, scores, result and turns (`Match.history`,
+        the engine's own record of every turn played)."""
+        s = engine.settings
+        return {"mode": s.mode, "teams": [t.name for t in s.teams], "players": sum(len(t.players) for t in s.teams),
+                "scores": dict(engine.scores), "winner": list(engine.winner) if engine.winner else None,
+                "tier": engine.tier,
+                "turns": [{"team": h["team"], "round": h["round"], "points": h["points"], "cards": len(h["completed"]),
+                           "counters": h["counters"], "mistakes": h["mistakes"], "ended_by": h["reason"],
+                           "seconds": round(max(0.0, h["ended"] - h["started"]), 1)} for h in engine.history]}
+
+    def listing(self, settings: dict[str, Any]) -> dict[str, Any]:
+        """A stored match in the debrief's picker: its mode and its teams."""
+        return {"mode": settings.get("mode"),
+                "teams": [t.get("name") for t in settings.get("teams", []) if isinstance(t, dict)]}
+
+    # ------------------------------------------------------------------ scenarios
+    def read_scenario(self, raw: dict[str, Any], *, file: str | None, base: Path | None):
+        from panel.games.airlines.scenario import parse_airlines_scenario
+
+        return parse_airlines_scenario(raw, file=file, base=base)
+
+    def print_log(self, result: dict[str, Any]) -> None:
+        from panel.games.airlines.scenario import print_log
+
+        print_log(result)
+
+
+@lru_cache(maxsize=4)
+def _whole_panel(path: str | None) -> Layout:
+    return layout_for(path, "blue", True)
+
+
+def _turn_named(turn: dict[str, Any], layout: Layout, tr: Any) -> dict[str, Any]:
+    return {**turn, "stuck_name": layout.plain_name(turn["stuck"], tr) if turn.get("stuck") in layout else None}
+
+
+GAME = Airlines()

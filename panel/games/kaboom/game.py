@@ -1,0 +1,148 @@
+"""Penguin Kaboom as a game of the cockpit: what the service, the pages, the store and the
+venue ask of it (panel/games/base.py's `Game`), answered from the game's own modules."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any
+
+from panel.core.errors import ConfigError, Problem
+from panel.games.kaboom.events import ACTIONS, EVENT_TYPES
+from panel.core.i18n import N_, Text, _
+from panel.games.base import Build, Engine
+from panel.games.kaboom import show
+from panel.games.kaboom.build import declaration, kaboom_match, panel_for
+from panel.games.kaboom.debrief import COLUMNS, debrief
+from panel.games.kaboom.engine import KaboomMatch
+from panel.games.kaboom.settings import KaboomSettings
+
+TITLES = {"players": N_("Penguins: where the time went"), "alerts": N_("Alerts: how fast each was reported flipped")}
+# How a mission ended, in words.
+OUTCOMES = {"success": N_("mission accomplished"), "failed": N_("mission failed"), "abandoned": N_("mission abandoned")}
+NOT_FINISHED = N_("not finished")
+# What the game master's form and a walk-up may choose (the rest is the build's or stored).
+FORM = tuple(k for k in KaboomSettings.FORM if k != "mode")
+# What a walk-up mission keeps of the last one: the same mission again.
+AGAIN = ("difficulty", "mission", "custom")
+
+
+class Kaboom:
+    id = "kaboom"
+    title = N_("Penguin Kaboom")
+    actions = ACTIONS
+    event_types = EVENT_TYPES
+    settings_table = "kaboom"
+    at_venue = False  # a mission scores nothing at a venue: its state shows the cockpit idle there
+    show = show
+    columns = COLUMNS
+    table_titles = TITLES
+
+    # ------------------------------------------------------------------ matches
+    def from_stored(self, settings: dict[str, Any], positions: dict[str, str]) -> KaboomMatch:
+        return kaboom_match(settings, positions)
+
+    def set_up(self, body: dict[str, Any], *, build: Build, positions: dict[str, str],
+               language: str) -> KaboomMatch:
+        """What the game master's form or the walk-up chose over the [kaboom] defaults; the
+        layout and the missions file are the build's. A new draw of the first player unless
+        a seed is asked for."""
+        unknown = sorted(k for k in body if k not in FORM)
+        if unknown:
+            raise ConfigError(Problem(None, unknown[0], Text(N_("unknown setting for Kaboom (expected one of: {names})"),
+                                                             names=", ".join(FORM))))
+        defaults = {k: v for k, v in build.defaults_of(self.id).items() if k != "walk_up"}
+        raw = {**defaults, "seed": secrets.randbelow(2**31), **body, "layout": build.layout_path}
+        return kaboom_match(raw, dict(positions))
+
+    def stored_settings(self, engine: KaboomMatch) -> dict[str, Any]:
+        return engine.settings.as_dict()
+
+    def form(self, build: Build, tr: Any) -> dict[str, Any]:
+        return declaration(build.layout_path, build.defaults_of(self.id), tr)
+
+    def describe(self, engine: KaboomMatch, code: str) -> str:
+        s = engine.settings
+        return f"Kaboom, {s.rules.name}, {s.difficulty}, penguins {', '.join(engine.colours) or 'to join at the panel'}"
+
+    # ------------------------------------------------------------------ walk-up
+    def walks_up(self, control: str, *, build: Build, last: dict[str, Any] | None) -> bool:
+        """After a mission (`last`), START plays the next one; a penguin's colour pressed
+        sets a mission up where Kaboom is played at the panel: after a mission, or when the
+        settings file's [kaboom] table says walk_up = true. A café that plays Penguin
+        Airlines only keeps its colour buttons to itself between matches."""
+        try:
+            layout, mapping = panel_for(build.layout_path)
+        except ConfigError:
+            return False  # a layout without a [kaboom] table: no mission at the panel
+        if last is not None and layout.cockpit_role(control) == "start":
+            return True
+        role = mapping.role(control)
+        return bool(role and role[0] == "colour") and (last is not None or build.walk_up.get(self.id, False))
+
+    def walk_up_body(self, control: str, last: dict[str, Any] | None, last_engine: Engine | None, *,
+                     build: Build, language: str) -> dict[str, Any]:
+        """The last mission's difficulty and mission (or the [kaboom] defaults); START plays
+        it with the same penguins, a colour sets it up for the players to join, this press
+        the first."""
+        body = {k: last[k] for k in AGAIN if last and last.get(k) is not None}
+        layout, _mapping = panel_for(build.layout_path)
+        if isinstance(last_engine, KaboomMatch) and layout.cockpit_role(control) == "start":
+            body["players"] = [{"colour": c, "name": n} for c, n in last_engine.players.items()]
+        return body
+
+    walk_up_problem = N_("A penguin's button could not set up a match ({why}): set it up on the game master's page, "
+                         "or name the teams and players in the settings file")
+
+    # ------------------------------------------------------------------ what people see
+    def present(self, state: dict[str, Any], engine: KaboomMatch, tr: Any) -> dict[str, Any]:
+        return state  # ids and numbers only: the pages word them
+
+    def present_event(self, event: dict[str, Any], engine: KaboomMatch | None, tr: Any) -> dict[str, Any]:
+        return event
+
+    def tower_card(self, card: dict[str, Any], engine: KaboomMatch) -> dict[str, Any]:
+        return card  # a mission has no tower
+
+    def pages(self, tr: Any) -> dict[str, Any]:
+        return {"title": tr.gettext(self.title), "columns": {k: list(v) for k, v in COLUMNS.items()},
+                "tables": {k: tr.gettext(v) for k, v in TITLES.items()}}
+
+    # ------------------------------------------------------------------ afterwards
+    def summary(self, engine: KaboomMatch, events: list[Any]) -> dict[str, Any]:
+        return {"finished": engine.finished, "outcome": engine.outcome, "reason": engine.reason,
+                "failed_colour": engine.failed_colour,
+                "time_left": {c: engine.time_left(c) for c in engine.colours},
+                "tables": debrief([e.as_dict() for e in events])}
+
+    def summary_in_language(self, result: dict[str, Any], tr: Any) -> dict[str, Any] | None:
+        return None
+
+    def tables(self, events: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+        return debrief(events)
+
+    def headline(self, result: dict[str, Any]) -> str:
+        return _("Time left: {clocks} · {outcome}").format(
+            clocks=", ".join(f"{_(c)} {s:.1f} s" for c, s in result["time_left"].items()),
+            outcome=_(OUTCOMES.get(result["outcome"], result["outcome"] or NOT_FINISHED)))
+
+    def venue_result(self, engine: KaboomMatch) -> dict[str, Any] | None:
+        return None
+
+    def listing(self, settings: dict[str, Any]) -> dict[str, Any]:
+        return {"mode": None, "teams": [p.get("name") or p.get("colour") for p in settings.get("players", [])
+                                        if isinstance(p, dict)]}
+
+    # ------------------------------------------------------------------ scenarios
+    def read_scenario(self, raw: dict[str, Any], *, file: str | None, base: Path | None):
+        from panel.games.kaboom.scenario import parse_kaboom_scenario
+
+        return parse_kaboom_scenario(raw, file=file, base=base)
+
+    def print_log(self, result: dict[str, Any]) -> None:
+        from panel.games.kaboom.scenario import print_log
+
+        print_log(result)
+
+
+GAME = Kaboom()

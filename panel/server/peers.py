@@ -1,0 +1,101 @@
+"""The pages' live sockets: one `Peer` per page, with a bounded queue and a writer task, so
+a slow phone never holds up what it follows (the cockpit, the venue: any hub with
+subscribe/unsubscribe); its messages are dropped and it is disconnected instead."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any, Iterable
+
+from aiohttp import WSCloseCode, web
+
+from panel.server.message import Message
+
+REVOKED = 4403  # "forbidden", in the private range of WebSocket close codes: the page must ask again
+HEARTBEAT = 20.0  # seconds between pings: a page gone without a word is noticed
+MAX_MESSAGE = 4096  # bytes a page may send (pages only listen)
+
+
+class Peer:
+    """One page's socket: a bounded queue and a writer task, so a slow phone never holds
+    up the cockpit (its messages are dropped and it is disconnected instead)."""
+
+    QUEUE = 512
+
+    def __init__(self, ws: web.WebSocketResponse, view: str, code: str | None = None):
+        self.ws = ws
+        self.view = view
+        self.code = code  # a tower's join code: a new match with another one closes it
+        self.queue: asyncio.Queue = asyncio.Queue(self.QUEUE)
+        self.closing: int | None = None
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue one message for the page: a `Message` is serialised once for every page."""
+        if self.closing is not None:
+            return
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self.close(WSCloseCode.TRY_AGAIN_LATER)
+
+    def revoke(self) -> None:
+        """The join code changed: this tower must scan the new one."""
+        self.close(REVOKED)
+
+    def close(self, code: int) -> None:
+        if self.closing is None:
+            self.closing = code
+            while True:  # wake the writer, dropping what it has not sent yet if need be
+                try:
+                    self.queue.put_nowait(None)
+                    return
+                except asyncio.QueueFull:
+                    self.queue.get_nowait()
+
+    async def writer(self) -> None:
+        try:
+            while True:
+                message = await self.queue.get()
+                if message is None:
+                    await self.ws.close(code=self.closing or WSCloseCode.OK)
+                    return
+                await self.ws.send_str(message.text if isinstance(message, Message) else json.dumps(message))
+        except ConnectionError:
+            # The page went away between two messages: nothing left to tell it. (Raised,
+            # the task could end before `follow` looks at it, and its exception would be
+            # logged as a traceback when the task is collected; the soak found one.)
+            return
+
+
+async def open_socket(request: web.Request) -> web.WebSocketResponse:
+    """The page's socket, accepted."""
+    ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_MESSAGE)
+    await ws.prepare(request)
+    return ws
+
+
+async def follow(ws: web.WebSocketResponse, peer: Peer, hub: Any) -> None:
+    """Give a page's socket to what it follows (the cockpit, the venue: anything with
+    subscribe/unsubscribe) and send it what comes until the page goes away."""
+    hub.subscribe(peer)
+    writer = asyncio.create_task(peer.writer())
+    try:
+        async for _ in ws:  # pages only listen; anything they send is ignored
+            if writer.done():
+                break
+    finally:
+        hub.unsubscribe(peer)
+        if not writer.done():
+            peer.close(WSCloseCode.GOING_AWAY)
+            try:
+                await asyncio.wait_for(writer, 1.0)
+            except (asyncio.TimeoutError, ConnectionError):
+                writer.cancel()
+
+
+def going_away(peers: Iterable[Any]) -> None:
+    """On stop, tell every page "going away" at once: an open socket otherwise holds the
+    shutdown until aiohttp's own timeout, and systemd's restart waits for it."""
+    for peer in list(peers):
+        peer.close(WSCloseCode.GOING_AWAY)

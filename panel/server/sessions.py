@@ -1,0 +1,48 @@
+"""The admin's session over HTTP: the PIN's login, the session cookie, the CSRF token and
+the same-origin check, for the cockpit's admin and the venue's alike (the rules themselves,
+PIN hashing, lockouts, tokens, are panel/server/security.py's)."""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from panel.core.i18n import N_
+from panel.server.body import json_body
+from panel.server.replies import error, said
+from panel.server.security import LoginRefused, Security
+
+COOKIE = "pp_session"
+SECURITY = web.AppKey("security", Security)
+
+
+def check_same_origin(request: web.Request) -> None:
+    if not Security.same_origin(request.headers.get("Origin"), request.headers.get("Referer"),
+                                request.headers.get("Host")):
+        raise web.HTTPForbidden(text=N_("cross-site request refused (Origin or Referer is not this host)"))
+
+
+def require_admin(request: web.Request, *, changes_state: bool = True):
+    security = request.app[SECURITY]
+    session = security.session(request.cookies.get(COOKIE))
+    if session is None:
+        raise web.HTTPForbidden(text=N_("log in with the game master's PIN first"))
+    if changes_state:
+        check_same_origin(request)
+        if not security.check_csrf(session, request.headers.get("X-CSRF-Token")):
+            raise web.HTTPForbidden(text=N_("missing or wrong X-CSRF-Token header"))
+    return session
+
+
+async def admin_login(request: web.Request) -> web.Response:
+    check_same_origin(request)
+    body = await json_body(request)
+    if "pin" not in body:
+        return error(400, N_("pin: missing"), request)
+    client = request.remote or "?"
+    try:
+        session = await request.app[SECURITY].login(body["pin"], client)
+    except LoginRefused as e:
+        return error(e.status, e.args[0].text(said(request)))
+    resp = web.json_response({"csrf": session.csrf})
+    resp.set_cookie(COOKIE, session.token, httponly=True, samesite="Strict", path="/")
+    return resp
