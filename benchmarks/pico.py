@@ -349,8 +349,9 @@ def summary_line(res: dict[str, dict]) -> str:
     write = max(v[3] for v in g("frame", "frames").values())
     parts.append(f"a frame written in at most {write} us with no allocation")
     parts.append(f"key -> DOWN frame p99 {ms(g('latency', 'down_us', 'p99'))}")
-    return (f"{'; '.join(parts)[0].upper()}{'; '.join(parts)[1:]} (measured {datetime.date.today().isoformat()}). The emulator models no flash "
-            f"wait states or cache misses, so a real Pico is no faster than these figures.")
+    text = "; ".join(parts)
+    return (f"{text[0].upper()}{text[1:]} (measured {datetime.date.today().isoformat()}). The emulator models no "
+            f"flash wait states or cache misses, so a real Pico is no faster than these figures.")
 
 
 def write_block(path: Path, body: str) -> None:
