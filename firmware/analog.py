@@ -7,27 +7,34 @@
 # value (0..4095) only when it moved at least `deadband` counts from the last report:
 # that hysteresis stops a slider resting between two counts from chattering. Raw values
 # go to the Pi, which calibrates and quantises them into token positions.
+#
+# One channel a scan step, in turn. On the RP2040 rp2fast.adc does a step in machine
+# code, the conversions read from the ADC's registers (16 read_u16() calls alone cost
+# ~250 us of Python calls there), on the same arrays as step() below.
+
+from array import array
 
 # Samples the filter takes to follow a full-scale jump to within one count: its error
 # shrinks by a quarter per sample (the emulator waits this long for a slider to settle).
 FOLLOW_SAMPLES = 37
 
+# The parameter block rp2fast.adc reads: channels, readings per sample, deadband, the
+# next channel, the channel last sampled, then each channel's ADC input (AINSEL).
+A_N, A_OVER, A_BAND, A_NEXT, A_CH, A_SEL = 0, 1, 2, 3, 4, 5
+
 
 class Analog:
-    def __init__(self, machine, pins, oversample=16, deadband=8):
+    def __init__(self, machine, pins, oversample=16, deadband=8, fast=None):
         self.adcs = [machine.ADC(machine.Pin(p)) for p in pins]
-        self.ainsel = [p - 26 for p in pins]
-        self._fast = _fast()
+        self.p = array("i", [len(pins), oversample, deadband, 0, 0] + [p - 26 for p in pins])
         self.oversample = oversample
         self.deadband = deadband
-        self.filt = [-1] * len(pins)      # filter state, 12-bit value x 16
-        self.reported = [-1] * len(pins)  # last value sent
-        self.next = 0                     # round robin: one channel per call
-        self.ch = 0                       # the channel step() sampled
+        self.filt = array("i", [-1] * len(pins))      # filter state, 12-bit value x 16
+        self.reported = array("i", [-1] * len(pins))  # last value sent
+        self.ch = 0                                   # the channel step() sampled
+        self._fast = fast
 
     def _read(self, ch):
-        if self._fast is not None:  # on the RP2040: the conversions in viper, 12 bits each
-            return self._fast.adc_sum(self.ainsel[ch], self.oversample) // self.oversample
         adc = self.adcs[ch]
         total = 0
         for _ in range(self.oversample):
@@ -51,13 +58,19 @@ class Analog:
     def step(self):
         """Sample the next channel in turn; its new value to report (the channel is
         self.ch), or -1. Returns a small int, so an idle step allocates nothing."""
-        n = len(self.adcs)
-        if not n:
+        p = self.p
+        if self._fast is not None:
+            v = self._fast.adc(p, self.filt, self.reported)
+        elif p[A_N]:
+            ch = p[A_NEXT]
+            p[A_CH] = ch
+            p[A_NEXT] = ch + 1 if ch + 1 < p[A_N] else 0
+            v = self.sample(ch)
+        else:
             return -1
-        ch = self.next
-        self.ch = ch
-        self.next = ch + 1 if ch + 1 < n else 0
-        return self.sample(ch)
+        if v >= 0:
+            self.ch = p[A_CH]
+        return v
 
     def settle(self):
         """Fill every filter (at boot, before the first snapshot)."""
@@ -67,16 +80,3 @@ class Analog:
 
     def values(self):
         return list(self.reported)
-
-
-def _fast():
-    # On the RP2040, 16 read_u16() calls cost ~250 us of Python calls: rp2fast reads
-    # the ADC's registers instead (see matrix._fast_for).
-    try:
-        import sys
-        if sys.platform != "rp2":
-            return None
-        import rp2fast
-        return rp2fast
-    except (ImportError, SyntaxError):
-        return None

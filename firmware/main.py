@@ -6,6 +6,7 @@
 # button while the board starts, or send MAINT over the link, or press Ctrl-C in a
 # terminal (the board then resets into maintenance mode once). `mpremote reset` or a
 # power cycle runs the app again.
+import gc
 import sys
 import time
 import machine
@@ -27,7 +28,14 @@ def main():
     if store.take_maint() or bootsel():
         print("penguin-panel firmware " + app.FIRMWARE_VERSION + ": maintenance mode, app not started")
         return
-    board = app.Board(machine, time, app.StdioPort(sys, select), store.load(), store=store)
+    fast = None
+    if sys.platform == "rp2":  # its registers: the hot loop in machine code (rp2fast.py)
+        try:
+            import rp2fast as fast
+        except (ImportError, SyntaxError):  # a MicroPython built without viper
+            pass
+    board = app.Board(machine, time, app.StdioPort(sys, select), store.load(), store=store,
+                      fast=fast, collect=gc.collect)
     try:
         board.run()
     except KeyboardInterrupt:

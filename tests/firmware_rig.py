@@ -30,6 +30,10 @@ class Port:
         self.out.append(bytes(data))
         return len(data)
 
+    def frames(self):
+        """Frames written so far (each ends in its one newline)."""
+        return sum([chunk.count(b"\n") for chunk in self.out])
+
 
 def host_frame(protocol, kind, values=()):
     return protocol.encode(0, kind, protocol.pack(protocol.PI_TO_BOARD, kind, values))
@@ -98,19 +102,56 @@ def idle_allocation(app, fake_machine, mem_alloc, steps=1000):
     port = Port()
     m, b = board(app, fake_machine, cfg, port)
     b.run(10)                       # past the boot frames
-    sent = len(port.out)
+    sent = port.frames()
     a0 = mem_alloc()
     b.run(steps)
     a1 = mem_alloc()
     m.press(2, 10)
     m.press(4, 13)
     b.run(10)                       # the two DOWN frames
-    held = len(port.out)
+    held = port.frames()
     a2 = mem_alloc()
     b.run(steps)
     a3 = mem_alloc()
-    assert len(port.out) == held and held == sent + 2
+    assert port.frames() == held and held == sent + 2
     return a1 - a0, a3 - a2
+
+
+class CountingPort:
+    """A USB port that takes everything and keeps only the count (no allocation)."""
+
+    def __init__(self):
+        self.bytes = 0
+        self.lines = 0
+
+    def read(self):
+        return b""
+
+    def write(self, data):
+        self.bytes += len(data)
+        for b in data:
+            if b == 10:
+                self.lines += 1
+        return len(data)
+
+
+def frames_allocation(app, fake_machine, mem_alloc, deque, steps=1000):
+    """(bytes the heap grew by, frames sent) over `steps` scan cycles that send frames:
+    heartbeats every 50 ms and a slider swinging end to end (an ADC frame at most steps)."""
+    cfg = dict(CONFIG)
+    cfg["heartbeat_ms"] = 50
+    port = CountingPort()
+    m, b = board(app, fake_machine, cfg, port)
+    swings = deque((), steps * 80)
+    for k in range(steps * 40):   # read_u16 per sample: oversample 16, two channels in turn
+        swings.append(65535 if (k // 64) % 2 else 0)
+    m.adc_values[26] = swings
+    b.run(10)                     # past the boot frames
+    lines = port.lines
+    a0 = mem_alloc()
+    b.run(steps)
+    a1 = mem_alloc()
+    return a1 - a0, port.lines - lines
 
 
 class FullFlash:

@@ -293,3 +293,101 @@ def test_the_boards_usb_port_polls_once_a_step_and_writes_whole_packets_only_whe
     short = b"@2 UP 1 2 t=9 #0000\n"
     assert port.write(short) == len(short)
     assert sys_.stdout.writes[-1] == short + b"\n" * (64 - len(short))  # no bytes left of the last packet
+
+
+class PacketPort:
+    """The board's USB as the outbox sees it (app.StdioPort): whole packets only, sent
+    when this step's poll saw room (`room`, set by the test)."""
+
+    PACKET = 64
+
+    def __init__(self):
+        self.packets, self.room = [], True
+
+    def send(self, packet):
+        if not self.room:
+            return False
+        self.packets.append(bytes(packet))
+        return True
+
+
+def test_the_outbox_sends_whole_packets_of_whole_frames_in_order_and_nothing_stale():
+    import random
+
+    from panel.firmware import app
+    from panel.firmware.protocol import MAX_N
+
+    rng = random.Random(7)
+    port = PacketPort()
+    out = app.Outbox(port)
+    kinds = [("DOWN", app.DOWN, 3), ("UP", app.UP, 3), ("ADC", app.ADC, 3), ("ENC", app.ENC, 3),
+             ("BEAT", app.BEAT, 4), ("PONG", app.PONG, 2)]
+    want = []
+    for step in range(3000):                     # bursts, quiet spells, a USB that is busy now and then
+        for _ in range(rng.choice([0, 0, 0, 1, 1, 2, 4])):
+            if rng.random() < 0.05:              # a text frame among the number frames
+                frame = encode(out.seq(), "ERR", ["x" * rng.randint(1, 200)])
+                out.put(frame)
+            else:
+                name, tmpl, n = rng.choice(kinds)
+                values = [rng.choice([0, 7, 4095, rng.randrange(MAX_N)]) for _ in range(n)]
+                frame = encode(out.vals[0], name, pack(BOARD_TO_PI, name, values))
+                for i, x in enumerate(values):
+                    out.vals[1 + i] = x
+                out.put_numbers(tmpl)
+            want.append(frame)
+        port.room = rng.random() < 0.8
+        out.flush()
+    port.room = True
+    out.flush(10**4)
+    assert out.size == 0 and out.dropped == 0
+    assert all(len(p) == 64 for p in port.packets)              # whole packets, every one
+    p = Parser()
+    got = p.feed(b"".join(port.packets))
+    assert p.rejected == 0                                       # no torn or stale line among them
+    assert [encode(s, k, a) for s, k, a in got] == want          # every frame, in order
+
+
+def test_an_outbox_the_usb_never_takes_drops_the_oldest_frames_and_counts_them():
+    from panel.firmware import app
+
+    port = PacketPort()
+    port.room = False
+    out = app.Outbox(port)
+    for i in range(500):
+        out.vals[1], out.vals[2], out.vals[3] = 1, 2, i
+        out.put_numbers(app.DOWN)
+        out.flush()
+    assert out.size <= app.OUTBOX_BYTES and out.dropped > 400 and port.packets == []
+    port.room = True
+    out.flush(10**4)
+    got = Parser().feed(b"".join(port.packets))
+    assert [unpack(BOARD_TO_PI, k, a)["t"] for _, k, a in got] == list(range(500 - len(got), 500))  # the newest kept
+    assert got[-1][0] == 499 and len(got) + out.dropped == 500
+
+
+class Collector:
+    """A stand-in for gc.collect: when the board collected, and what was waiting then."""
+
+    def __init__(self):
+        self.at = []
+
+    def __call__(self):
+        self.at.append((self.board.scans, self.board.out.size))
+
+
+def test_the_board_collects_only_at_a_quiet_step_after_a_command_never_during_play():
+    gc_ = Collector()
+    rig = Rig(collect=gc_)
+    gc_.board = rig.board
+    rig.run_ms(5)
+    assert len(gc_.at) == 1                    # the garbage of the boot, at the first quiet step
+    for k in range(20):                        # play: keys, a slider, heartbeats
+        rig.m.press(3, 12, k % 2 == 0)
+        rig.m.adc_values[26] = 1000 * k
+        rig.run_ms(30)
+    assert len(gc_.at) == 1 and [k for k, _ in rig.frames()].count("DOWN") == 10
+    rig.send("PING", [5])
+    rig.run_ms(5)
+    assert len(gc_.at) == 2 and gc_.at[1][1] == 0   # after the PONG went out: nothing waiting
+    assert ("PONG", 5) in [(k, m.get("n")) for k, m in rig.frames()]

@@ -101,6 +101,22 @@ print("IDLE", free, held)
     assert line.split()[1:] == ["0", "0"], out   # bytes over 1000 steps, no key / two keys held
 
 
+def test_frames_sent_allocate_nothing_under_micropython(tmp_path):
+    from collections import deque
+
+    mine = firmware_rig.frames_allocation(app, fake_machine, lambda: 0, deque, 1000)
+    out = micropython("""
+import app, fake_machine, firmware_rig
+from collections import deque
+grew, sent = firmware_rig.frames_allocation(app, fake_machine, gc.mem_alloc, deque, 1000)
+print("FRAMES", grew, sent)
+""", tmp_path)
+    line = next(x for x in out.splitlines() if x.startswith("FRAMES"))
+    grew, sent = map(int, line.split()[1:])
+    assert sent == mine[1] and sent > 300, out     # heartbeats and ADC frames, as under CPython
+    assert grew == 0, out                          # bytes the heap grew by while sending them
+
+
 def test_a_save_that_fails_on_a_full_flash_is_said_once_and_the_board_runs_on_under_micropython(tmp_path):
     out = micropython("""
 import app, protocol, config, fake_machine, firmware_rig

@@ -303,3 +303,32 @@ def test_the_documented_bounds_are_the_codecs():
     doc = (Path(__file__).resolve().parent.parent / "firmware" / "PROTOCOL.md").read_text()
     assert protocol.MAX_N == 2**30 - 1 and f"0..{protocol.MAX_N} (2^30 - 1)" in doc
     assert f"Pico <-> Pi serial protocol, version {protocol.PROTOCOL_VERSION}" in doc
+
+
+# -- all-number frames written in place (the board's hot path) ---------------------------
+
+NUMBER_KINDS = [k for k in protocol.BOARD_TO_PI
+                if all(typ in protocol.NUMBER_TYPES and not opt for _, typ, _, opt in protocol.fields(protocol.BOARD_TO_PI, k))]
+
+
+def test_the_all_number_kinds_are_the_boards_hot_frames():
+    assert sorted(NUMBER_KINDS) == ["ADC", "BEAT", "DOWN", "ENC", "PONG", "UP"]
+    for kind in ("HELLO", "SNAP", "ACK", "ERR"):
+        with pytest.raises(ProtocolError, match="not a number field"):
+            protocol.number_template(protocol.BOARD_TO_PI, kind)
+
+
+NUMBER = st.one_of(st.sampled_from([0, 1, 9, 10, 99, 100, protocol.MAX_N]), st.integers(0, protocol.MAX_N))
+
+
+@given(kind=st.sampled_from(NUMBER_KINDS), seq=st.integers(0, 65535), data=st.data(), at=st.integers(0, 40))
+def test_a_frame_put_in_place_is_byte_for_byte_the_encoded_one(kind, seq, data, at):
+    fs = protocol.fields(protocol.BOARD_TO_PI, kind)
+    values = [data.draw(NUMBER) * (data.draw(st.sampled_from([1, -1])) if typ == "i" else 1) for _, typ, _, _ in fs]
+    tmpl = protocol.number_template(protocol.BOARD_TO_PI, kind)
+    buf = bytearray(b"?" * 200)
+    end = protocol.put_numbers(buf, at, tmpl, [seq] + values)
+    want = encode(seq, kind, protocol.pack(protocol.BOARD_TO_PI, kind, values))
+    assert bytes(buf[at:end]) == want
+    assert buf[:at] == b"?" * at and buf[end:] == b"?" * (200 - end)   # nothing around it touched
+    assert end - at <= protocol.number_frame_max(tmpl)

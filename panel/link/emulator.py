@@ -76,7 +76,7 @@ class PtyPort:
     def write(self, data: bytes) -> int:
         size = len(data)
         if self.wire is not None:
-            data = self.wire.on_the_wire(data)
+            data = self.wire.on_the_wire(bytes(data))  # (the board's outbox hands over memoryviews)
         try:
             n = os.write(self.fd, data)
         except BlockingIOError:
