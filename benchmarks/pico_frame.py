@@ -18,7 +18,7 @@ import app
 import rp2fast
 
 store = app.FileStore()
-board = app.Board(machine, time, app.StdioPort(sys, select), store.load(), store=store, fast=rp2fast,
+board = app.Coprocessor(machine, time, app.StdioPort(sys, select), store.load(), store=store, fast=rp2fast,
                   collect=gc.collect)
 out = board.out
 v = out.vals

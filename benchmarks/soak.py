@@ -129,7 +129,7 @@ r3c4 = {{ matrix = [0, 0] }}
 """
 
 
-class Board:
+class Coprocessor:
     """The emulated co-processor (the real firmware loop on a fake machine, over a real
     pty) and its stable name, a symlink to the pty as udev makes in /dev/serial/by-id:
     gone while the cable is out, made again for the new pty when it is back."""
@@ -222,7 +222,7 @@ def paused_for_link(state: dict) -> bool:
 
 
 class Service:
-    def __init__(self, tmp: Path, rate: float, board: Board | None = None):
+    def __init__(self, tmp: Path, rate: float, board: Coprocessor | None = None):
         self.tmp, self.rate, self.board = tmp, rate, board
         self.db = tmp / "panel.db"
         self.settings = tmp / "settings.toml"
@@ -573,7 +573,7 @@ class Day:
             self.violations.append(f"{kind} at {rec['hour']:.2f} h: the turn's clock ran with the link lost")
 
     @staticmethod
-    async def spray(board: Board) -> None:
+    async def spray(board: Coprocessor) -> None:
         while True:  # bytes keep coming from a hung board, never a valid frame
             board.garbage()
             await asyncio.sleep(0.05)
@@ -733,7 +733,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=11)
     args = ap.parse_args(argv)
     tmp = Path(tempfile.mkdtemp(prefix="pp-soak-"))
-    board = None if args.no_board else Board(tmp)
+    board = None if args.no_board else Coprocessor(tmp)
     svc = Service(tmp, args.rate, board)
     svc.start()
     started = time.monotonic()

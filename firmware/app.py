@@ -9,7 +9,7 @@
 # a step's state lives in arrays made once, the clock and counters wrap within
 # MicroPython's small integers, and the frames of play (all numbers) are written straight
 # into the outbox. Commands from the Pi do allocate; the board collects after them, at a
-# moment it chooses (Board.tidy). tests/test_firmware_micropython.py measures it under
+# moment it chooses (Coprocessor.tidy). tests/test_firmware_micropython.py measures it under
 # MicroPython; on the RP2040 the hot loop is rp2fast's machine code (see rp2fast.py).
 
 from array import array
@@ -40,12 +40,12 @@ WRITE_STEP = 64
 _MASK = protocol.MAX_N  # counters and the board clock wrap here (small integers)
 _SEQ = protocol.SEQ_MOD - 1  # and sequence numbers here
 
-# The board's clock and what a step's inputs found (Board.clk): the timer's last
+# The board's clock and what a step's inputs found (Coprocessor.clk): the timer's last
 # microseconds (rp2fast's: the tick() twin keeps the clock's own ticks), microseconds not
 # yet a millisecond, the board's ms, scans made, the ms of the last heartbeat, the
 # heartbeat's period, the slider value found, the encoders that moved (bit i: encoder i).
 C_TIMER, C_REM, C_MS, C_SCANS, C_BEAT, C_HEART, C_ADC, C_ENC = 0, 1, 2, 3, 4, 5, 6, 7
-# What Board.inputs returns: the number of key events (in matrix.ev), and bits for an
+# What Coprocessor.inputs returns: the number of key events (in matrix.ev), and bits for an
 # encoder moved, a slider value to report, a heartbeat due.
 W_KEYS, W_ENC, W_ADC, W_BEAT = 0x7F, 0x80, 0x100, 0x200
 W_REPORT = W_KEYS | W_ENC | W_ADC
@@ -275,7 +275,7 @@ class MemoryStore:
         return m
 
 
-class Board:
+class Coprocessor:
     """The port: read() -> bytes (b"" when nothing came, never waits) and write(bytes) ->
     how many bytes it took without waiting (0 when it would have to wait).
 

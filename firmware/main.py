@@ -1,5 +1,5 @@
-# Board entry point: MicroPython runs main.py at every boot. It wires the real machine,
-# time, USB serial and flash into app.Board and runs it. Nothing here is needed under
+# Coprocessor entry point: MicroPython runs main.py at every boot. It wires the real machine,
+# time, USB serial and flash into app.Coprocessor and runs it. Nothing here is needed under
 # CPython; everything it calls is tested there with fakes.
 #
 # Maintenance mode (no app, no watchdog, the REPL free for mpremote): hold the BOOTSEL
@@ -34,7 +34,7 @@ def main():
             import rp2fast as fast
         except (ImportError, SyntaxError):  # a MicroPython built without viper
             pass
-    board = app.Board(machine, time, app.StdioPort(sys, select), store.load(), store=store,
+    board = app.Coprocessor(machine, time, app.StdioPort(sys, select), store.load(), store=store,
                       fast=fast, collect=gc.collect)
     try:
         board.run()

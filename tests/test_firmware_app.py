@@ -5,7 +5,7 @@ import json
 import pytest
 
 from panel.firmware import config as fwconfig
-from panel.firmware.app import Board, FileStore, MemoryStore
+from panel.firmware.app import Coprocessor, FileStore, MemoryStore
 from panel.firmware.protocol import BOARD_TO_PI, PI_TO_BOARD, Parser, encode, pack, unpack
 from panel.link.fake_machine import BoardReset, FakeClock, FakeMachine
 
@@ -32,7 +32,7 @@ class Rig:
         self.m.adc_values[26] = 32000
         self.port = Port()
         self.store = MemoryStore(cfg)
-        self.board = Board(self.m, self.clock, self.port, self.store.load(), store=self.store, boot_id="B007", **kw)
+        self.board = Coprocessor(self.m, self.clock, self.port, self.store.load(), store=self.store, boot_id="B007", **kw)
         self.parser = Parser()
 
     def run_ms(self, ms):

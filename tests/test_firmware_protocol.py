@@ -290,7 +290,7 @@ def _doc_section(title):
 
 
 def test_the_protocol_document_lists_every_message_as_the_codec_declares_it():
-    assert _doc_section("Board -> Pi") == [syntax(protocol.BOARD_TO_PI, k) for k in protocol.BOARD_TO_PI]
+    assert _doc_section("Coprocessor -> Pi") == [syntax(protocol.BOARD_TO_PI, k) for k in protocol.BOARD_TO_PI]
     assert _doc_section("Pi -> board") == [syntax(protocol.PI_TO_BOARD, k) for k in protocol.PI_TO_BOARD]
     used = {typ for t in (protocol.BOARD_TO_PI, protocol.PI_TO_BOARD) for k in t
             for _, typ, _, _ in protocol.fields(t, k)}

@@ -52,8 +52,8 @@ def test_the_picos_adc_pins_are_the_firmwares(tmp_path):
 
 
 @pytest.mark.parametrize("cid, device", [("cockpit.flip", "ContactInput"), ("round_lever.red", "RoundLeverInput"),
-                                         ("knob.main", "KnobInput"), ("grid.r1c1", "BoardKey"),
-                                         ("slider.blue", "BoardSlider")])
+                                         ("knob.main", "KnobInput"), ("grid.r1c1", "PicoKey"),
+                                         ("slider.blue", "PicoSlider")])
 def test_each_source_makes_its_own_device(cid, device):
     hm = load_map(REFERENCE)
     layout = load_layout(expansion=hm.expansion)

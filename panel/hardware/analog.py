@@ -4,7 +4,7 @@ report a position only once it has held for the settle time.
 `SliderQuantiser` is pure (readings and times in, a position out) so the co-processor's
 ADC readings, arriving over the serial link, go through the same code as the MCP3008's.
 `AnalogInput` samples a gpiozero MCP3008 channel at a steady rate from the loop; the
-co-processor's channels are `board.BoardSlider`s, fed by the link.
+co-processor's channels are `board.PicoSlider`s, fed by the link.
 
 Hysteresis: the slider stays at its position while the reading is inside the position's
 band widened by `hysteresis` (a fraction of full scale) on each side. With the default

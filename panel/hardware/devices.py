@@ -10,10 +10,10 @@ kit (the hub, the pin factory, the knob's state file, the MCP3008's select pin):
     gpio = N                 ContactInput     a button, or a token's two positions
     pins = [a, b]            RoundLeverInput  a round lever's three positions
     encoder = [a, b]         KnobInput        the knob on Pi GPIOs, its count kept in a file
-    pico_encoder = [a, b]    BoardKnob        the same, counted by the co-processor
+    pico_encoder = [a, b]    PicoKnob        the same, counted by the co-processor
     mcp3008 = ch             AnalogInput      sampled over SPI, quantised
-    pico_adc = ch            BoardSlider      read by the co-processor, quantised
-    matrix = [r, c]          BoardKey         a key (or a token's contact) of the matrix
+    pico_adc = ch            PicoSlider      read by the co-processor, quantised
+    matrix = [r, c]          PicoKey         a key (or a token's contact) of the matrix
     [neopixel]               a PixelStrip     (panel/hardware/leds.py)
     [buzzer]                 BuzzerPlayer
 

@@ -391,9 +391,9 @@ class EncoderSource(_Pulled, _OnEither, Source):
 
     def make_device(self, cid, control, *, hub, pin_factory=None, state_file=None, **_):
         if self.on_board:
-            from panel.hardware.board import BoardKnob
+            from panel.hardware.pico_controls import PicoKnob
 
-            return BoardKnob(cid, self, hub=hub, positions=control.positions, state_file=state_file)
+            return PicoKnob(cid, self, hub=hub, positions=control.positions, state_file=state_file)
         from panel.hardware.encoder import KnobInput
 
         return KnobInput(cid, self, hub=hub, positions=tuple(control.positions), state_file=state_file,
@@ -513,9 +513,9 @@ class AdcSource(_OnEither, Source):
 
     def make_device(self, cid, control, *, hub, pin_factory=None, adc_device=None, select_pin=None, **_):
         if self.on_board:
-            from panel.hardware.board import BoardSlider
+            from panel.hardware.pico_controls import PicoSlider
 
-            return BoardSlider(cid, self, hub=hub, positions=control.positions)
+            return PicoSlider(cid, self, hub=hub, positions=control.positions)
         from panel.hardware.analog import AnalogInput
 
         return AnalogInput(cid, self, hub=hub, positions=control.positions, select_pin=select_pin,
@@ -574,9 +574,9 @@ class MatrixSource(_OneContact, Source):
         return f"matrix row {self.row}, column {self.col}"
 
     def make_device(self, cid, control, *, hub, **_):
-        from panel.hardware.board import BoardKey
+        from panel.hardware.pico_controls import PicoKey
 
-        return BoardKey(cid, hub=hub, positions=self.positions_of(control))
+        return PicoKey(cid, hub=hub, positions=self.positions_of(control))
 
     def sim_power_up_board(self, sim, cid, control, position):
         if cid in sim.faults.stuck:

@@ -108,7 +108,7 @@ class FirmwareEmulator:
         self._mangler = None
         self._mangle_left = 0
         self.in_maintenance = False
-        self.board: fwapp.Board | None = None
+        self.board: fwapp.Coprocessor | None = None
         self._master: int | None = None
         self._slave: int | None = None
         self.port: str | None = None
@@ -204,7 +204,7 @@ class FirmwareEmulator:
             self.in_maintenance = True
             return
         self.in_maintenance = False
-        self.board = fwapp.Board(m, self.clock, PtyPort(self._master, self), self.store.load(), store=self.store,
+        self.board = fwapp.Coprocessor(m, self.clock, PtyPort(self._master, self), self.store.load(), store=self.store,
                                  version=self.version, proto=self.protocol_version)
 
     # -- the panel ------------------------------------------------------------------------

@@ -4,10 +4,10 @@ and the calibration, which read the board the same way).
 The link (panel.link) reads the Pico on its own thread; everything it reports is handed
 to the loop with `call_soon_threadsafe`, so only the loop touches game state. On the loop
 each report goes to the device the map's factory made for it (panel.hardware.devices):
-- a matrix key to its BoardKey (a button's press, or a token's position),
-- an ADC reading to its BoardSlider: the same calibrated, hysteretic, settling quantiser
+- a matrix key to its PicoKey (a button's press, or a token's position),
+- an ADC reading to its PicoSlider: the same calibrated, hysteretic, settling quantiser
   as an MCP3008's, as the map's AdcSource sets it up,
-- an encoder count to its BoardKnob;
+- an encoder count to its PicoKnob;
 and link status changes become the engine's pause/resume Action (reason "link"), so a
 turn stops while the panel cannot be heard and resumes once the snapshot has resynchronised.
 """

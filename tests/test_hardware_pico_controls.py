@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from panel.hardware.board import BoardKnob, BoardSlider
+from panel.hardware.pico_controls import PicoKnob, PicoSlider
 from panel.hardware.devices import make_input
 from panel.hardware.map import MAPS_DIR, AdcSource, EncoderSource, load_map
 from panel.core.layout_file import load_layout
@@ -32,7 +32,7 @@ def test_a_token_on_the_matrix_reports_its_positions_and_a_button_its_press(rig,
 
 
 def test_a_board_slider_settles_without_a_new_reading(rig):
-    slider = BoardSlider("slider.blue", AdcSource(0, "pico", calibration=(0.0, 1.0), settle_ms=150),
+    slider = PicoSlider("slider.blue", AdcSource(0, "pico", calibration=(0.0, 1.0), settle_ms=150),
                          hub=rig.hub, positions=POS)
     slider.feed(2048, 100.0)            # 0.5 of full scale: the 4th band
     assert rig.events() == [] and rig.hub.deadline == pytest.approx(100.15)
@@ -43,7 +43,7 @@ def test_a_board_slider_settles_without_a_new_reading(rig):
 
 def test_a_board_knob_counts_from_its_saved_position_and_rebases_after_a_reconnection(rig, tmp_path):
     src = EncoderSource((20, 21), on="pico", steps_per_position=4)
-    knob = BoardKnob("knob.main", src, hub=rig.hub, positions=POS, state_file=tmp_path / "k.json")
+    knob = PicoKnob("knob.main", src, hub=rig.hub, positions=POS, state_file=tmp_path / "k.json")
     knob.home("2")
     knob.feed(37, 100.0)                # the board's count when first heard: no move
     knob.feed(41, 101.0)                # 4 detents on
@@ -52,5 +52,5 @@ def test_a_board_knob_counts_from_its_saved_position_and_rebases_after_a_reconne
     knob.feed(0, 102.0)
     knob.feed(-4, 103.0)
     assert [e.value for e in rig.events()] == ["2"]
-    again = BoardKnob("knob.main", src, hub=rig.hub, positions=POS, state_file=tmp_path / "k.json")
+    again = PicoKnob("knob.main", src, hub=rig.hub, positions=POS, state_file=tmp_path / "k.json")
     assert again.homed and again.value == "2"

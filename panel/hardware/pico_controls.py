@@ -20,7 +20,7 @@ from panel.hardware.encoder import AbsoluteKnob
 from panel.hardware.inputs import InputHub
 
 
-class BoardKey(Closeable):
+class PicoKey(Closeable):
     """A matrix cell: a button (True/False), or a token's contact ((open, closed) positions)."""
 
     def __init__(self, control: str, *, hub: InputHub, positions: tuple[str, str] | None = None):
@@ -43,7 +43,7 @@ class BoardKey(Closeable):
         pass
 
 
-class BoardSlider(Closeable):
+class PicoSlider(Closeable):
     """A co-processor ADC channel: its readings through the source's quantiser."""
 
     def __init__(self, control: str, source, *, hub: InputHub, positions: Sequence[str]):
@@ -81,7 +81,7 @@ class BoardSlider(Closeable):
         self._hub.remove(self)
 
 
-class BoardKnob(AbsoluteKnob):
+class PicoKnob(AbsoluteKnob):
     """A knob's encoder on the co-processor, which counts detents since it booted. After
     every (re)connection the first count re-bases the absolute count: the knob is taken
     not to have moved while the board was not heard (the board may have restarted its
