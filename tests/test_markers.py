@@ -18,6 +18,11 @@ from pathlib import Path
 
 import pytest
 
+# This module reads the browser tests' sources and plants unmarked ones to catch, so it
+# names Chromium and Playwright throughout: it runs with the browser tests (CI runs them
+# all), where a test that names the browser belongs.
+pytestmark = pytest.mark.browser
+
 from conftest import COLLECTED
 
 TESTS = Path(__file__).resolve().parent
