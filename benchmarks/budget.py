@@ -9,6 +9,11 @@ The quota is the kernel's own (CFS bandwidth control), set the way the machine a
   cgroup v2  a writable cgroup2 mount with the cpu controller: a child group's `cpu.max`
   cgroup v1  a writable v1 `cpu` controller: a child group's cfs_quota_us / cfs_period_us
 
+The group also gets a large CPU weight (v1 cpu.shares, v2 cpu.weight; systemd's CPUWeight):
+on a shared machine (a desk's other work, a CI runner's) the budgeted process is served
+first whenever it is runnable, as a Pi's cockpit is, its own quota the only limit.
+`elevate()` gives the processes outside the budget (the emulated Pico) the same priority.
+
 The period is the shortest the kernel takes for the share (a quota is at least 1 ms):
 when the process has spent its quota it waits for the next period, so a short period
 keeps those pauses short (0.125 of a core: 1 ms of CPU every 8 ms, at most 7 ms of pause).
@@ -26,6 +31,8 @@ from pathlib import Path
 
 MIN_QUOTA_US = 1000  # the kernel refuses a quota or a period under 1 ms
 MAX_PERIOD_US = 1_000_000
+WEIGHT_V1 = 8192   # cpu.shares: 8 times a task's default (1024)
+WEIGHT_V2 = 800    # cpu.weight: 8 times the default (100)
 
 
 def quota_and_period(share: float) -> tuple[int, int]:
@@ -86,7 +93,8 @@ class CpuBudget:
         if Path("/run/systemd/system").is_dir() and shutil.which("systemd-run"):
             percent = self.quota_us / self.period_us * 100
             self._prefix = ["systemd-run", "--scope", "--quiet", "--collect", f"--unit={name}",
-                            "-p", f"CPUQuota={percent:g}%", "-p", f"CPUQuotaPeriodSec={self.period_us}us", "--"]
+                            "-p", f"CPUQuota={percent:g}%", "-p", f"CPUQuotaPeriodSec={self.period_us}us",
+                            "-p", f"CPUWeight={WEIGHT_V2}", "--"]
             self.how = "a systemd scope"
         elif (root := _v2_root()) is not None:
             try:
@@ -94,6 +102,7 @@ class CpuBudget:
                 group = root / name
                 group.mkdir()
                 (group / "cpu.max").write_text(f"{self.quota_us} {self.period_us}")
+                (group / "cpu.weight").write_text(str(WEIGHT_V2))
                 self._group, self.how = group, "a cgroup v2 group"
             except OSError as e:
                 self.why_not = f"no CPU budget: the cgroup v2 cpu controller refused a group ({e.strerror})"
@@ -103,6 +112,7 @@ class CpuBudget:
                 group.mkdir()
                 (group / "cpu.cfs_period_us").write_text(str(self.period_us))
                 (group / "cpu.cfs_quota_us").write_text(str(self.quota_us))
+                (group / "cpu.shares").write_text(str(WEIGHT_V1))
                 self._group, self.how = group, "a cgroup v1 cpu group"
             except OSError as e:
                 self.why_not = f"no CPU budget: the cgroup v1 cpu controller refused a group ({e.strerror})"
@@ -148,6 +158,16 @@ class CpuBudget:
     def command(self, cmd: list[str]) -> list[str]:
         """`cmd` started inside the budget (systemd's scope wraps it; a cgroup takes it in `enter`)."""
         return self._prefix + cmd if self._prefix else cmd
+
+    def elevate(self) -> None:
+        """Run in a process outside the budget (Popen's preexec_fn) that stands for another
+        processor (the Pico): served first on a shared machine, as its own chip would be.
+        Nothing when no budget is held (the machine's full speed: nothing to compare)."""
+        if self.held:
+            try:
+                os.nice(-10)
+            except OSError:  # not allowed here: it runs at the normal priority
+                pass
 
     def enter(self) -> None:
         """Run in the new process before it starts (Popen's preexec_fn): it joins the group,

@@ -21,11 +21,11 @@ from pathlib import Path
 class PicoProcess:
     """The emulated board in a process of its own; a context manager."""
 
-    def __init__(self, folder: Path, config: dict, name: str = "board"):
+    def __init__(self, folder: Path, config: dict, name: str = "board", *, preexec_fn=None):
         path = folder / f"{name}.json"
         path.write_text(json.dumps(config))
         self.p = subprocess.Popen([sys.executable, "-m", "panel", "firmware", "emulator", "--config", str(path)],
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, preexec_fn=preexec_fn)
         line = self.p.stdout.readline().decode(errors="replace")
         m = re.search(r"emulated board on (\S+)", line)
         if not m:
