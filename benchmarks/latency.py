@@ -46,7 +46,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import sqlite3
 import subprocess
@@ -65,6 +64,7 @@ import panel.web.app as app_module  # noqa: E402
 import panel.service.cockpit as cockpit_module  # noqa: E402
 from benchmarks.budget import CpuBudget  # noqa: E402
 from benchmarks.history import fs_type  # noqa: E402
+from benchmarks.pi_spi import use_hardware_spi  # noqa: E402
 from benchmarks.pico_process import PicoKeys, PicoProcess  # noqa: E402
 from benchmarks.stats import percentile  # noqa: E402
 from panel.games.airlines.bot import BotCrew  # noqa: E402
@@ -284,35 +284,6 @@ class Crew:
         return "mistake", self.rng.choice(wrong), True
 
 
-class HardwareSPI:
-    """What an MCP3008 reading costs on a Pi: gpiozero's hardware SPI (spidev) is one kernel
-    call per transfer. gpiozero's MockFactory has no hardware SPI: it bit-bangs every bit
-    over MockPins in Python (about 1.6 ms of CPU per reading here, 50 readings a second per
-    slider while a match is played), a cost no Pi pays. So the benchmark puts this in the
-    devices' place of that bus: gpiozero's own MCP3008 code above it unchanged, one real
-    system call (a read of /dev/zero) for the transfer, the slider at its lowest reading."""
-
-    bits_per_word = 8  # what spidev's transfers are made of
-
-    def __init__(self):
-        self._fd = os.open("/dev/zero", os.O_RDONLY)
-
-    def transfer(self, data: list[int]) -> list[int]:
-        return [0] * len(os.pread(self._fd, len(data), 0))
-
-    def close(self) -> None:
-        os.close(self._fd)
-
-
-def hardware_spi(io: HardwareIO) -> None:
-    """Every MCP3008 of the build on the stand-in for the Pi's hardware SPI."""
-    for inp in io.inputs.values():
-        device = getattr(inp, "_device", None)
-        if device is not None and hasattr(device, "_spi"):
-            device._spi.close()
-            device._spi = HardwareSPI()
-
-
 async def rig(tmp: Path, map_path: Path, emu: PicoKeys | None):
     hmap = load_map(map_path)
     tmp = tmp / map_path.stem
@@ -327,7 +298,6 @@ async def rig(tmp: Path, map_path: Path, emu: PicoKeys | None):
                               link_factory=lambda m, **kw: link_for_map(m, finder=lambda: [emu.port], **kw)))
     cockpit = Cockpit(store, sources=sources, effects=[io])
     await cockpit.start()
-    hardware_spi(io)  # (the devices are made when the cockpit starts)
     probe = Probe()
     instrument(cockpit, io, probe)
     runner = web.AppRunner(build_app(cockpit, Security(store)), access_log=None, handle_signals=False)
@@ -559,6 +529,7 @@ def report(build: str, got: dict, board_floor: list[float] | None) -> list[str]:
 def run_build(spec: dict) -> dict:
     """One build's actions in this process (the one under the CPU budget), the Pico's keys
     driven over the pipes of its own process; JSON-ready."""
+    use_hardware_spi()
     picos = [PicoKeys(p) for p in spec["picos"]]
     map_path = MAPS_DIR / f"{spec['build']}.toml"
     got = asyncio.run(measure(Path(spec["dir"]), map_path, spec["actions"], picos[0] if picos else None))
