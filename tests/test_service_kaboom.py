@@ -256,6 +256,56 @@ def test_a_walk_up_mission_after_an_airlines_turn_that_left_the_lever_down_start
     asyncio.run(scenario())
 
 
+class Page:
+    """A page's socket: every refusal the cockpit tells the pages."""
+
+    view = "board"
+
+    def __init__(self):
+        self.refused: list[dict] = []
+
+    def send(self, message):
+        if message["type"] == "refused":
+            self.refused.append(message["refused"])
+
+
+def test_a_refused_press_is_told_to_the_pages_in_the_players_words(tmp_path):
+    """Kaboom rule 13: a press the rules refuse changes nothing and the pages are told why,
+    in the pages' language: a waiting player's colour, the mission button with its cover
+    on, a set-up player's colour before the start."""
+    async def scenario():
+        with Store(tmp_path / "panel.db") as store:
+            cockpit = Cockpit(store, sim=True)
+            await cockpit.start()
+            page = Page()
+            cockpit.subscribe(page)
+            try:
+                await cockpit.create_match({**MISSION, "players": ["red", "blue"]})
+                await cockpit.input(MAPPING.players["red"], True)
+                assert page.refused[-1]["reason"] == "the red penguin is already in this mission: press START to begin"
+                assert page.refused[-1]["control"] == MAPPING.players["red"] and page.refused[-1]["colour"] == "red"
+                await cockpit.input(MAPPING.players["red"], False)  # a release asks nothing: nothing said
+                assert len(page.refused) == 1
+                await cockpit.input(MAPPING.start, True)
+                waiting = next(c for c in ("red", "blue") if c != cockpit.match.active)
+                await cockpit.input(MAPPING.players[waiting], True)
+                assert page.refused[-1]["reason"] == f"it is the {cockpit.match.active} penguin's turn"
+                await cockpit.input(MAPPING.mission, True)
+                assert page.refused[-1] == {**page.refused[-1], "action": "confirm", "control": MAPPING.mission,
+                                            "reason": "lift the mission button's cover first",
+                                            "plain": "up on the direction cross"}
+                assert cockpit.match.phase is Phase.PLAYING
+                cockpit.set_language("es")
+                await cockpit.input(MAPPING.mission, False)
+                await cockpit.input(MAPPING.mission, True)
+                assert page.refused[-1]["reason"] == "levanta primero la tapa del botón de misión"
+                assert len(page.refused) == 4
+            finally:
+                await cockpit.close()
+
+    asyncio.run(scenario())
+
+
 def test_an_airlines_cafe_s_colour_buttons_set_nothing_up(tmp_path):
     async def scenario():
         with Store(tmp_path / "panel.db") as store:

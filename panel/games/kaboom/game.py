@@ -12,7 +12,7 @@ from panel.games.kaboom.events import ACTIONS, EVENT_TYPES
 from panel.core.i18n import NC_, N_, Text, _
 from panel.core.schema import Bool, Field, Problems, Table
 from panel.games.base import Build, Engine
-from panel.games.kaboom import show
+from panel.games.kaboom import panel_words, show
 from panel.games.kaboom.build import declaration, kaboom_match, panel_for
 from panel.games.kaboom.debrief import COLUMNS, debrief
 from panel.games.kaboom.engine import KaboomMatch
@@ -143,7 +143,11 @@ class Kaboom:
 
     # ------------------------------------------------------------------ what people see
     def present(self, state: dict[str, Any], engine: KaboomMatch, tr: Any) -> dict[str, Any]:
-        return state  # ids and numbers only: the pages word them
+        """The snapshot's ids and numbers (the pages word them), with the panel's buttons said
+        by what they are on the panel, how the protection is lifted now, and the mission
+        START at the panel plays next once this one is over."""
+        return {**state, "legend": panel_words.legend(engine, tr), "protection": panel_words.protection(engine, tr),
+                "next_mission": next_mission(engine) if engine.finished else None}
 
     def present_event(self, event: dict[str, Any], engine: KaboomMatch | None, tr: Any) -> dict[str, Any]:
         return event
