@@ -165,7 +165,7 @@ def test_refused_presses_are_said_on_the_board_and_the_simulator(table):
     check_fits(board, table.shots, "board at the set-up", whole=True)
     # A set-up player's colour before START: answered, and still in the mission.
     click(sim, MAPPING.players["red"])
-    said = "The red penguin is already in this mission: press START to begin"
+    said = "The red penguin has already joined"
     for page, node in ((board, "#krefused"), (sim, "#refused")):
         expect(page.locator(node)).to_contain_text(said, timeout=WAIT)
     expect(board.locator(".kplayer")).to_have_count(2)

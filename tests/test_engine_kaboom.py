@@ -52,7 +52,7 @@ def test_a_set_up_player_pressing_their_colour_before_the_start_stays():
     a penguin who joined at the panel still leaves by pressing again."""
     m = match(("red", "blue"))
     for t in (1.0, 2.0):  # the first press, and the next: still in
-        assert refused(m, "red", t) == "the red penguin is already in this mission: press START to begin"
+        assert refused(m, "red", t) == "the red penguin has already joined"
     assert m.colours == ("red", "blue")
     assert types(press(m, "green", 3.0)) == ["player_joined"]
     assert types(press(m, "green", 4.0)) == ["player_left"]

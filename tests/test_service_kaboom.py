@@ -282,7 +282,7 @@ def test_a_refused_press_is_told_to_the_pages_in_the_players_words(tmp_path):
             try:
                 await cockpit.create_match({**MISSION, "players": ["red", "blue"]})
                 await cockpit.input(MAPPING.players["red"], True)
-                assert page.refused[-1]["reason"] == "the red penguin is already in this mission: press START to begin"
+                assert page.refused[-1]["reason"] == "the red penguin has already joined"
                 assert page.refused[-1]["control"] == MAPPING.players["red"] and page.refused[-1]["colour"] == "red"
                 await cockpit.input(MAPPING.players["red"], False)  # a release asks nothing: nothing said
                 assert len(page.refused) == 1

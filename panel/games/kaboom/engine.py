@@ -223,9 +223,6 @@ class KaboomMatch:
         if self.mapping is not None and colour not in self.mapping.players:
             return Refusal(N_("this panel has no button for the {colour} penguin"), "colour", colour=Word(colour))
         if name == "join":
-            if colour in self.players and colour in self.set_up:
-                return Refusal(N_("the {colour} penguin is already in this mission: press START to begin"),
-                               colour=Word(colour))
             joined = colour in self.players
             return Refusal(N_("the {colour} penguin has already joined"), colour=Word(colour)) if joined else None
         if colour not in self.players:
