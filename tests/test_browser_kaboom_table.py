@@ -108,6 +108,14 @@ def test_a_mission_after_an_airlines_turn_that_left_the_lever_down_is_not_lost_b
         "Protection off: up on the direction cross (blue) closes the mission", timeout=WAIT)
     click(sim, MAPPING.mission)
     expect(board.locator("#kbanner")).to_contain_text("finger on your colour", timeout=WAIT)
+    # The keyboard holds several too: Shift+Space latches the focused button down.
+    for colour in ("red", "blue"):
+        button(sim, MAPPING.players[colour]).focus()
+        sim.keyboard.press("Shift+Space")
+        expect(button(sim, MAPPING.players[colour])).to_have_class(re.compile(r"\blatched\b"))
+    expect(board.locator("#resulttitle")).to_have_text("Mission accomplished!", timeout=WAIT)
+    sim.keyboard.press("Escape")  # lets go of every latched button
+    expect(sim.locator(".ctl.btn.pressed")).to_have_count(0)
 
 
 def test_a_mission_is_won_on_the_simulator_with_a_mouse_alone(table):
