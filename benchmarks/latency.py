@@ -45,12 +45,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime
 import json
 import random
 import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -63,6 +65,7 @@ from aiohttp import web  # noqa: E402
 import panel.web.app as app_module  # noqa: E402
 import panel.service.cockpit as cockpit_module  # noqa: E402
 from benchmarks.budget import CpuBudget  # noqa: E402
+from benchmarks.guide_block import cpu_model, write_block  # noqa: E402
 from benchmarks.history import fs_type  # noqa: E402
 from benchmarks.pi_spi import use_hardware_spi  # noqa: E402
 from benchmarks.pico_process import PicoKeys, PicoProcess  # noqa: E402
@@ -83,6 +86,7 @@ from panel.server.security import Security  # noqa: E402
 from panel.storage.store import Store  # noqa: E402
 
 STAGES = ("edge -> queue", "log write", "engine", "edge -> LED", "socket message", "whole")
+CPU_STAGES = ("edge -> LED", "told", "loop: edge -> LED", "loop: told", "loop: engine", "loop: effects", "loop: pages")
 KINDS = ("START between turns", "card button", "mistake", "token move")
 OPENING = "token move to its open position"
 FLOOR_PIN = 14                     # a GPIO no map uses, for the bare device of the floor
@@ -100,18 +104,18 @@ class Probe:
         self.value = None
         self.marks: dict[str, float] = {}
         self.cpu: dict[str, float] = {}  # the process's CPU time (every thread's) at each mark
+        self.loop_cpu: dict[str, float] = {}  # the owner loop's thread's CPU time at each mark
+        self.loop_clock: int | None = None  # that thread's CPU clock (set on the loop thread)
         self.sent: list[float] = []      # perf_counter of every message the page was sent
-        self.sent_cpu: list[float] = []
         self.want: int | None = None     # index of the state message of the action in flight
         self.ready = asyncio.Event()     # set once that message is sent
 
     def start(self, control: str | None, value=None) -> None:
-        self.control, self.value, self.marks, self.cpu, self.want = control, value, {}, {}, None
+        self.control, self.value, self.marks, self.cpu, self.loop_cpu, self.want = control, value, {}, {}, {}, None
         self.ready.clear()
 
     def sending(self, message: dict) -> None:
         self.sent.append(time.perf_counter())
-        self.sent_cpu.append(time.process_time())
         if self.want is None and "engine end" in self.marks and message.get("type") == "state":
             self.want = len(self.sent) - 1
             self.ready.set()
@@ -123,9 +127,19 @@ class Probe:
         if name not in self.marks:
             self.marks[name] = time.perf_counter()
             self.cpu[name] = time.process_time()
+            self.loop_cpu[name] = time.clock_gettime(self.loop_clock)
 
 
 def instrument(cockpit: Cockpit, io: HardwareIO, probe: Probe) -> None:
+    probe.loop_clock = time.pthread_getcpuclockid(threading.get_ident())  # (called on the loop thread)
+    publish = cockpit._publish
+
+    def told(events):  # the LEDs, then the pages: the cockpit's whole answer to the action
+        publish(events)
+        if "effects end" in probe.marks:
+            probe.mark("told")
+
+    cockpit._publish = told
     put = cockpit.queue.put_nowait
 
     def queued(item):
@@ -159,6 +173,8 @@ def instrument(cockpit: Cockpit, io: HardwareIO, probe: Probe) -> None:
     on_events = io.on_events
 
     def effects(events, snapshot, now):
+        if "engine end" in probe.marks:
+            probe.mark("effects start")
         on_events(events, snapshot, now)
         if "engine end" in probe.marks:
             probe.mark("effects end")
@@ -178,23 +194,20 @@ class Page:
 
     def __init__(self):
         self.received: list[float] = []
-        self.received_cpu: list[float] = []
         self.sizes: list[int] = []
         self.arrived = asyncio.Event()
 
     async def read(self, ws) -> None:
         async for msg in ws:
             self.received.append(time.perf_counter())
-            self.received_cpu.append(time.process_time())
             self.sizes.append(len(msg.data))
             self.arrived.set()
 
-    async def wait_for(self, index: int) -> tuple[float, float]:
-        """(when, the process's CPU time when) the page had message `index`."""
+    async def wait_for(self, index: int) -> float:
         while len(self.received) <= index:
             self.arrived.clear()
             await asyncio.wait_for(self.arrived.wait(), 10)
-        return self.received[index], self.received_cpu[index]
+        return self.received[index]
 
 
 class Hands:
@@ -333,20 +346,24 @@ async def act(probe: Probe, page: Page, moves: list, control: str, value) -> dic
     path, move = moves[-1]
 
     def timed():
-        t0, c0 = time.perf_counter(), time.process_time()
+        t0, c0, l0 = time.perf_counter(), time.process_time(), time.clock_gettime(probe.loop_clock)
         move()
-        return t0, c0
+        return t0, c0, l0
 
-    t0, c0 = await asyncio.to_thread(timed) if path == "pi" else timed()  # the pin's callback runs on that thread
+    t0, c0, l0 = await asyncio.to_thread(timed) if path == "pi" else timed()  # the pin's callback runs on that thread
     await asyncio.wait_for(probe.ready.wait(), 10)
-    received, received_cpu = await page.wait_for(probe.want)
-    m, c, w = probe.marks, probe.cpu, probe.want
+    received = await page.wait_for(probe.want)
+    m, c, lc, w = probe.marks, probe.cpu, probe.loop_cpu, probe.want
     sample = {"edge -> queue": m["queued"] - t0, "log write": m["log end"] - m["log start"],
               "engine": m["engine end"] - m["log end"], "edge -> LED": m["effects end"] - t0,
               "socket message": received - probe.sent[w], "whole": received - t0}
-    cpu = {"edge -> queue": c["queued"] - c0, "log write": c["log end"] - c["log start"],
-           "engine": c["engine end"] - c["log end"], "edge -> LED": c["effects end"] - c0,
-           "socket message": received_cpu - probe.sent_cpu[w], "whole": received_cpu - c0}
+    # CPU: the process's (every thread: the hand's, gpiozero's, the link's reader, the loop) and
+    # the owner loop's alone, up to the LED frame and up to the pages told (the page's own
+    # reading, another device's work, is not counted)
+    cpu = {"edge -> LED": c["effects end"] - c0, "told": c["told"] - c0,
+           "loop: edge -> LED": lc["effects end"] - l0, "loop: told": lc["told"] - l0,
+           "loop: engine": lc["engine end"] - lc["log end"], "loop: effects": lc["effects end"] - lc["effects start"],
+           "loop: pages": lc["told"] - lc["effects end"]}
     probe.start(None)
     return sample, cpu
 
@@ -358,7 +375,7 @@ async def measure(tmp: Path, map_path: Path, actions: int, emu: PicoKeys | None)
     hands = Hands(hmap, cockpit.any_layout(), pins, emu)
     crew = Crew(cockpit, hands, "cockpit.start")
     samples = {k: {s: [] for s in STAGES} for k in (*KINDS, OPENING)}
-    cpu = {k: {s: [] for s in STAGES} for k in (*KINDS, OPENING)}
+    cpu = {k: {s: [] for s in CPU_STAGES} for k in (*KINDS, OPENING)}
     paths: dict[str, list[float]] = {"pi": [], "board": []}  # edge -> LED by the way the edge came in
     try:
         await floors.start(max(page.sizes))
@@ -370,6 +387,7 @@ async def measure(tmp: Path, map_path: Path, actions: int, emu: PicoKeys | None)
             key = OPENING if hands.opens(control, value) else kind
             for s in STAGES:
                 samples[key][s].append(sample[s])
+            for s in CPU_STAGES:
                 cpu[key][s].append(used[s])
             if key != OPENING:
                 paths[moves[-1][0]].append(sample["edge -> LED"])
@@ -508,15 +526,16 @@ def report(build: str, got: dict, board_floor: list[float] | None) -> list[str]:
         if not stages["whole"]:
             continue
         out.append(f"    {kind} ({len(stages['whole'])})")
-        used = got["cpu"][kind]
         for s in STAGES:
-            out.append(f"      {s:<16} {p50_p99(stages[s])}   floor {p50_p99(floors.get(s))}   "
-                       f"CPU {ms(mean(used[s]))} per action")
-    judged = got["cpu"]["card button"]["edge -> LED"] + got["cpu"]["mistake"]["edge -> LED"]
-    whole = got["cpu"]["card button"]["whole"] + got["cpu"]["mistake"]["whole"]
-    if judged:
-        out.append(f"    CPU per judged press (card buttons and mistakes, {len(judged)}): edge -> LED "
-                   f"{ms(mean(judged))}, edge -> the page has it {ms(mean(whole))} (the process's every thread)")
+            out.append(f"      {s:<16} {p50_p99(stages[s])}   floor {p50_p99(floors.get(s))}")
+        used = got["cpu"][kind]
+        out.append("      CPU per action, mean: " + ", ".join(f"{s} {ms(mean(used[s])).strip()}" for s in CPU_STAGES))
+    judged = {s: got["cpu"]["card button"][s] + got["cpu"]["mistake"][s] for s in CPU_STAGES}
+    if judged["told"]:
+        out.append(f"    CPU per judged press (card buttons and mistakes, {len(judged['told'])}), mean: the process "
+                   f"(every thread) {ms(mean(judged['edge -> LED'])).strip()} to the LED frame, "
+                   f"{ms(mean(judged['told'])).strip()} to the pages told; the owner loop alone "
+                   f"{ms(mean(judged['loop: edge -> LED'])).strip()} and {ms(mean(judged['loop: told'])).strip()}")
     for path, xs in got["paths"].items():
         if xs:
             floor = fl["edge -> queue"] if path == "pi" else board_floor
@@ -559,6 +578,39 @@ def in_budget(budget: CpuBudget, build: str, tmp: Path, actions: int) -> dict:
             p.close()
 
 
+GUIDE = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
+BEGIN = "<!-- generated by .venv/bin/python benchmarks/latency.py --cpu-budget 0.125 --guide: begin -->"
+END = "<!-- generated: end -->"
+
+
+def guide_line(runs: dict[str, dict], budget: CpuBudget, where: str) -> str:
+    """The figures a Pi Zero 2 W's owner asks for, in one paragraph: the light's answer by
+    each way a press comes in, beside its floor, and the CPU a press costs."""
+    def p(xs: list[float], q: int) -> str:
+        return f"{percentile(xs, q) * 1e3:.1f} ms"
+
+    def path(got: dict, way: str, floor: list[float]) -> str:
+        xs = got["paths"][way]
+        return f"p50 {p(xs, 50)}, p99 {p(xs, 99)} (floor p99 {p(floor, 99)})"
+
+    parts = []
+    small, ref = runs.get("small"), runs.get("reference")
+    if small:
+        parts.append(f"the small build's Pi pins {path(small, 'pi', small['floors']['edge -> queue'])}")
+    if ref:
+        parts.append(f"the reference build's Pi pins {path(ref, 'pi', ref['floors']['edge -> queue'])}")
+        parts.append(f"its Pico's buttons {path(ref, 'board', ref['board floor'])}")
+    cpu = []
+    for build, got in runs.items():
+        told = got["cpu"]["card button"]["told"] + got["cpu"]["mistake"]["told"]
+        led = got["cpu"]["card button"]["edge -> LED"] + got["cpu"]["mistake"]["edge -> LED"]
+        cpu.append(f"{mean(led) * 1e3:.2f} ms to the light and {mean(told) * 1e3:.2f} ms in all on the {build} build")
+    return (f"Edge -> LED under {budget.describe()} (the stand-in for a Pi Zero 2 W), the store on {where}: "
+            + "; ".join(parts) + ". CPU per judged press at that share: " + ", ".join(cpu)
+            + f" (measured {datetime.date.today().isoformat()} on {cpu_model()}; the emulated Pico in a process of "
+              "its own outside the budget, as a real Pico is its own chip).\n")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--presses", type=int, default=300, help="actions per build and file system (default 300)")
@@ -570,6 +622,9 @@ def main(argv=None) -> int:
                     help="run the cockpit (and the floors) on this share of one core, e.g. 0.125 for a Pi Zero 2 W's "
                          "stand-in (a cgroup CPU quota); the emulated Pico stays outside it, as a real Pico is")
     ap.add_argument("--builds", default="small,reference", help="the builds to measure (default small,reference)")
+    ap.add_argument("--guide", action="store_true",
+                    help="write the figures of the first file system into docs/performance.md's marked block "
+                         "(with --cpu-budget: what a Pi Zero 2 W can expect)")
     ap.add_argument("--run", help=argparse.SUPPRESS)  # one build, in the process under the budget
     args = ap.parse_args(argv)
     if args.run:
@@ -577,16 +632,23 @@ def main(argv=None) -> int:
         return 0
     n = args.presses
     lines = []
+    if args.guide and not args.cpu_budget:
+        raise SystemExit("--guide writes what a Pi Zero 2 W can expect: give it --cpu-budget 0.125")
     with CpuBudget(args.cpu_budget) as budget:
-        for where in [args.dir] + ([args.tmpfs] if args.tmpfs else []):
+        for i, where in enumerate([args.dir] + ([args.tmpfs] if args.tmpfs else [])):
             with tempfile.TemporaryDirectory(dir=where) as d:
                 tmp = Path(d)
                 lines.append(f"\nthe store in {where} ({fs_type(tmp)})")
+                runs = {}
                 for build in args.builds.split(","):
-                    got = in_budget(budget, build, tmp, n)
+                    got = runs[build] = in_budget(budget, build, tmp, n)
                     lines += report(build, got, got.get("board floor"))
                     if budget.held:
                         lines.append(f"    (budget so far: {budget.throttled()})")
+                if args.guide and i == 0:
+                    if not budget.held:
+                        raise SystemExit(f"--guide: {budget.why_not}")
+                    write_block(GUIDE, BEGIN, END, "\n" + guide_line(runs, budget, f"{where} ({fs_type(tmp)})"))
         said = budget.describe()
     print(f"actions through the real Cockpit, {n} per build and file system (SQLite WAL, synchronous=FULL, "
           "group commit), each after an idle gap")
