@@ -1,5 +1,5 @@
 """The tower's join codes: the code a tower's phone joins a match with, and when a group
-keeps it (the rule is the guide's, docs/pages.md "The join code").
+keeps it (the rule is the guide's, docs/cafes.md "When the code changes").
 
 The next match's code is kept in the store: the board shows it while no match runs, so the
 tower's phone is ready before START sets the match up, and a restart in the middle of a
