@@ -245,3 +245,34 @@ def test_the_join_pages_warning_leads_to_let_phones_in(browser, tmp_path):
             assert link.get_attribute("href") == "/help/play.html#let-phones-in"
         finally:
             table.close()
+
+
+def test_after_the_table_stood_idle_the_board_and_join_show_the_next_groups_code(browser, tmp_path):
+    """A match over, the board and /join keep showing its code (the group may play again);
+    once no match has been in play for the idle time, both show the next group's new code
+    by themselves."""
+    import asyncio
+
+    from panel.service.join_codes import IDLE_SECONDS
+    from service_helpers import ServiceThread
+
+    with ServiceThread(tmp_path / "panel.db") as svc:
+        table = Table(browser, svc.base)
+        try:
+            gm = svc.client()
+            gm.login()
+            board = table.open(TV, "/board")
+            join = table.open(PHONE, "/join")
+            played = gm.new_match()["code"]
+            gm.act("end", when="now")
+            expect(board.locator("#joincode")).to_have_text(played, timeout=WAIT)
+            expect(join.locator("#code")).to_have_text(played, timeout=WAIT)
+            codes = svc.cockpit.codes  # the idle time gone by: the clock moved, the owner task woken
+            svc.on_loop(lambda: setattr(codes, "kept_since", codes.kept_since - IDLE_SECONDS))
+            svc.on_loop(lambda: svc.cockpit.queue.put_nowait((lambda: None, asyncio.get_running_loop().create_future())))
+            expect(board.locator("#joincode")).not_to_have_text(played, timeout=WAIT)
+            fresh = svc.client().get("/api/join")[1]["code"]
+            expect(board.locator("#joincode")).to_have_text(fresh)
+            expect(join.locator("#code")).to_have_text(fresh, timeout=WAIT)
+        finally:
+            table.close()
