@@ -21,7 +21,7 @@ import re
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from browser_helpers import ARGS, CHROMIUM, MOMENT_WAIT, PIN, WAIT, GameMaster, service
+from browser_helpers import ARGS, CHROMIUM, MOMENT_WAIT, PIN, WAIT, GameMaster, check_fits, service
 from test_browser import end_turn_with_mistakes, play_card, read_card, sim_press, wait_new_card
 
 pytestmark = pytest.mark.browser
@@ -169,7 +169,7 @@ def test_the_game_master_signing_in_mid_match_sees_the_join_code_at_once(lan_tab
     expect(admin.locator("#code")).to_have_text(code, timeout=WAIT)  # no reload
 
 
-def test_a_challenge_on_a_completed_card_is_worded_for_it_and_the_counters_kept_are_said(lan_table):
+def test_a_challenge_on_a_completed_card_is_worded_for_it_and_the_counters_kept_are_said(lan_table, tmp_path):
     t, gm = lan_table, lan_table.gm
     code = gm.post("/api/admin/match", {"teams": TEAMS, "seed": 7, "turn_seconds": 300})["code"]
     gm.act("start_turn")
@@ -190,6 +190,8 @@ def test_a_challenge_on_a_completed_card_is_worded_for_it_and_the_counters_kept_
     number = gm.state()["challenge"]["number"]
     expect(board.locator("#banner")).to_have_text(
         f"Challenge by Puffins on completed card 1 (card number {number}): the game master rules", timeout=WAIT)
+    check_fits(admin, tmp_path, "admin on a phone, a challenge on a completed card")  # the longer words fit
+    check_fits(board, tmp_path, "board on a TV, a challenge on a completed card", whole=True)
     admin.click("#upheld")
     said = "Challenge upheld: the cards are discarded. The crew keeps its 1 time counter."
     expect(board.locator("#banner")).to_have_text(said, timeout=WAIT)
