@@ -121,6 +121,7 @@ class Ultimatum:
         return {"finished": engine.finished, "ended_by": engine.ended_by, "winner": s["winner"],
                 "reason": s["reason"], "tied": s["tied"], "scores": s["scores"], "players": s["players"],
                 "out": s["out"], "final": s["final"], "lines": lines(engine, s["final"]),
+                "entries": s["entries"],  # the sheet as it stands, each entry's row (the page words them)
                 "tables": debrief([e.as_dict() for e in events])}
 
     def summary_in_language(self, result: dict[str, Any], tr: Any) -> dict[str, Any] | None:
