@@ -37,10 +37,8 @@ def card_parts(card: str) -> tuple[str, str]:
 PLAYER_NAMES = {"red": NC_("ultimatum player", "red"), "green": NC_("ultimatum player", "green"),
                 "blue": NC_("ultimatum player", "blue"), "yellow": NC_("ultimatum player", "yellow")}
 FORM_NAMES = {"juggling": N_("juggling"), "acrobatics": N_("acrobatics"), "dance": N_("dance"), "music": N_("music")}
-# The breakdown's words (scoring.py's `line`): the matching entertainers of each form,
-# counted ("2 dancers"), and each colour's majority, alone or tied ("most sheep", "seals, tied").
-PERFORMERS = {"juggling": (N_("{n} juggler"), N_("{n} jugglers")), "acrobatics": (N_("{n} acrobat"), N_("{n} acrobats")),
-              "dance": (N_("{n} dancer"), N_("{n} dancers")), "music": (N_("{n} musician"), N_("{n} musicians"))}
+# The breakdown's words for each colour's majority, alone or tied ("most sheep", "seals,
+# tied"); the matching forms' counted words ("2 dancers") are scoring.py's (plural forms).
 MOST = {"sheep": N_("most sheep"), "kangaroo": N_("most kangaroos"), "seal": N_("most seals"), "bear": N_("most bears")}
 TIED = {"sheep": N_("sheep, tied"), "kangaroo": N_("kangaroos, tied"), "seal": N_("seals, tied"),
         "bear": N_("bears, tied")}

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from panel.core.i18n import SOURCE, translations
-from panel.games.ultimatum.cards import ANIMALS, ENTERTAINER_COLOURS, MOST, PERFORMERS, TIED, card_parts
+from panel.games.ultimatum.cards import ANIMALS, ENTERTAINER_COLOURS, MOST, TIED, card_parts
 
 FORM_POINTS = 2  # Ultimatum rule 9: each entertainer whose form matches the owner's performance card
 MAJORITY = 5  # Ultimatum rule 10: the one player with the most entertainers of a colour
@@ -102,14 +102,23 @@ def _best(players: list[str], measure) -> list[str]:
     return [p for p in players if measure(p) == most]
 
 
+# The entertainers that match a performance card, counted, in the reader's language ("2 dancers").
+PERFORMERS = {
+    "juggling": lambda tr, n: tr.ngettext("{n} juggler", "{n} jugglers", n),
+    "acrobatics": lambda tr, n: tr.ngettext("{n} acrobat", "{n} acrobats", n),
+    "dance": lambda tr, n: tr.ngettext("{n} dancer", "{n} dancers", n),
+    "music": lambda tr, n: tr.ngettext("{n} musician", "{n} musicians", n),
+}
+
+
 def line(final: Mapping[str, Any], name: str, tr: Any = None) -> str:
     """A player's breakdown in one line, in the language of `tr` (English without it):
     "Lea: 41 + 4 (2 dancers) + 5 (most sheep) + 3 (seals, tied) = 53"."""
     tr = tr or translations(SOURCE)
     parts = [f"{name}: {final['base']}"]
     if final["matching"]:
-        one, many = PERFORMERS[final["form"]]
-        parts.append(f"+ {final['form_points']} ({tr.ngettext(one, many, final['matching']).format(n=final['matching'])})")
+        counted = PERFORMERS[final["form"]](tr, final["matching"]).format(n=final["matching"])
+        parts.append(f"+ {final['form_points']} ({counted})")
     for m in final["majorities"]:
         parts.append(f"+ {m['points']} ({tr.gettext(TIED[m['animal']] if m['tied'] else MOST[m['animal']])})")
     parts.append(f"= {final['total']}")

@@ -6,7 +6,7 @@
 // Which entries, values and players may be chosen is the state's `actions` (the engine's
 // answer): the page keeps no rule. The game's part of /admin (admin.js): form(declared,
 // page), word(), body(page), show(s, page), tick(s), describe(e, s), leave(page).
-import { $, $$, el, t } from "/static/common.js";
+import { $, $$, el, t, tn } from "/static/common.js";
 import { cardChip, cardName, colourName, colours, entertainerColourName, animalName, entryText, formName, forms,
   describeEvent, kindName, paintPlayer, playerName, winnerText } from "/static/games/ultimatum/common.js";
 
@@ -165,7 +165,7 @@ function showScores(s) {
   $("#uscores").replaceChildren(...(s.players || []).map((p) => paintPlayer(el("div", { class: "uscore" },
     el("span", { class: "usname", text: playerName(s, p.player) }),
     el("span", { class: "uspoints", text: String(p.score) }),
-    el("span", { class: "uscards", text: p.cards.length ? t("{n} cards", { n: p.cards.length }) : "" })), p.player)));
+    el("span", { class: "uscards", text: p.cards.length ? tn("{n} card", "{n} cards", p.cards.length, { n: p.cards.length }) : "" })), p.player)));
 }
 
 function showPoints(s) {
