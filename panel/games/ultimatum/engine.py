@@ -278,8 +278,8 @@ class UltimatumGame:
         self.settings = settings
         self.layout: Layout | None = None  # no control of the panel is the game's
         self.positions: dict[str, str] = dict(positions or {})
-        # The set-up's players are the sheet's first entries: correctable like any (rule 8),
-        # never undone (rule 7: undo takes back what was entered during the game).
+        # The set-up's players are the sheet's first entries: correctable like any (Ultimatum rule 8),
+        # never undone (Ultimatum rule 7: undo takes back what was entered during the game).
         self.entries: list[dict[str, Any]] = [{"kind": "add_player", **p.as_dict()} for p in settings.players]
         self.sheet, failed = fold(self.entries)
         if failed is not None:

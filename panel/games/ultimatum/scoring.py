@@ -1,6 +1,6 @@
 """Penguin Ultimatum's scoring, pure: who gets an entertainer card after a performance
-(Ultimatum rule 5), the end's points for entertainers (rules 9 and 10), the winner by the
-rulebook's tie-breaks (rule 11), and each player's breakdown as one line for people."""
+(Ultimatum rule 5), the end's points for entertainers (Ultimatum rules 9 and 10), the winner by the
+rulebook's tie-breaks (Ultimatum rule 11), and each player's breakdown as one line for people."""
 
 from __future__ import annotations
 
