@@ -141,3 +141,31 @@ def test_a_whole_ultimatum_game_on_the_phone_and_the_tv(rig, lang):
     for ctx in (phone_ctx, tv_ctx, gm.ctx):
         ctx.close()
     assert errors == [], errors
+
+
+def test_the_tv_and_the_phone_fit_four_players_and_every_entertainer_card(rig):
+    """The fullest board: four players with long names, all sixteen entertainer cards given
+    out (one player holding seven), every breakdown line at the end."""
+    gm = GameMaster(rig.browser.new_context(), rig.base)
+    gm.post("/api/admin/settings", {"language": "es"})  # the longer words
+    players = [("red", "Bartholomew-Alexander", "dance"), ("green", "Maximiliana", "music"),
+               ("blue", "Anastasia", "juggling"), ("yellow", "Tomasz", "acrobatics")]
+    gm.post("/api/admin/match", {"game": "ultimatum", "players": [
+        {"player": c, "name": n, "form": f} for c, n, f in players]})
+    owners = ["red"] * 7 + ["green"] * 4 + ["blue"] * 3 + ["yellow"] * 2
+    cards = [(c, f) for c in ("green", "brown", "red", "blue") for f in ("juggling", "acrobatics", "dance", "music")]
+    for (colour, form), owner in zip(cards, owners):
+        gm.act("performance", colour=colour, form=form, points={owner: 1, **{c: 2 for c, _n, _f in players if c != owner}})
+    phone = rig.browser.new_context(**PHONE).new_page()
+    phone.on("dialog", lambda d: d.accept())
+    phone.goto(rig.base + "/admin")
+    admin_login(phone)
+    board = rig.browser.new_context(**TV).new_page()
+    board.goto(rig.base + "/board")
+    expect(board.locator(".uplayer .ucard")).to_have_count(16, timeout=WAIT)
+    check_fits(board, rig.shots, "tv with sixteen cards", whole=True)
+    check_fits(phone, rig.shots, "phone with sixteen cards")
+    gm.act("end")
+    expect(board.locator(".uplayer .upline")).to_have_count(4, timeout=WAIT)
+    check_fits(board, rig.shots, "tv at the end with sixteen cards", whole=True)
+    gm.post("/api/admin/settings", {"language": "en"})

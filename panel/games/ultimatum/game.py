@@ -23,8 +23,7 @@ from panel.games.ultimatum.cards import (ANIMAL_NAMES, ANIMALS, CARDS, COLOUR_NA
 from panel.games.ultimatum.debrief import COLUMNS, debrief
 from panel.games.ultimatum.engine import UltimatumGame
 from panel.games.ultimatum.events import ACTIONS, EVENT_TYPES
-from panel.games.ultimatum.scenario import REASONS, label, lines, winner_text
-from panel.games.ultimatum.scoring import line
+from panel.games.ultimatum.scenario import REASONS, lines, winner_text
 from panel.games.ultimatum.settings import UltimatumSettings
 
 TITLES = {"entries": N_("The score sheet: every entry, and the scores after it"),
@@ -88,12 +87,12 @@ class Ultimatum:
     # ------------------------------------------------------------------ what people see
     def present(self, state: dict[str, Any], engine: UltimatumGame, tr: Any) -> dict[str, Any]:
         """The breakdown lines in the reader's language: the end's, and the end's if the game ended now."""
-        return {**state, "lines": lines(engine, state.get("final"), tr),
-                "lines_if_ended": lines(engine, state.get("if_ended"), tr)}
+        return {**state, "lines": lines(state["players"], state.get("final"), tr),
+                "lines_if_ended": lines(state["players"], state.get("if_ended"), tr)}
 
     def present_event(self, event: dict[str, Any], engine: UltimatumGame | None, tr: Any) -> dict[str, Any]:
         if engine is not None and event.get("final"):
-            return {**event, "lines": lines(engine, event["final"], tr)}
+            return {**event, "lines": lines(engine.snapshot()["players"], event["final"], tr)}
         return event
 
     def tower_card(self, card: dict[str, Any], engine: UltimatumGame) -> dict[str, Any]:
@@ -120,7 +119,7 @@ class Ultimatum:
         s = engine.snapshot()
         return {"finished": engine.finished, "ended_by": engine.ended_by, "winner": s["winner"],
                 "reason": s["reason"], "tied": s["tied"], "scores": s["scores"], "players": s["players"],
-                "out": s["out"], "final": s["final"], "lines": lines(engine, s["final"]),
+                "out": s["out"], "final": s["final"], "lines": lines(s["players"], s["final"]),
                 "entries": s["entries"],  # the sheet as it stands, each entry's row (the page words them)
                 "tables": debrief([e.as_dict() for e in events])}
 
@@ -129,8 +128,7 @@ class Ultimatum:
         final = result.get("final")
         if not final:
             return None
-        players = {p["player"]: p for p in result.get("players", [])}
-        return {**result, "lines": {p: line(f, label(players.get(p, {"player": p}), tr), tr) for p, f in final.items()}}
+        return {**result, "lines": lines(result.get("players", []), final, tr)}
 
     def tables(self, events: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
         return debrief(events)

@@ -65,12 +65,12 @@ def label(player: dict[str, Any], tr: Any = None) -> str:
     return (tr.gettext if tr else str)(N_("{colour} player")).format(colour=colour)
 
 
-def lines(game: UltimatumGame, finals: dict[str, Any] | None, tr: Any = None) -> dict[str, str] | None:
-    """Each player's breakdown in one line, in the language of `tr`."""
+def lines(players: list[dict[str, Any]], finals: dict[str, Any] | None, tr: Any = None) -> dict[str, str] | None:
+    """Each player's breakdown in one line, in the language of `tr` (`players`: a snapshot's)."""
     if finals is None:
         return None
-    players = {p["player"]: p for p in game.snapshot()["players"]}
-    return {p: line(f, label(players[p], tr), tr) for p, f in finals.items()}
+    named = {p["player"]: p for p in players}
+    return {p: line(f, label(named.get(p, {"player": p}), tr), tr) for p, f in finals.items()}
 
 
 class UltimatumScenario:
@@ -101,7 +101,7 @@ def result(game: UltimatumGame, events: list[GameEvent], refused: list[dict[str,
     return {"events": [e.as_dict() for e in events], "refused": refused,
             "players": s["players"], "scores": s["scores"], "out": s["out"],
             "finished": game.finished, "ended_by": game.ended_by, "winner": s["winner"], "reason": s["reason"],
-            "tied": s["tied"], "final": s["final"], "lines": lines(game, s["final"], tr)}
+            "tied": s["tied"], "final": s["final"], "lines": lines(s["players"], s["final"], tr)}
 
 
 def parse_ultimatum_scenario(raw: dict[str, Any], *, file: str | None = None,

@@ -237,7 +237,9 @@ export function show(s, p) {
   $("#counts").textContent = t("{n} entertainers yet to perform · {out} out of the game", { n: (s.pile || []).length, out: (s.out || []).length });
   const allowed = s.actions || {};
   if (!(tab in allowed) && !correcting) tab = ["performance", "add_player", "penalty"].find((k) => k in allowed) || tab;
-  for (const n of [".utabs", "#uperf", "#upen", "#uadd", ".ubar"]) $(n).classList.toggle("othergame", !!s.final || s.finished);
+  // Once the end is entered, no more entries; undo stays while the page asks who is shorter.
+  for (const n of [".utabs", "#uperf", "#upen", "#uadd"]) $(n).classList.toggle("othergame", !!s.final || s.finished);
+  $(".ubar").classList.toggle("othergame", s.finished);
   showScores(s);
   showPoints(s);
   showPenalty(s);
