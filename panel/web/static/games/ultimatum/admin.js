@@ -7,7 +7,7 @@
 // answer): the page keeps no rule. The game's part of /admin (admin.js): form(declared,
 // page), word(), body(page), show(s, page), tick(s), describe(e, s), leave(page).
 import { $, $$, el, t, tn } from "/static/common.js";
-import { cardChip, cardName, colourName, colours, entertainerColourName, animalName, entryText, formName, forms,
+import { cardName, colourName, colours, entertainerColourName, animalName, entryText, formName, forms,
   describeEvent, kindName, paintPlayer, playerName, winnerText } from "/static/games/ultimatum/common.js";
 
 let declared = null;
@@ -209,7 +209,7 @@ function showAdd(s) {
 function showEntries(s) {
   const correctable = new Set(((s.actions || {}).correct || {}).entry || []);
   $("#uentries").replaceChildren(...[...(s.entries || [])].reverse().map((r) => el("li", { class: "uentry", value: r.entry, dataset: { entry: r.entry, kind: r.kind } },
-    el("span", { class: "uentrytext", text: `${kindName(r.kind)} · ${entryText(r, s)}` }),
+    el("span", { class: "uentrytext", text: r.kind === "end" ? entryText(r, s) : `${kindName(r.kind)} · ${entryText(r, s)}` }),
     correctable.has(r.entry) ? el("button", { type: "button", class: "ufix", text: t("Correct"), onclick: () => startCorrecting(r) }) : null)));
 }
 

@@ -3,7 +3,7 @@
 // the end each player's breakdown line by line and the winner. The game's part of the
 // board (board.js): show(s, board), describe(e, s), tick(s, board), leave(board).
 import { $, el, t } from "/static/common.js";
-import { cardChip, colours, describeEvent, entertainerColourName, animalName, formName, majorityText, paintPlayer,
+import { cardRow, colours, describeEvent, entertainerColourName, animalName, formName, majorityText, paintPlayer,
   playerName, winnerText } from "/static/games/ultimatum/common.js";
 
 function section() {
@@ -20,8 +20,7 @@ function section() {
 }
 
 function playerTile(s, p) {
-  const byColour = colours().map((c) => el("div", { class: "ucrow", dataset: { colour: c } },
-    ...p.cards.filter((card) => card.startsWith(`${c}-`)).map((card) => cardChip(card))));
+  const byColour = colours().map((c) => cardRow(p.cards, c));
   const line = (s.lines || {})[p.player];
   return paintPlayer(el("div", { class: `uplayer ${s.winner === p.player ? "won" : ""}` },
     el("div", { class: "upname", text: playerName(s, p.player) }),

@@ -46,16 +46,19 @@ export function paintPlayer(node, colour) {
   return node;
 }
 
-// An entertainer card as a chip: its background colour, its animal and form in words.
-export function cardChip(card, { small = false } = {}) {
-  const [colour, form] = card.split("-");
+// A player's entertainer cards of one colour as one row in the entertainer's colour: the
+// animal named once with how many, then each card's form ("sheep ×2  dance  music"); null
+// when they hold none of it.
+export function cardRow(cards, colour) {
+  const held = cards.filter((card) => card.startsWith(`${colour}-`));
+  if (!held.length) return null;
   const p = css("entertainer")[colour] || {};
-  const chip = el("span", { class: `ucard ${small ? "small" : ""}`, dataset: { card, colour, form },
-    title: cardName(card) }, el("span", { class: "ucanimal", text: animalName(colour) }),
-  el("span", { class: "ucform", text: formName(form) }));
-  chip.style.background = p.css || "#888";
-  chip.style.color = p.ink || "#fff";
-  return chip;
+  const row = el("div", { class: "ucrow", dataset: { colour } },
+    el("span", { class: "ucanimal", text: `${animalName(colour)} ×${held.length}` }),
+    ...held.map((card) => el("span", { class: "ucard", dataset: { card }, title: cardName(card), text: formName(card.split("-")[1]) })));
+  row.style.background = p.css || "#888";
+  row.style.color = p.ink || "#fff";
+  return row;
 }
 
 // Who would win a colour's majority now, in words.
