@@ -313,6 +313,8 @@ def test_over_is_over_and_abandon_ends_with_no_result():
     for name, params in (("undo", {}), ("correct", {"entry": 4, "points": {"red": 1}}), ("end", {})):
         assert enter(g, name, **params) == "the game is over: set up a new one"
     assert g.refusal(Action("new_match", 2.0)) is None
+    before = g.snapshot()
+    assert g.handle(Action("new_match", 2.0)) == [] and g.snapshot() == before  # asked of it, never played in it
     g = game()
     assert "abandon it first" in g.refusal(Action("new_match", 0.0)).text()
     assert enter(g, "abandon") == ["game_abandoned"] and g.finished and g.ended_by == "abandoned" and g.winner is None

@@ -401,6 +401,8 @@ class UltimatumGame:
     # ------------------------------------------------------------------ carrying out
     def _act(self, action: Action) -> list[GameEvent]:
         name, params, t = action.name, action.params, action.t
+        if name == "new_match":
+            return []  # asked of the game in play (may another replace it now?), never played inside one
         if name == "abandon":
             self.abandoned = True
             return [GameEvent(t, "game_abandoned", {})]
