@@ -8,17 +8,18 @@ shorter player), checking after every entry, refused or not:
 - an entertainer card is never in two places: every one of the sixteen is exactly once yet
   to perform, with one player, or out of the game;
 - a refused entry changes nothing, and the same entries fed to a fresh engine give the
-  same sheet."""
+  same sheet;
+and that anything a page or a script may send is taken or refused in one line."""
 
 from __future__ import annotations
 
-from hypothesis import event, settings, strategies as st
+from hypothesis import event, given, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from panel.core.events import Action
 from panel.games.ultimatum.cards import CARDS, ENTERTAINER_COLOURS, FORMS, PLAYER_COLOURS, START_POINTS
 from panel.games.ultimatum.engine import UltimatumGame
-from panel.games.ultimatum.events import EVENT_TYPES
+from panel.games.ultimatum.events import ACTIONS, EVENT_TYPES
 from panel.games.ultimatum.settings import UltimatumSettings
 
 POINTS = st.integers(0, 12)
@@ -137,3 +138,28 @@ class UltimatumMachine(RuleBasedStateMachine):
 
 UltimatumMachine.TestCase.settings = settings(max_examples=80, stateful_step_count=30, deadline=None)
 test_the_score_sheet_keeps_its_invariants = UltimatumMachine.TestCase
+
+
+# Whatever a page or a script sends (the game master's page posts JSON): any action name,
+# any parameters, any values. The engine answers each with a refusal of one line, or takes
+# it, and never raises.
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-5, 2000) | st.floats(allow_nan=False) | st.text(max_size=5)
+                    | st.sampled_from(PLAYER_COLOURS + FORMS + ENTERTAINER_COLOURS + CARDS),
+                    lambda inner: st.lists(inner, max_size=3)
+                    | st.dictionaries(st.sampled_from(PLAYER_COLOURS + ("x",)), inner, max_size=3), max_leaves=6)
+PARAMS = st.dictionaries(st.sampled_from(("player", "name", "form", "colour", "points", "card", "entry", "bogus")),
+                         JSON, max_size=4)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(list(ACTIONS) + ["fly"]), PARAMS), max_size=10))
+def test_anything_sent_is_taken_or_refused_in_one_line(asked):
+    g = UltimatumGame(UltimatumSettings.from_dict({"players": [{"player": "red", "form": "dance"},
+                                                               {"player": "green", "form": "music"}]}))
+    for i, (name, params) in enumerate(asked):
+        action = Action(name, float(i), params)
+        why = g.refusal(action)
+        if why is not None:
+            assert "\n" not in why.text()
+        g.handle(action)
+        g.snapshot()
