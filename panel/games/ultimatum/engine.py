@@ -66,6 +66,11 @@ def _points_problem(points: Any, *, per_player: bool) -> Refusal | None:
     return None
 
 
+def _name_refusal(v: Any) -> Refusal | bool:
+    why = name_problem(v)
+    return True if why is None else Refusal(why.message, "name", **why.values)
+
+
 def _value_problem(name: str, params: dict[str, Any]) -> Refusal | None:
     """What is wrong with an action's given parameters whatever the moment (their values)."""
     checks = {
@@ -80,8 +85,7 @@ def _value_problem(name: str, params: dict[str, Any]) -> Refusal | None:
             N_("{value} is not an entertainer card (colour-form, such as {example})"), "card", value=repr(v),
             example="red-dance"),
         "entry": lambda v: _whole(v, 1, 10**6) or Refusal(N_("must be an entry's number (1 or more)"), "entry"),
-        "name": lambda v: (lambda why: True if why is None else Refusal(why.message, "name", **why.values))(
-            name_problem(v)),
+        "name": _name_refusal,
     }
     for k, v in params.items():
         if k in checks:
@@ -132,7 +136,6 @@ class Sheet:
     ended: bool = False
     shorter: str | None = None
     rows: list[dict[str, Any]] = field(default_factory=list)
-    entered: int = 0  # every point entered: performances added, penalties taken off (the invariant's)
 
     def scores(self) -> dict[str, int]:
         return {p: v["score"] for p, v in self.players.items()}
@@ -208,14 +211,12 @@ def apply(sheet: Sheet, entry: dict[str, Any]) -> dict[str, Any]:
     if kind == "add_player":
         sheet.players[entry["player"]] = {"name": entry.get("name"), "form": entry["form"], "score": START_POINTS,
                                           "cards": []}
-        sheet.entered += START_POINTS
     elif kind == "performance":
         sheet.started = True
         card = card_id(entry["colour"], entry["form"])
         points = {p: entry["points"].get(p, 0) for p in sheet.players}  # Ultimatum rule 4: a player left out got 0
         for p, n in points.items():
             sheet.players[p]["score"] += n
-            sheet.entered += n
         to, why = entertainer_to(points)  # Ultimatum rule 5
         sheet.placed[card] = to
         if to is not None:
@@ -229,7 +230,6 @@ def apply(sheet: Sheet, entry: dict[str, Any]) -> dict[str, Any]:
             sheet.placed[entry["card"]] = None
         else:
             sheet.players[player]["score"] -= entry["points"]
-            sheet.entered -= entry["points"]
     elif kind == "end":
         sheet.ended = True
     elif kind == "shorter":

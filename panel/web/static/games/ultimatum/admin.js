@@ -98,7 +98,7 @@ function build() {
     el("ol", { id: "uentries", class: "uentries" }));
   $("#now").after(section);
   for (const b of $$(".utab", section)) b.addEventListener("click", () => { tab = b.dataset.tab; showTab(); });
-  $("input[name=ucolour]", section) && $$("input[name=ucolour]", section).forEach((r) => r.addEventListener("change", offerForms));
+  for (const r of $$("input[name=ucolour]", section)) r.addEventListener("change", offerForms);
   $("#uperf").addEventListener("submit", (ev) => { ev.preventDefault(); enterPerformance(); });
   $("#upen").addEventListener("submit", (ev) => { ev.preventDefault(); enterPenalty(); });
   $("#uadd").addEventListener("submit", (ev) => { ev.preventDefault(); enterPlayer(); });
