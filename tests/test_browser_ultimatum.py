@@ -24,6 +24,7 @@ PLAYERS = [("red", "Lea", "dance"), ("green", "Max", "music"), ("blue", "Ana", "
 LEA = {"en": "Lea: 41 + 4 (2 dancers) + 5 (most sheep) + 3 (seals, tied) = 53",
        "es": "Lea: 41 + 4 (2 bailarines) + 5 (más ovejas) + 3 (focas, empate) = 53"}
 WINS = {"en": "Max wins!", "es": "¡Gana Max!"}
+SCORED = {"en": "scored on the game master's page", "es": "se anota en la página del director de juego"}
 
 
 @pytest.fixture(scope="module")
@@ -83,6 +84,8 @@ def test_a_whole_ultimatum_game_on_the_phone_and_the_tv(rig, lang):
     expect(board.locator(".uplayer")).to_have_count(3, timeout=WAIT)
     expect(board.locator(".uplayer .upscore")).to_have_text(["10", "10", "10"])
     entries(phone, 3)
+    sim = open_page(tv_ctx, "/sim")  # the simulated panel: nothing of it is the game's, and it says where it is scored
+    expect(sim.locator("#phase")).to_contain_text(SCORED[lang], timeout=WAIT)
 
     # The performances, as the table adds up each player's guests.
     performance(phone, "green", "dance", {"red": 3, "green": 8})  # Lea has the fewest non-zero: the sheep dancer
