@@ -243,8 +243,10 @@ function offer(select, values, text) {
   select.disabled = !values.length;
 }
 
-// What a game's part may use of the page.
-const page = { offer, declaredBody };
+// What a game's part may use of the page: `action(name, params)` sends an action through the
+// page's one action path (its answer, or null with the reason shown), for a game whose
+// part enters its own (a scorekeeper's entries).
+const page = { offer, declaredBody, action };
 
 let shown = null; // the game of the match shown
 
