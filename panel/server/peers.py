@@ -10,11 +10,20 @@ from typing import Any, Iterable
 
 from aiohttp import WSCloseCode, web
 
+from panel.server.guard import OWN_MACHINE, address_key
 from panel.server.message import Message
 
 REVOKED = 4403  # "forbidden", in the private range of WebSocket close codes: the page must ask again
 HEARTBEAT = 20.0  # seconds between pings: a page gone without a word is noticed
 MAX_MESSAGE = 4096  # bytes a page may send (pages only listen)
+
+
+def from_this_computer(remote: str | None) -> bool:
+    """Whether a request from `remote` (request.remote) comes from this computer: 127.0.0.1
+    or ::1, also as ::ffff:127.0.0.1 (a browser on 127.0.0.1 served on ``::``). No device on
+    the LAN can send from these. (Other 127/8 addresses are this machine too, but the tests
+    and benchmarks use them as the network's other devices.)"""
+    return bool(remote) and address_key(remote) in OWN_MACHINE
 
 
 class Peer:
