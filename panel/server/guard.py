@@ -53,6 +53,10 @@ PER_KIND = {"websocket": 8, "body": 4}
 # LAN can send from these, so they are held to the total only, not the per-address share.
 OWN_MACHINE = frozenset({"127.0.0.1", "::1"})
 MAX_CONNECTIONS = 512  # all addresses together (each costs ~20-40 KB on a Pi with 512 MB)
+# After a 413, what is still read of a body before the connection is cut: enough for the
+# client to be reading its answer (it sends while it reads), never the rest of a gigabyte.
+LINGER_BYTES = 256 * 1024
+LINGER_SECONDS = 2.0
 RESERVE_FDS = 64  # descriptors kept for the store, the serial link, the pins and the logs
 QUIET_SECONDS = 60.0  # one line per kind of repeated failure per this many seconds
 OUT_OF_FDS = (errno.EMFILE, errno.ENFILE)
@@ -242,6 +246,7 @@ class Guarded(asyncio.Protocol):
         self.released = False  # no longer counted (closed, or closing to make room)
         self._timer: asyncio.TimerHandle | None = None
         self._tail = b""  # the last bytes of the head so far, to spot its end across reads
+        self._discard: int | None = None  # bytes left to drop before the cut, once nothing more is read
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]
@@ -263,7 +268,20 @@ class Guarded(asyncio.Protocol):
         if self.transport is not None:
             self.transport.abort()  # connection_lost follows and releases the slot
 
+    def read_no_more(self) -> None:
+        """The request is refused whole (413): what still comes is dropped, a little of it
+        (LINGER_BYTES, LINGER_SECONDS: as nginx's lingering close, so the client sees its
+        answer rather than a reset), then the connection is cut."""
+        if self._discard is None and self.transport is not None:
+            self._discard = LINGER_BYTES
+            asyncio.get_running_loop().call_later(LINGER_SECONDS, self.close)
+
     def data_received(self, data: bytes) -> None:
+        if self._discard is not None:
+            self._discard -= len(data)
+            if self._discard < 0:
+                self.close()
+            return
         if self._timer is not None:
             seen = self._tail + data
             if b"\n\r\n" in seen or b"\n\n" in seen:  # the blank line that ends a request head

@@ -11,6 +11,7 @@ import secrets
 from typing import Any, Callable
 
 from panel.core.errors import StoreError, StoreWriteError
+from panel.core.secret import same_secret
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud across a café
 CODE_LENGTH = 6
@@ -22,8 +23,9 @@ def make_code() -> str:
 
 
 def code_ok(code: Any, expected: str) -> bool:
-    """Whether `code` as typed (any case, spaces around) is `expected`, compared in constant time."""
-    return isinstance(code, str) and secrets.compare_digest(code.strip().upper(), expected)
+    """Whether `code` as typed (any case, spaces around) is `expected`, compared in constant
+    time as bytes (a client's non-ASCII code is just a wrong one)."""
+    return isinstance(code, str) and same_secret(code.strip().upper(), expected)
 
 
 class JoinCodes:
