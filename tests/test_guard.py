@@ -267,3 +267,44 @@ def test_a_device_in_a_shared_ipv6_64_never_locks_out_its_neighbours():
                 conn._timer.cancel()
         return [t.aborted for _, t in conns]
     assert asyncio.run(run()) == [False] * 4 + [True, False]
+
+
+def test_any_line_a_client_can_cause_is_held_to_a_few_a_minute(caplog):
+    """The log of an SD card cannot be flooded from any line of code: 10 a minute from each,
+    then the count held back (issue 24, item 3)."""
+    from panel.server.guard import LogBudget
+
+    clock = [0.0]
+    logger = logging.getLogger("penguin-panel.test-budget")
+    budget = LogBudget(clock=lambda: clock[0])
+    logger.addFilter(budget)
+
+    def cause(address):
+        logger.warning("bad thing from %s", address)  # one line of code
+    try:
+        for i in range(1000):
+            clock[0] = i * 0.03  # 30 s of a line a client causes, 33 a second
+            cause(f"10.0.0.{i % 250}")
+            if i % 100 == 0:
+                logger.warning("another kind")
+        clock[0] = 61.0
+        cause("10.0.0.1")
+    finally:
+        logger.removeFilter(budget)
+    lines = [r.getMessage() for r in caplog.records if "bad thing" in r.getMessage()]
+    assert len(lines) == 11 and lines[-1] == "bad thing from 10.0.0.1 (990 more like it held back)"
+    assert len([r for r in caplog.records if r.getMessage() == "another kind"]) == 10
+
+
+def test_every_server_puts_its_loggers_under_the_budget():
+    from panel.server.guard import BUDGETED_LOGS, LogBudget, guard_process
+
+    async def start():
+        guard_process()
+    asyncio.run(start())
+    try:
+        assert all(any(isinstance(f, LogBudget) for f in logging.getLogger(n).filters) for n in BUDGETED_LOGS)
+    finally:  # the budget is the process's: the other tests count their own lines
+        for n in BUDGETED_LOGS:
+            for f in [f for f in logging.getLogger(n).filters if isinstance(f, LogBudget)]:
+                logging.getLogger(n).removeFilter(f)

@@ -19,8 +19,9 @@ worker_connections run out), so a newcomer always gets in:
   closed to make room; with none idle, the oldest connection of the address holding the
   most (a device holding a few pages never is that address, an attacker always is);
 - failures that an attacker can repeat at will (descriptors out, malformed requests,
-  connections refused) are logged as one line per kind at most once a minute, with the
-  number held back since.
+  connections refused, requests dropped mid-body) are logged as one line per kind at most
+  once a minute, with the number held back since; and any other line a client can cause
+  is held to a few a minute from each line of code (LogBudget).
 """
 
 from __future__ import annotations
@@ -417,6 +418,46 @@ class QuietServerLog(logging.Filter):
         return False
 
 
+class LogBudget(logging.Filter):
+    """At most `burst` lines per `every` seconds from any one logging call (a line of the
+    code): whatever a client can make the service log on demand (a bug's 500 with its
+    traceback included) cannot fill the SD card. The next line let through says how many
+    were held back. Lines said once (the start, a match) are never touched."""
+
+    def __init__(self, *, burst: int = 10, every: float = QUIET_SECONDS, clock: Callable[[], float] = time.monotonic):
+        super().__init__()
+        self.burst, self.every, self.clock = burst, every, clock
+        self._sites: dict[tuple[str, int], list] = {}  # call site -> [window start, lines in it, held back]
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        now = self.clock()
+        site = self._sites.setdefault((record.pathname, record.lineno), [now, 0, 0])
+        if now - site[0] >= self.every:
+            site[0], site[1] = now, 0
+        if site[1] >= self.burst:
+            site[2] += 1
+            return False
+        site[1] += 1
+        if site[2]:
+            record.msg, record.args = f"{record.getMessage()} ({site[2]} more like it held back)", None
+            site[2] = 0
+        return True
+
+
+BUDGETED_LOGS = ("penguin-panel", "aiohttp.server", "aiohttp.web", "aiohttp.websocket", "aiohttp.access", "asyncio")
+
+
+def budget_logs(budget: LogBudget | None = None) -> LogBudget:
+    """Put every logger a client's input can reach under one LogBudget (again: replaced)."""
+    budget = budget or LogBudget()
+    for name in BUDGETED_LOGS:
+        logger = logging.getLogger(name)
+        for f in [f for f in logger.filters if isinstance(f, LogBudget)]:
+            logger.removeFilter(f)
+        logger.addFilter(budget)
+    return budget
+
+
 def guard_process() -> Quiet:
     """What every server of the project (the cockpit, the venue) does first, on its running
     loop: the descriptor limit raised, and the failures an attacker can repeat logged
@@ -424,6 +465,7 @@ def guard_process() -> Quiet:
     binds (`bind`) and serves through a guard (`start_serving`)."""
     quiet = Quiet()
     quiet_failures(asyncio.get_running_loop(), quiet)
+    budget_logs()
     raise_fd_limit()
     return quiet
 
