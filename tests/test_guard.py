@@ -223,10 +223,10 @@ def test_slow_bodies_are_bounded_per_address_and_cut_without_a_traceback(tmp_pat
         wait_until(lambda: svc.on_loop(lambda: svc.guard.stats())["body"] == 20)  # every handler waits for its body
         with connect(svc.port, "127.0.8.1", SLOW_BODY) as s:  # one more from the same address
             assert answer_head(s) == 429
-        held += holders(svc.port, ["127.0.6.1"], 4, SLOW_BODY, None)  # the last 3 at the limit
-        wait_until(lambda: svc.on_loop(lambda: svc.guard.stats())["evicted"] == 3)  # 3 bodies cut
+        held += holders(svc.port, ["127.0.6.1"], 3, SLOW_BODY, None)  # the last 2 at the limit
+        wait_until(lambda: svc.on_loop(lambda: svc.guard.stats())["evicted"] == 2)  # 2 bodies cut
         assert get_state(svc.port, "127.0.6.2") == 200
-        assert svc.on_loop(lambda: svc.guard.stats())["evicted"] == 4
+        assert svc.on_loop(lambda: svc.guard.stats())["evicted"] == 3
         for s in held:
             s.close()
     assert "Traceback" not in caplog.text and not any(r.exc_info for r in caplog.records)
@@ -308,3 +308,31 @@ def test_every_server_puts_its_loggers_under_the_budget():
         for n in BUDGETED_LOGS:
             for f in [f for f in logging.getLogger(n).filters if isinstance(f, LogBudget)]:
                 logging.getLogger(n).removeFilter(f)
+
+
+def test_an_attacker_holding_live_sockets_never_evicts_a_newcomers_first_connection():
+    """At the limit with every slot a live socket (100 addresses x 8 is more than 512), the
+    newcomer's connection, yet to send its request, was the only idle one: the attackers'
+    next sockets evicted it (benchmarks/attacks.py: 80 % answered). Now it is spared."""
+    import asyncio as aio
+    from panel.server.guard import ConnectionGuard
+
+    async def run():
+        guard = ConnectionGuard(total=10)
+
+        def arrive(host):
+            conn = guard.wrap(aio.Protocol)()
+            t = FakeTransport((host, 5000))
+            conn.connection_made(t)
+            if conn._timer:
+                conn._timer.cancel()
+            return conn, t
+        for host in ["10.0.0.1"] * 5 + ["10.0.0.2"] * 5:
+            conn, _ = arrive(host)
+            guard.admit_kind(conn, "websocket")
+        _, newcomer = arrive("10.0.0.9")  # evicts the oldest socket of an address holding the most
+        later = [arrive(h)[1] for h in ["10.0.0.1", "10.0.0.2"] * 3]
+        return newcomer.aborted, [t.aborted for t in later], guard.stats()
+    newcomer_cut, later, stats = asyncio.run(run())
+    assert not newcomer_cut and stats["open"] == 10 and stats["waiting"] == 1
+    assert stats["evicted"] == 1 and all(later)  # the attackers' next ones wait for a slot of their own

@@ -169,10 +169,15 @@ class ConnectionGuard:
 
     def _make_room(self, key: str, holds: int) -> bool:
         """Close one connection for a newcomer from `key` (holding `holds`): the longest
-        idle, else the oldest of the address holding the most, if it holds more than the
-        newcomer would. False when there is none to close."""
-        if self._idle:
-            victim = next(iter(self._idle))
+        idle (see below), else the oldest of the address holding the most, if it holds more
+        than the newcomer would. False when there is none to close."""
+        # While connections are being served, one yet to send its first request is spared for
+        # a newcomer holding more than its address does: an attacker holding live sockets never
+        # evicts a phone's first one. (In a flood of idle sockets the oldest goes, whoever's.)
+        spare = self.open > len(self._idle)
+        victim = next((c for c in self._idle if not spare or c.served or len(self._by_address[c.key]) > holds),
+                      None)
+        if victim is not None:
             why = "the longest idle one"
         else:
             biggest = max((a for a in self._by_address if a not in OWN_MACHINE),
@@ -192,6 +197,7 @@ class ConnectionGuard:
         if conn.released:
             return
         conn.kind = kind
+        conn.served = conn.served or kind != IDLE
         if kind == IDLE:
             self._idle[conn] = None  # at the end: idle since now
         else:
@@ -244,6 +250,7 @@ class Guarded(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
         self.key = "?"
         self.kind = IDLE
+        self.served = False  # has sent a request head: idle now means kept alive after an answer
         self.released = False  # no longer counted (closed, or closing to make room)
         self._timer: asyncio.TimerHandle | None = None
         self._tail = b""  # the last bytes of the head so far, to spot its end across reads
