@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from benchmarks.soak import PIN, Service
-from benchmarks.stats import percentile, summary
+from benchmarks.stats import summary
 
 HALF = b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
 
@@ -268,51 +268,41 @@ class Tally:
         return sum(n for s, n in self.statuses.items() if s >= 500)
 
 
-async def hold_websocket(server: Server, address: str, tally: Tally) -> None:
-    reader, writer = await open_from(server.port, address)
-    try:
-        writer.write(WS_HEAD.replace(b"{path}", b"/ws?view=board" if server.name == "cockpit" else b"/ws"))
-        head = await reader.readuntil(b"\r\n\r\n")
-        tally.opened += 1
-        tally.saw(int(head.split()[1]))
-        while await reader.read(65536):  # its news, until the server closes it (never answered: no pongs)
-            pass
-    finally:
-        writer.close()
+async def hold_websocket(server: Server, reader, writer, tally: Tally) -> None:
+    writer.write(WS_HEAD.replace(b"{path}", b"/ws?view=board" if server.name == "cockpit" else b"/ws"))
+    head = await reader.readuntil(b"\r\n\r\n")
+    tally.saw(int(head.split()[1]))
+    while await reader.read(65536):  # its news, until the server closes it (never answered: no pongs)
+        pass
 
 
-async def hold_keepalive(server: Server, address: str, tally: Tally) -> None:
-    reader, writer = await open_from(server.port, address)
-    tally.opened += 1
-    try:
-        while True:  # one GET every 4 s, under the 5 s keep-alive: answered, then idle
-            writer.write(f"GET {server.probe} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
-            tally.saw((await read_answer(reader))[0])
-            await asyncio.sleep(4.0)
-    finally:
-        writer.close()
+async def hold_keepalive(server: Server, reader, writer, tally: Tally) -> None:
+    while True:  # one GET every 4 s, under the 5 s keep-alive: answered, then idle
+        writer.write(f"GET {server.probe} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        tally.saw((await read_answer(reader))[0])
+        await asyncio.sleep(4.0)
 
 
-async def hold_slow_body(server: Server, address: str, tally: Tally) -> None:
-    reader, writer = await open_from(server.port, address)
-    tally.opened += 1
-    try:
-        writer.write(f"POST {server.login} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                     "Content-Length: 4000\r\n\r\n{\"pin\": \"".encode())
-        answer = asyncio.ensure_future(read_answer(reader))
-        while not answer.done():  # a byte a second
-            writer.write(b"1")
-            await asyncio.wait([answer], timeout=1.0)
-        tally.saw(answer.result()[0])
-    finally:
-        writer.close()
+async def hold_slow_body(server: Server, reader, writer, tally: Tally) -> None:
+    writer.write(f"POST {server.login} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                 "Content-Length: 4000\r\n\r\n{\"pin\": \"".encode())
+    answer = asyncio.ensure_future(read_answer(reader))
+    while not answer.done():  # a byte a second
+        writer.write(b"1")
+        await asyncio.wait([answer], timeout=1.0)
+    tally.saw(answer.result()[0])
 
 
 async def attacker(hold, server: Server, address: str, tally: Tally, stop: asyncio.Event) -> None:
     """One connection's worth of attack: held, and opened again whenever it is closed."""
     while not stop.is_set():
         try:
-            await hold(server, address, tally)
+            reader, writer = await open_from(server.port, address)
+            tally.opened += 1
+            try:
+                await hold(server, reader, writer, tally)
+            finally:
+                writer.close()
         except (OSError, asyncio.IncompleteReadError, ValueError, IndexError, asyncio.LimitOverrunError):
             pass
         await asyncio.sleep(RETRY)
