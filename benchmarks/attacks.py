@@ -38,6 +38,7 @@ import json
 import os
 import re
 import subprocess
+import threading
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -214,16 +215,32 @@ class Server:
             return f.read()
 
 
+def start_cockpit() -> Service:
+    svc = Service(Path(tempfile.mkdtemp(prefix="pp-attacks-")), 1.0)
+    # The unit's default without LimitNOFILE: 1,024 descriptors.
+    svc.start(preexec=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024)))
+    return svc
+
+
 @dataclass
 class Targets:
     cockpit: Service
     venue: Venue
     sizes: tuple[int, ...] = (20, 100)
     servers: list[Server] = field(default_factory=list)
+    logs: list = field(default_factory=list)  # every cockpit's log, for the totals at the end
 
     def __post_init__(self):
+        self.logs.append(self.cockpit.log)
         self.servers = [Server("cockpit", self.cockpit.port, "/api/state", self.cockpit.log),
                         Server("venue", self.venue.port, "/api/venue", self.venue.log)]
+
+    def fresh_cockpit(self) -> None:
+        """A new cockpit on a new database: the logins' counts survive a restart, and an
+        earlier section's guesses would have spent the ceiling this one measures."""
+        self.cockpit.stop()
+        self.cockpit = start_cockpit()
+        self.__post_init__()
 
 
 # ---------------------------------------------------------------------------- raw connections
@@ -287,9 +304,14 @@ async def hold_slow_body(server: Server, reader, writer, tally: Tally) -> None:
     writer.write(f"POST {server.login} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                  "Content-Length: 4000\r\n\r\n{\"pin\": \"".encode())
     answer = asyncio.ensure_future(read_answer(reader))
-    while not answer.done():  # a byte a second
-        writer.write(b"1")
-        await asyncio.wait([answer], timeout=1.0)
+    try:
+        while not answer.done():  # a byte a second
+            writer.write(b"1")
+            await asyncio.wait([answer], timeout=1.0)
+    finally:
+        if not answer.done():
+            answer.cancel()
+        await asyncio.gather(answer, return_exceptions=True)  # its exception is the attacker's, said nowhere
     tally.saw(answer.result()[0])
 
 
@@ -393,6 +415,8 @@ def one_phone_pins(t: Targets, seconds: float = 20.0) -> None:
                 await asyncio.sleep(1.0)
         await asyncio.gather(guest(), game_master())
         return tries, checked, gm
+    t.fresh_cockpit()
+    base = t.cockpit.base
     tries, checked, gm = asyncio.run(run())
     print(f"one phone's wrong PINs for {seconds:g} s: {tries} tries, {checked} reached the PIN check; the game "
           f"master's right PIN from another address: {gm.count(200)}/{len(gm)} signed in, answers {sorted(set(gm))}")
@@ -402,8 +426,10 @@ def many_addresses_pins(t: Targets, seconds: float = 15.0) -> None:
     """20 or 100 addresses send wrong PINs as fast as they are answered; then the game master
     tries from the cockpit's own screen (127.0.0.1), from a phone she signed in with before
     the attack (its paired-device cookie) and from a new phone."""
-    base = t.cockpit.base
     for n in t.sizes:
+        t.fresh_cockpit()
+        base = t.cockpit.base
+
         async def run():
             jar = aiohttp.CookieJar(unsafe=True)
             before = await login_status(base, "127.0.4.7", PIN, jar)  # her phone, paired
@@ -570,25 +596,33 @@ def main(argv: list[str] | None = None) -> int:
     chosen = [a for a in ATTACKS if not args.only or a.name in args.only]
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 8192)), hard))
-    tmp = Path(tempfile.mkdtemp(prefix="pp-attacks-"))
-    svc = Service(tmp, 1.0)
-    # The unit's default without LimitNOFILE: 1,024 descriptors.
-    svc.start(preexec=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024)))
+    svc = start_cockpit()
+    tmp = svc.tmp
     venue = Venue(tmp)
     venue.start()
     targets = Targets(svc, venue, sizes=tuple(int(n) for n in args.sizes.split(",")))
+    done = threading.Event()
+
+    def beats():  # the cockpit's watchdog beats read as they come (a full notify socket would drop some)
+        while not done.wait(0.25):
+            targets.cockpit.beats()
+    reader = threading.Thread(target=beats, daemon=True)
+    reader.start()
     try:
         for a in chosen:
             print(f"== {a.name} (issue {a.issue})", flush=True)
             t0 = time.monotonic()
             a.run(targets)
-            svc.beats()
-            print(f"   ({time.monotonic() - t0:.0f} s; the cockpit's largest watchdog gap so far "
-                  f"{svc.segments[-1]['gap']:.2f} s)", flush=True)
+            seg = targets.cockpit.segments[-1]
+            print(f"   ({time.monotonic() - t0:.0f} s; the cockpit's largest watchdog gap so far {seg['gap']:.2f} s)",
+                  flush=True)
+            seg["gap"] = 0.0
     finally:
-        svc.stop()
+        done.set()
+        reader.join()
+        targets.cockpit.stop()
         venue.stop()
-    for name, log in (("cockpit", svc.log), ("venue", venue.log)):
+    for name, log in [*(("cockpit", log) for log in targets.logs), ("venue", venue.log)]:
         log.seek(0)
         text = log.read()
         print(f"the {name}'s log: {len(text.splitlines())} lines, {text.count('Traceback')} tracebacks")

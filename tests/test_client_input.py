@@ -8,7 +8,6 @@ import json
 import logging
 import re
 import select
-import socket
 
 from service_helpers import PIN, ServiceThread, connect
 from test_venue_run import PIN as VENUE_PIN, VenueThread

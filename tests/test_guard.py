@@ -247,7 +247,7 @@ def test_a_device_in_a_shared_ipv6_64_never_locks_out_its_neighbours():
     """One phone at 2001:db8::1 holding its whole share; its neighbour 2001:db8::2 (the same
     /64, as every device on a café's LAN) still gets in."""
     import asyncio as aio
-    from panel.server.guard import ConnectionGuard, Guarded
+    from panel.server.guard import ConnectionGuard
 
     async def run():
         guard = ConnectionGuard(per_address=4, total=100)

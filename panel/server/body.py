@@ -35,6 +35,8 @@ async def json_body(request: web.Request) -> dict[str, Any]:
             conn.read_no_more()
         raise Refused(413, N_("the body is larger than {size} bytes"), size=request.app.get(BODY_LIMIT, MAX_BODY)) \
             from None
+    except RuntimeError as e:  # aiohttp's "Connection closed.": the client went before its body was read
+        raise ConnectionResetError(str(e)) from None
     except TimeoutError:
         raise Refused(408, N_("the body did not arrive within {seconds} s"), seconds=f"{BODY_SECONDS:g}") from None
     try:

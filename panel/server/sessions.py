@@ -13,7 +13,7 @@ from panel.server.security import LoginRefused, Security
 
 COOKIE = "pp_session"
 DEVICE = "pp_device"  # a browser a game master signed in with: its way in when the network's logins close
-DEVICE_COOKIE_SECONDS = 400 * 24 * 3600  # the longest a browser keeps a cookie
+PAIRED_COOKIE_SECONDS = 400 * 24 * 3600  # a paired browser's cookie: the longest a browser keeps one
 SECURITY = web.AppKey("security", Security)
 
 
@@ -51,5 +51,5 @@ async def admin_login(request: web.Request) -> web.Response:
     resp.set_cookie(COOKIE, session.token, httponly=True, samesite="Strict", path="/")
     if not security.device_ok(device):  # paired now: it gets in when the network's logins are closed
         resp.set_cookie(DEVICE, security.pair_device(), httponly=True, samesite="Strict", path="/",
-                        max_age=DEVICE_COOKIE_SECONDS)
+                        max_age=PAIRED_COOKIE_SECONDS)
     return resp
