@@ -258,7 +258,7 @@ async def read_answer(reader: asyncio.StreamReader) -> tuple[int, bytes]:
     return status, body
 
 
-async def get_once(port: int, path: str, address: str, timeout: float = 5.0) -> int:
+async def get_once(port: int, path: str, address: str, timeout: float = 3.0) -> int:
     """GET `path` on a new connection from `address`: its status, 0 when refused or unanswered."""
     try:
         async with asyncio.timeout(timeout):
@@ -385,7 +385,7 @@ def served_connections(kind: str) -> Callable[[Targets], None]:
 async def login_status(base: str, address: str, pin: str, jar: aiohttp.CookieJar | None = None) -> int:
     try:
         async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(address, 0)),
-                                         cookie_jar=jar or aiohttp.DummyCookieJar()) as s:
+                                         cookie_jar=jar if jar is not None else aiohttp.DummyCookieJar()) as s:
             async with s.post(base + "/api/admin/login", json={"pin": pin}) as r:
                 await r.read()
                 return r.status
@@ -588,12 +588,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", nargs="*", metavar="NAME", help="these attacks only (see --list)")
     ap.add_argument("--list", action="store_true", help="list the attacks and exit")
     ap.add_argument("--sizes", default="20,100", help="addresses holding the connections (default 20,100)")
+    ap.add_argument("--probes", type=int, default=PROBES, help=f"the newcomer's GETs in each attack (default {PROBES})")
     args = ap.parse_args(argv)
     if args.list:
         for a in ATTACKS:
             print(f"{a.name:<22} issue {a.issue}")
         return 0
     chosen = [a for a in ATTACKS if not args.only or a.name in args.only]
+    global PROBES
+    PROBES = args.probes
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 8192)), hard))
     svc = start_cockpit()
