@@ -584,6 +584,8 @@ ATTACKS = [
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
+    global PROBES
+
     ap = argparse.ArgumentParser(description="the attacks of issues 11 and 24 against the real servers")
     ap.add_argument("--only", nargs="*", metavar="NAME", help="these attacks only (see --list)")
     ap.add_argument("--list", action="store_true", help="list the attacks and exit")
@@ -595,7 +597,6 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{a.name:<22} issue {a.issue}")
         return 0
     chosen = [a for a in ATTACKS if not args.only or a.name in args.only]
-    global PROBES
     PROBES = args.probes
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 8192)), hard))
