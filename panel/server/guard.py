@@ -451,7 +451,11 @@ class LogBudget(logging.Filter):
         return True
 
 
-BUDGETED_LOGS = ("penguin-panel", "aiohttp.server", "aiohttp.web", "aiohttp.websocket", "aiohttp.access", "asyncio")
+# The loggers a client's input can reach: the apps' own lines about requests (CLIENT_LOG,
+# e.g. a bug's 500), aiohttp's and asyncio's. The service's other lines (its start, its
+# map's warnings, a match) are never held back.
+CLIENT_LOG = "penguin-panel.requests"
+BUDGETED_LOGS = (CLIENT_LOG, "aiohttp.server", "aiohttp.web", "aiohttp.websocket", "aiohttp.access", "asyncio")
 
 
 def budget_logs(budget: LogBudget | None = None) -> LogBudget:

@@ -11,12 +11,12 @@ from aiohttp import web
 
 from panel.core.errors import UNSAVED, Refused, StoreUnavailable, StoreWriteError
 from panel.core.i18n import N_, Word
-from panel.server.guard import Quiet, out_of_fds
+from panel.server.guard import CLIENT_LOG, Quiet, out_of_fds
 from panel.server.replies import error, refused
 from panel.server.security import split_host
 from panel.server.sessions import SECURITY
 
-log = logging.getLogger("penguin-panel")
+log = logging.getLogger(CLIENT_LOG)  # a line per request: held to a few a minute (guard.LogBudget)
 
 QUIET = web.AppKey("quiet", Quiet)
 
