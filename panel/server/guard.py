@@ -501,4 +501,4 @@ def quiet_failures(loop: asyncio.AbstractEventLoop, quiet: Quiet) -> None:
     for f in list(server_log.filters):
         if isinstance(f, QuietServerLog):
             server_log.removeFilter(f)
-    server_log.addFilter(QuietServerLog(quiet))
+    server_log.filters.insert(0, QuietServerLog(quiet))  # before the LogBudget: its one line a minute is said
