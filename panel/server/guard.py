@@ -40,6 +40,7 @@ from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
 from panel.core.i18n import N_
+from panel.server.peers import THIS_COMPUTER
 from panel.server.replies import error
 
 log = logging.getLogger("penguin-panel")
@@ -52,7 +53,7 @@ PER_ADDRESS = 32  # connections from one address: a browser with every page open
 PER_KIND = {"websocket": 8, "body": 4}
 # The Pi's own screen (the kiosk) and tools run on the machine itself: no device on the
 # LAN can send from these, so they are held to the total only, not the per-address share.
-OWN_MACHINE = frozenset({"127.0.0.1", "::1"})
+OWN_MACHINE = frozenset(str(ip) for ip in THIS_COMPUTER)
 MAX_CONNECTIONS = 512  # all addresses together (each costs ~20-40 KB on a Pi with 512 MB)
 # After a 413, what is still read of a body before the connection is cut: enough for the
 # client to be reading its answer (it sends while it reads), never the rest of a gigabyte.

@@ -44,7 +44,7 @@ from panel.core.i18n import N_, Text
 from panel.core.secret import same_secret
 from panel.server.logins import (LOGIN_BUDGET, LOGIN_BUDGET_WINDOW, LOGIN_LIMIT, LOGIN_WINDOW,  # noqa: F401 (the API)
                                  LoginLimits, LoginRefused)
-from panel.server.peers import from_this_computer
+from panel.server.peers import this_computer
 
 PIN_DIGITS = 6
 PIN_MIN, PIN_MAX = 4, 12
@@ -265,7 +265,7 @@ class Security:
         A paired device and this computer are limited on their own only (logins.py)."""
         paired = self.device_ok(device)
         key = f"device {_token_hash(device or '')[:16]}" if paired else client
-        spends_budget = not paired and not from_this_computer(client)
+        spends_budget = not paired and not this_computer(client)
         self._limits.start(key, spends_budget=spends_budget)
         stored = self._store.get_setting("pin_hash")
         ok = False
