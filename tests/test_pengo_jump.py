@@ -373,6 +373,6 @@ def test_the_debrief_tables():
     events = play(m, [Action("draw", 1, {"kind": "snowy"}), Action("home", 2), Action("draw", 3, {"kind": "frosty"}),
                       Action("fell", 4)])
     summary = GAME.summary(m, events)
-    assert summary["tables"]["turns"][0] == {"turn": 1, "player": 1, "drew": "snowy", "left": 20, "home": 1, "fell": 0,
-                                             "sea_lion": None, "tokens_collected": 0}
-    assert summary["tables"]["players"][1]["fell"] == 1 and summary["tables"]["players"][1]["frosty"] == 1
+    assert summary["tables"]["draws"][0] == {"turn": 1, "player": 1, "drew": "snowy", "left": 20, "home": 1, "fell": 0,
+                                             "hopped": None, "tokens_collected": 0}
+    assert summary["tables"]["jumpers"][1]["fell"] == 1 and summary["tables"]["jumpers"][1]["frosty"] == 1

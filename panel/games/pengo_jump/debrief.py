@@ -9,10 +9,11 @@ from typing import Any, Iterable
 from panel.core.i18n import N_
 
 COLUMNS = {
-    "turns": ("turn", "player", "drew", "left", "home", "fell", "sea_lion", "tokens_collected"),
-    "players": ("player", "name", "turns", "snowy", "sea_lion", "frosty", "home", "fell"),
+    "draws": ("turn", "player", "drew", "left", "home", "fell", "hopped", "tokens_collected"),
+    "jumpers": ("player", "name", "turns", "snowy", "sea_lion", "frosty", "home", "fell"),
 }
-TITLES = {"turns": N_("Turns: what each drew and what happened"), "players": N_("Players: draws and penguins home")}
+# (named apart from the other games' tables: the debrief page finds each by its name)
+TITLES = {"draws": N_("Turns: what each drew and what happened"), "jumpers": N_("Players: draws and penguins home")}
 
 
 def debrief(events: list[dict[str, Any]], names: Iterable[str] = ()) -> dict[str, list[dict[str, Any]]]:
@@ -25,7 +26,7 @@ def debrief(events: list[dict[str, Any]], names: Iterable[str] = ()) -> dict[str
         kind = e["type"]
         if kind == "chunk_drawn":
             turns.append({"turn": len(turns) + 1, "player": e["by"] + 1, "drew": e["kind"], "left": e["left"],
-                          "home": 0, "fell": 0, "sea_lion": None, "tokens_collected": 0})
+                          "home": 0, "fell": 0, "hopped": None, "tokens_collected": 0})
             if e["by"] < len(players):
                 players[e["by"]]["turns"] += 1
                 players[e["by"]][e["kind"]] += 1
@@ -40,10 +41,10 @@ def debrief(events: list[dict[str, Any]], names: Iterable[str] = ()) -> dict[str
             if e["by"] < len(players):
                 players[e["by"]]["fell"] += 1
         elif kind == "sea_lion_token":
-            turns[-1]["sea_lion"] = e["size"]
+            turns[-1]["hopped"] = e["size"]
         elif kind == "tokens_collected":
             turns[-1]["tokens_collected"] += e["count"]
-    return {"turns": turns, "players": players}
+    return {"draws": turns, "jumpers": players}
 
 
 def record(games: Iterable[dict[str, Any]]) -> dict[str, Any]:

@@ -243,8 +243,9 @@ function offer(select, values, text) {
   select.disabled = !values.length;
 }
 
-// What a game's part may use of the page.
-const page = { offer, declaredBody };
+// What a game's part may use of the page (act: an action of the game master, its refusal
+// said on the page, for a part's own buttons: one with parameters of its own).
+const page = { offer, declaredBody, act: action };
 
 let shown = null; // the game of the match shown
 
