@@ -4,7 +4,7 @@
 // when the state's actions allow it). Its nodes are built here and marked data-game.
 // The game's part of /admin (admin.js): form(declared, page), word(), body(page), show(s, page), tick(s), describe(e, s).
 import { $, $$, el, t } from "/static/common.js";
-import { GAME, KINDS, SIZES, describeEvent, kindName, modeName, outcomeTitle, playerName, sizeName, styles }
+import { GAME, KINDS, SIZES, describeEvent, kindName, modeAndTurn, modeName, outcomeTitle, playerName, sizeName, styles }
   from "/static/games/pengo-jump/common.js";
 
 styles();
@@ -82,7 +82,7 @@ export function body() {
 export function show(s, lent) {
   page = lent || page;
   const allowed = s.actions || {};
-  $("#phase").textContent = s.finished ? outcomeTitle(s) : `${modeName(s.mode)} · ${t("Turn {n}", { n: s.turn })}`;
+  $("#phase").textContent = s.finished ? outcomeTitle(s) : modeAndTurn(s);
   $("#whose").textContent = s.finished ? "" : `· ${playerName(s, s.current)}`;
   $("#left").textContent = t("In the bag: {bag}", { bag: KINDS.map((k) => `${s.bag[k]} ${kindName(k)}`).join(", ") });
   $("#counts").textContent = [t("Penguins home: {home} of 4", { home: s.home }),

@@ -5,7 +5,7 @@
 // built here, once, and marked data-game: the shared board page holds none of it.
 // The game's part of the board (board.js): show(s, board), describe(e, s), event(e, board), tick(s, board).
 import { $, el, t, tn } from "/static/common.js";
-import { GAME, SIZES, bagRows, banner, describeEvent, keyRows, modeName, orderRow, outcomeText, outcomeTitle, playerName,
+import { GAME, SIZES, bagRows, banner, describeEvent, keyRows, modeAndTurn, orderRow, outcomeText, outcomeTitle, playerName,
   sizeName, stageName, styles } from "/static/games/pengo-jump/common.js";
 
 styles();
@@ -13,7 +13,8 @@ const section = el("section", { class: "pengo", id: "pengo", dataset: { game: GA
   el("div", { class: "psky", id: "psky" },
     el("div", { class: "psun", id: "psun", "aria-hidden": "true" }),
     el("div", { class: "psea", "aria-hidden": "true" }),
-    el("div", { class: "pwho" }, el("div", { class: "pturnof", id: "pturnof" }), el("div", { class: "pname", id: "pname" })),
+    el("div", { class: "pwho" }, el("div", { class: "pturnof", id: "pturnof" }), el("div", { class: "pname", id: "pname" }),
+      el("div", { class: "porderline" }, el("span", { id: "pordertitle" }), " ", el("ol", { id: "porder", class: "porder" }))),
     el("div", { class: "pdaylight", id: "pdaylight" })),
   el("div", { id: "pbanner", class: "banner pbanner" }),
   el("div", { class: "pgrid" },
@@ -21,29 +22,27 @@ const section = el("section", { class: "pengo", id: "pengo", dataset: { game: GA
     el("section", { class: "pbox phome" }, el("h3", { id: "phometitle" }), el("div", { id: "phome", class: "ppenguins" }),
       el("p", { id: "phometext", class: "pbig" })),
     el("section", { class: "pbox ptokens", id: "ptokensbox" }, el("h3", { id: "ptokenstitle" }), el("div", { id: "ptokens" }))),
-  el("div", { class: "pfoot" },
-    el("section", { class: "pbox porderbox" }, el("h3", { id: "pordertitle" }), el("ol", { id: "porder", class: "porder" })),
-    el("section", { class: "pbox pkeybox" }, el("h3", { id: "pkeytitle" }), el("ul", { id: "pkey", class: "pkey" }))));
+  el("section", { class: "pbox pkeybox" }, el("h3", { id: "pkeytitle" }), el("ul", { id: "pkey", class: "pkey" })));
 document.querySelector(".board .ticker")?.before(section);
 
 const KEY = ["snowy", "sea_lion", "frosty", "home", "fell", "small_sea_lion", "large_sea_lion", "end_turn",
   "small_token_fell", "large_token_fell"];
 
 export function show(s, board) {
-  $("#round").textContent = `${modeName(s.mode)} · ${t("Turn {n}", { n: s.turn })}`;
+  $("#round").textContent = modeAndTurn(s);
   const daylight = Math.max(0, Math.min(1, s.daylight ?? 1));
   const sky = $("#psky");
   sky.dataset.stage = s.finished && s.outcome === "won" ? "won" : s.stage;
   sky.style.setProperty("--daylight", String(daylight));
   $("#pturnof").textContent = s.finished ? "" : t("Whose turn");
   $("#pname").textContent = s.finished ? outcomeTitle(s) : playerName(s, s.current);
-  $("#pdaylight").textContent = `${stageName(s.stage)} · ${tn("{n} chunk left of {total}", "{n} chunks left of {total}", s.left,
-    { total: s.in_bag })}`;
+  const left = tn("{n} chunk left of {total}", "{n} chunks left of {total}", s.left, { total: s.in_bag });
+  $("#pdaylight").textContent = [stageName(s.stage), left].join(" · ");
   $("#pdaylight").dataset.left = String(s.left);
   const said = banner(s);
   $("#pbanner").textContent = said;
   $("#pbanner").classList.toggle("hidden", !!s.finished);
-  $("#pbagtitle").textContent = t("Still in the bag");
+  $("#pbagtitle").textContent = t("In the bag · odds of the next draw");
   $("#pbag").replaceChildren(...bagRows(s));
   $("#phometitle").textContent = t("Penguins home");
   $("#phome").replaceChildren(...Array.from({ length: s.penguins || 4 }, (_, i) =>
@@ -56,8 +55,8 @@ export function show(s, board) {
   $("#ptokens").replaceChildren(...(tokens ? SIZES.map((z) => el("p", { class: "ptoken", dataset: { size: z, free: tokens[z].free } },
     el("b", { text: sizeName(z) }), " ",
     el("span", { class: "pbig", text: String(tokens[z].free) }), " ",
-    el("span", { class: "muted", text: t("({board} on the board, {fallen} fallen)", tokens[z]) }))) : []));
-  $("#pordertitle").textContent = t("Players' order");
+    el("span", { class: "muted ptokenwhere", text: t("({board} on the board, {fallen} fallen)", tokens[z]) }))) : []));
+  $("#pordertitle").textContent = t("Players' order") + ":";
   $("#porder").replaceChildren(...orderRow(s));
   $("#pkeytitle").textContent = t("The panel's buttons");
   const roles = KEY.filter((r) => s.tokens || !/^(small|large)_/.test(r)); // Happy Penguins: no sea lion reports

@@ -57,6 +57,12 @@ export function outcomeText(s) {
   return "";
 }
 
+// The mode and the turn, in one line (outside a template: the catalog's extractor reads no call inside one).
+export function modeAndTurn(s) {
+  const turn = t("Turn {n}", { n: s.turn });
+  return [modeName(s.mode), turn].join(" · ");
+}
+
 export const stageName = (stage) => ({ day: t("Daylight"), evening: t("Evening"), dusk: t("Dusk"), night: t("Night") })[stage] || stage;
 
 export function describeEvent(e, s) {
@@ -93,7 +99,7 @@ export function bagRows(s) {
       el("span", { class: "pkname", text: kindName(k) }),
       el("span", { class: "pkbar", "aria-hidden": "true" }, el("span", { style: `width:${(n / most) * 100}%` })),
       el("span", { class: "pkcount", text: String(n) }),
-      el("span", { class: "pkodds", text: t("{odds}% next", { odds }) }));
+      el("span", { class: "pkodds", text: `${odds}%` }));
   });
 }
 
