@@ -376,3 +376,36 @@ def test_the_debrief_tables():
     assert summary["tables"]["draws"][0] == {"turn": 1, "player": 1, "drew": "snowy", "left": 20, "home": 1, "fell": 0,
                                              "hopped": None, "tokens_collected": 0}
     assert summary["tables"]["jumpers"][1]["fell"] == 1 and summary["tables"]["jumpers"][1]["frosty"] == 1
+
+
+# ---------------------------------------------------------------- lights and sounds
+
+def test_every_sound_has_its_light_and_its_tune():
+    from panel.games.pengo_jump import show
+    from panel.games.pengo_jump.events import EVENT_TYPES
+
+    assert set(show.SOUNDS) <= set(EVENT_TYPES)
+    m = game("sea_lions")
+    act(m, "draw", kind="snowy")
+    s = m.snapshot()
+    plain = show.ring(s, 10.0, 24, [])
+    for _event, (cue, _who) in show.SOUNDS.items():
+        assert cue in show.TUNES and cue in show.PRIORITY and cue in show.CUE_SECONDS
+        lit = show.ring(s, 10.1, 24, [show.Cue(cue, 10.0, "frosty" if cue == "pengo_draw" else "dusk")])
+        assert lit != plain, cue  # the cue shows on the ring while it lasts
+
+
+def test_the_ring_is_the_daylight_and_the_buttons_what_may_be_reported():
+    from panel.games.pengo_jump import show
+
+    m = game()
+    full = show.ring(m.snapshot(), 0.0, 21, [])
+    assert full == [show.SKY["day"]] * 21
+    for _ in range(10):
+        act(m, "draw", kind="snowy" if m.bag["snowy"] else "frosty")
+    lit = [p for p in show.ring(m.snapshot(), 0.0, 21, []) if p != (0, 0, 0)]
+    assert len(lit) == 11 and lit[0] == show.SKY["evening"]
+    lights = show.button_lights(m.snapshot())
+    assert lights["cross.up"] == show.CYAN and lights["cross.ok"] == show.GREEN
+    assert lights["beacon.white"] == (0, 0, 0)  # no snowy chunk left in the bag: off
+    assert lights["cross.left"] == (0, 0, 0)  # Happy Penguins: no sea lion to hop onto

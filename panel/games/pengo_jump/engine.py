@@ -16,6 +16,7 @@ applies are numbered in docs/pengo-jump.md; "Pengo Jump rule N" below points the
 
 from __future__ import annotations
 
+import enum
 from typing import Any
 
 from panel.core.events import Action, GameEvent, InputEvent
@@ -38,7 +39,12 @@ TOKENS = {"small": 6, "large": 6}  # Sea Lions Adventure's tokens, by size
 # (or fewer) are left: day above two thirds of the bag, evening above one third, dusk down to
 # the last chunk, night once the bag is empty.
 STAGES = (("day", 15), ("evening", 8), ("dusk", 1), ("night", 0))
-PHASES = ("draw", "turn", "finished")  # waiting for the turn's draw; drawn, the turn is played; over
+
+
+class Phase(enum.Enum):
+    DRAW = "draw"  # waiting for the turn's draw
+    TURN = "turn"  # drawn: the turn is played
+    FINISHED = "finished"
 
 
 def stage_of(left: int) -> str:
@@ -84,7 +90,7 @@ class PengoMatch:
         # Pengo Jump rule 7: each size's tokens beside the board (free), slid in (board), fallen onto the table.
         self.tokens = ({s: {"free": n, "board": 0, "fallen": 0} for s, n in TOKENS.items()}
                        if settings.mode == "sea_lions" else None)
-        self.phase = "draw"
+        self.phase = Phase.DRAW
         self.current = 0  # Pengo Jump rule 2: the first player named plays first, then in order
         self.turn = 1
         self.drawn: str | None = None  # this turn's chunk
@@ -99,7 +105,7 @@ class PengoMatch:
 
     @property
     def finished(self) -> bool:
-        return self.phase == "finished"
+        return self.phase is Phase.FINISHED
 
     @property
     def clock_running(self) -> bool:
@@ -159,7 +165,7 @@ class PengoMatch:
             board = self.tokens[params["size"]]["board"]
             return None if board else Refusal(N_("no {size} sea lion token is on the board"),
                                               size=Word(SIZE_NAMES[params["size"]]))
-        if self.phase == "draw":  # Pengo Jump rule 3: each turn begins with a draw
+        if self.phase is Phase.DRAW:  # Pengo Jump rule 3: each turn begins with a draw
             return Refusal(N_("draw an ice chunk first: every turn begins with one"))
         if name in ("home", "sea_lion"):
             if self.falls:  # Pengo Jump rule 4
@@ -199,7 +205,7 @@ class PengoMatch:
         left = self.left
         return {
             "game": GAME_ID,
-            "phase": self.phase,
+            "phase": self.phase.value,
             "mode": self.settings.mode,
             "players": [{"index": i, "name": n} for i, n in enumerate(self.players)],
             "current": None if self.finished else self.current,
@@ -234,17 +240,17 @@ class PengoMatch:
         was = self.current
         self.current = (self.current + 1) % len(self.players)
         self.turn += 1
-        self.phase, self.drawn, self.moved, self.falls = "draw", None, None, 0
+        self.phase, self.drawn, self.moved, self.falls = Phase.DRAW, None, None, 0
         out.append(GameEvent(t, "turn_over", {"from": was, "to": self.current, "why": why, "turn": self.turn}))
 
     def _draw(self, params: dict[str, Any], t: float, out: list[GameEvent]) -> None:
         """Pengo Jump rule 3: a draw begins the turn; a draw while a turn is played ends it first."""
-        if self.phase == "turn":
+        if self.phase is Phase.TURN:
             self._pass_turn("draw", t, out)
         kind = params["kind"]
         before = stage_of(self.left)
         self.bag[kind] -= 1
-        self.phase, self.drawn = "turn", kind
+        self.phase, self.drawn = Phase.TURN, kind
         left = self.left
         out.append(GameEvent(t, "chunk_drawn", {"by": self.current, "kind": kind, "bag": dict(self.bag),
                                                 "left": left, "daylight": left / IN_BAG}))
@@ -307,7 +313,7 @@ class PengoMatch:
 
     def _end(self, outcome: str, reason: str | None, t: float, events: list[GameEvent], event: str,
              **details: Any) -> None:
-        self.phase = "finished"
+        self.phase = Phase.FINISHED
         self.outcome, self.reason, self.ended_by = outcome, reason, "complete"
         details = {"out" if k == "still_out" else k: v for k, v in details.items()}
         events.append(GameEvent(t, event, {"outcome": outcome, **({"reason": reason} if reason else {}), **details}))
