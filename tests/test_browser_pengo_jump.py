@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect, sync_playwright
 
 from browser_helpers import (ARGS, CHROMIUM, READ, WAIT, GameMaster, check_fits, expect_or_shoot, leftovers, PIN,
                              service)
-from panel.games.pengo_jump.mapping import panel_for
+from panel.games.pengo_jump.mapping_file import panel_for
 from test_browser import sim_press
 
 pytestmark = pytest.mark.browser

@@ -16,7 +16,7 @@ from panel.games.base import Build
 from panel.games.feed import play
 from panel.games.pengo_jump.engine import BAG, IN_BAG, PengoMatch, stage_of
 from panel.games.pengo_jump.game import GAME
-from panel.games.pengo_jump.mapping import panel_for
+from panel.games.pengo_jump.mapping_file import panel_for
 from panel.games.pengo_jump.settings import PengoSettings
 from panel.games.registry import game_named
 from panel.games.scenarios import load_scenario, parse_scenario, run_scenario

@@ -11,7 +11,7 @@ import asyncio
 from panel.core.events import Action
 from panel.games.pengo_jump.engine import PengoMatch, Phase
 from panel.games.pengo_jump.events import ACTIONS
-from panel.games.pengo_jump.mapping import panel_for
+from panel.games.pengo_jump.mapping_file import panel_for
 from panel.mqtt.protocol import state_payload
 from panel.service.cockpit import Cockpit
 from panel.service.replay import replay

@@ -14,7 +14,7 @@ from panel.games.pengo_jump import show
 from panel.games.pengo_jump.debrief import COLUMNS, TITLES, debrief, record
 from panel.games.pengo_jump.engine import BOX, GAME_ID, IN_BAG, ON_BOARD, PENGUINS, TOKENS, PengoMatch
 from panel.games.pengo_jump.events import ACTIONS, EVENT_TYPES, KIND_NAMES, SIZE_NAMES
-from panel.games.pengo_jump.mapping import panel_for
+from panel.games.pengo_jump.mapping_file import panel_for
 from panel.games.pengo_jump.settings import FORM, MAX_PLAYERS, MODE_NAMES, PengoSettings
 
 OUTCOMES = {"won": N_("won: every penguin home before nightfall"), "lost": N_("lost: night fell on the ice"),

@@ -39,7 +39,8 @@ from panel.core.i18n import N_, Text, _
 from panel.core.layout import Layout
 from panel.games.pengo_jump.engine import PENGUINS, PengoMatch, malformed
 from panel.games.pengo_jump.events import ACTIONS, KIND_NAMES
-from panel.games.pengo_jump.mapping import PengoMapping, panel_for
+from panel.games.pengo_jump.mapping import PengoMapping
+from panel.games.pengo_jump.mapping_file import panel_for
 from panel.games.pengo_jump.settings import PengoSettings
 from panel.games.scenario_inputs import print_events, read_end, read_inputs, start_positions
 
