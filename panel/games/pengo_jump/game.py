@@ -26,6 +26,11 @@ ROLE_WORDS = {"snowy": N_("drew a snowy chunk"), "sea_lion": N_("drew a sea lion
               "large_sea_lion": N_("hopped onto a large sea lion"), "end_turn": N_("end of my turn"),
               "small_token_fell": N_("a small sea lion token fell"),
               "large_token_fell": N_("a large sea lion token fell"), "start": N_("the same group again")}
+# The same, short, for the simulator's captions under the buttons (the draws: the kind's name).
+ROLE_CAPTIONS = {"home": N_("home"), "fell": N_("fell off"), "small_sea_lion": N_("small sea lion"),
+                 "large_sea_lion": N_("large sea lion"), "end_turn": N_("end turn"),
+                 "small_token_fell": N_("small token fell"), "large_token_fell": N_("large token fell"),
+                 "start": N_("again")}
 DEFAULTS_TABLE = Table(fields={"mode": Field(), "players": Field(), "walk_up": Bool(default=False)})
 
 
@@ -122,7 +127,8 @@ class PengoJump:
                           "size": {k: tr.gettext(v) for k, v in SIZE_NAMES.items()},
                           "mode": {k: tr.gettext(v) for k, v in MODE_NAMES.items()},
                           "outcome": {k: tr.gettext(v) for k, v in OUTCOMES.items()},
-                          "role": {k: tr.gettext(v) for k, v in ROLE_WORDS.items()}},
+                          "role": {k: tr.gettext(v) for k, v in ROLE_WORDS.items()},
+                          "caption": {k: tr.gettext(v) for k, v in ROLE_CAPTIONS.items()}},
                 "box": {"chunks": BOX, "on_board": ON_BOARD, "in_bag": IN_BAG, "penguins": PENGUINS, "tokens": TOKENS}}
 
     # ------------------------------------------------------------------ afterwards

@@ -85,7 +85,7 @@ export function show(s, lent) {
   $("#phase").textContent = s.finished ? outcomeTitle(s) : modeAndTurn(s);
   $("#whose").textContent = s.finished ? "" : `· ${playerName(s, s.current)}`;
   $("#left").textContent = t("In the bag: {bag}", { bag: KINDS.map((k) => `${s.bag[k]} ${kindName(k)}`).join(", ") });
-  $("#counts").textContent = [t("Penguins home: {home} of 4", { home: s.home }),
+  $("#counts").textContent = ["", t("Penguins home: {home} of 4", { home: s.home }),
     s.tokens ? t("Sea lion tokens left: {small} small, {large} large", { small: s.tokens.small.free, large: s.tokens.large.free }) : null]
     .filter(Boolean).join(" · ");
   for (const b of $$("#pjreports button")) {

@@ -16,6 +16,7 @@ export const sizeName = (size) => names("size")[size] || size;
 export const modeName = (mode) => names("mode")[mode] || mode;
 export const outcomeName = (outcome) => names("outcome")[outcome] || null;
 export const roleWord = (role) => names("role")[role] || role;
+export const caption = (role) => names("caption")[role] || kindName(role);
 
 // The game's own styles, once per page.
 export function styles() {

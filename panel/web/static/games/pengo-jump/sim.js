@@ -2,7 +2,7 @@
 // a snowy chunk" under the white beacon ...) from the state's own mapping, and what the
 // table is asked to do now. The game's part of /sim (sim.js): caption(layout), show(s, sim), seconds().
 import { $, el } from "/static/common.js";
-import { KINDS, banner, kindName, roleWord, styles } from "/static/games/pengo-jump/common.js";
+import { banner, caption as captionOf, styles } from "/static/games/pengo-jump/common.js";
 
 styles();
 let shown = null;
@@ -17,7 +17,7 @@ function captions(s) {
     if (!s.tokens && /^(small|large)_/.test(role)) continue; // Happy Penguins: no sea lion reports
     if (role === "start" && !s.finished) continue;
     const c = document.querySelector(`.ctl[data-control="${CSS.escape(id)}"]`);
-    if (c) c.append(el("span", { class: "pcap", dataset: { role, allowed: String(role in allowed) }, text: KINDS.includes(role) ? kindName(role) : roleWord(role) }));
+    if (c) c.append(el("span", { class: "pcap", dataset: { role, allowed: String(role in allowed) }, text: captionOf(role) }));
   }
 }
 
