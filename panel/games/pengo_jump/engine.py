@@ -197,9 +197,6 @@ class PengoMatch:
                 out[name] = {param: ok}
         return out
 
-    def player(self, index: int) -> dict[str, Any]:
-        return {"index": index, "name": self.players[index]}
-
     def snapshot(self, now: float | None = None) -> dict[str, Any]:
         """The whole visible state, JSON-ready, for pages and lights."""
         left = self.left
