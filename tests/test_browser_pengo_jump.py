@@ -94,7 +94,10 @@ def test_a_whole_game_won_in_english_at_tv_and_phone_sizes(rig):
     sim_press(sim, BUTTON["home"])
     expect(tv.locator("#phometext")).to_have_attribute("data-home", "1", timeout=WAIT)
     expect(tv.locator(".ppenguin.safe")).to_have_count(1)
-    sim_press(sim, BUTTON["home"])  # refused: one penguin moves per turn
+    sim_press(sim, BUTTON["home"])  # refused: one penguin moves per turn, said on the TV and on /sim
+    expect(tv.locator("#prefused")).to_have_text(
+        "one penguin moves per turn: this turn's has moved (up on the direction cross pressed)", timeout=WAIT)
+    expect(sim.locator("#refused")).to_contain_text("one penguin moves per turn")
     sim_press(sim, BUTTON["end_turn"])
     for board in (tv, phone):
         expect(board.locator("#pname")).to_have_text("Tom", timeout=WAIT)
@@ -166,6 +169,7 @@ def test_a_whole_game_lost_in_spanish_at_phone_and_tv_sizes(rig):
     check_fits(tv, rig.shots, "board on the TV, Spanish", whole=True)
     check_fits(phone, rig.shots, "board on the phone, Spanish")
     sim_press(sim, BUTTON["snowy"])  # refused: the bag is empty
+    expect(tv.locator("#prefused")).to_contain_text("la bolsa está vacía", timeout=WAIT)
     sim_press(sim, BUTTON["end_turn"])
     for board in (tv, phone):
         expect(board.locator("#resulttitle")).to_have_text("Cayó la noche sobre el hielo", timeout=WAIT)

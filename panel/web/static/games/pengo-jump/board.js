@@ -6,7 +6,7 @@
 // The game's part of the board (board.js): show(s, board), describe(e, s), event(e, board), tick(s, board).
 import { $, el, t, tn } from "/static/common.js";
 import { GAME, SIZES, bagRows, banner, describeEvent, keyRows, modeAndTurn, orderRow, outcomeText, outcomeTitle, playerName,
-  sizeName, stageName, styles } from "/static/games/pengo-jump/common.js";
+  sayRefused, sizeName, stageName, styles } from "/static/games/pengo-jump/common.js";
 
 styles();
 const section = el("section", { class: "pengo", id: "pengo", dataset: { game: GAME }, "aria-live": "polite" },
@@ -17,6 +17,7 @@ const section = el("section", { class: "pengo", id: "pengo", dataset: { game: GA
       el("div", { class: "porderline" }, el("span", { id: "pordertitle" }), " ", el("ol", { id: "porder", class: "porder" }))),
     el("div", { class: "pdaylight", id: "pdaylight" })),
   el("div", { id: "pbanner", class: "banner pbanner" }),
+  el("div", { id: "prefused", class: "prefused hidden", role: "alert" }),
   el("div", { class: "pgrid" },
     el("section", { class: "pbox pbag" }, el("h3", { id: "pbagtitle" }), el("div", { id: "pbag", class: "pbagrows" })),
     el("section", { class: "pbox phome" }, el("h3", { id: "phometitle" }), el("div", { id: "phome", class: "ppenguins" }),
@@ -65,6 +66,9 @@ export function show(s, board) {
 }
 
 export const describe = (e, s) => describeEvent(e, s);
+
+// A press the rules refused (a draw from the empty bag, a second move...): said on the TV.
+export const refused = (r) => sayRefused($("#prefused"), r);
 
 // Every sound has its light on the board too: the page flashes with the event's cue.
 const FLASH = { penguin_home: "card", game_won: "card", penguin_fell: "mistake", game_lost: "mistake", daylight: "challenge",

@@ -117,3 +117,12 @@ export function keyRows(s, roles) {
     el("span", { class: `pswatch c-${b[r].colour}`, "aria-hidden": "true" }),
     el("b", { text: b[r].name }), " ", el("span", { text: roleWord(r) })));
 }
+
+// A press the rules refused, said for a while on `node`: the reason and the button pressed.
+const SAID_MS = 6000;
+export function sayRefused(node, r) {
+  node.textContent = r.plain ? t("{reason} ({control} pressed)", { reason: r.reason, control: r.plain }) : r.reason;
+  node.classList.remove("hidden");
+  clearTimeout(node.hideTimer);
+  node.hideTimer = setTimeout(() => node.classList.add("hidden"), SAID_MS);
+}

@@ -2,7 +2,7 @@
 // a snowy chunk" under the white beacon ...) from the state's own mapping, and what the
 // table is asked to do now. The game's part of /sim (sim.js): caption(layout), show(s, sim), seconds().
 import { $, el } from "/static/common.js";
-import { banner, caption as captionOf, styles } from "/static/games/pengo-jump/common.js";
+import { banner, caption as captionOf, sayRefused, styles } from "/static/games/pengo-jump/common.js";
 
 styles();
 let shown = null;
@@ -29,3 +29,6 @@ export function show(s) {
 
 // The status line's "Time": the chunks left in the bag (the game's only clock is the daylight).
 export const seconds = () => (shown ? `${shown.left} / ${shown.in_bag}` : "–");
+
+// A press the rules refused: said under the status line.
+export const refused = (r) => sayRefused($("#refused"), r);
