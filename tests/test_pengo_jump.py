@@ -215,7 +215,7 @@ def test_rule_10_four_penguins_home_win_at_once():
     for i in range(4):
         act(m, "draw", kind="snowy")
         _why, ev = act(m, "home")
-    assert types(ev) == ["penguin_home", "game_won"] and m.finished and m.outcome == "won" and m.ended_by == "complete"
+    assert types(ev) == ["penguin_home", "all_home"] and m.finished and m.outcome == "won" and m.ended_by == "complete"
     assert act(m, "draw", kind="snowy")[0] is not None
 
 
@@ -232,7 +232,7 @@ def test_rule_11_the_empty_bag_refuses_a_draw_and_the_last_turn_is_played_out():
     why, _ev = act(m, "draw", kind="snowy")
     assert why is not None and "empty" in str(why)
     _why, ev = act(m, "end_turn")
-    assert types(ev) == ["game_lost"] and m.outcome == "lost" and m.reason == "bag_empty" and ev[0].details["out"] == 4
+    assert types(ev) == ["night_fell"] and m.outcome == "lost" and m.reason == "bag_empty" and ev[0].details["out"] == 4
 
 
 def test_rule_11_the_last_chunk_can_still_bring_the_fourth_penguin_home():
@@ -256,7 +256,7 @@ def test_rule_11_the_last_turn_ends_lost_by_a_fall_or_a_move_short_of_four():
         m = game()
         _empty_the_bag_but(m, 0)
         _why, ev = act(m, last)
-        assert types(ev)[-1] == "game_lost" and m.outcome == "lost"
+        assert types(ev)[-1] == "night_fell" and m.outcome == "lost"
 
 
 # ---------------------------------------------------------------- refusals, abandon (rules 12, 13)

@@ -259,7 +259,7 @@ class PengoMatch:
         self.moved = "home"
         out.append(GameEvent(t, "penguin_home", {"by": self.current, "home": self.home, "out": PENGUINS - self.home}))
         if self.home == PENGUINS:  # Pengo Jump rule 10
-            self._end("won", None, t, out, "game_won", turns=self.turn, left=self.left)
+            self._end("won", None, t, out, "all_home", turns=self.turn, left=self.left)
         elif not self.left:  # Pengo Jump rule 11: the last turn's one move is made
             self._lost(t, out)
 
@@ -306,7 +306,7 @@ class PengoMatch:
         return {s: dict(v) for s, v in self.tokens.items()}
 
     def _lost(self, t: float, out: list[GameEvent]) -> None:
-        self._end("lost", "bag_empty", t, out, "game_lost", home=self.home, still_out=PENGUINS - self.home)
+        self._end("lost", "bag_empty", t, out, "night_fell", home=self.home, still_out=PENGUINS - self.home)
 
     def _end(self, outcome: str, reason: str | None, t: float, events: list[GameEvent], event: str,
              **details: Any) -> None:

@@ -41,7 +41,7 @@ EVENT_TYPES: dict[str, str] = declare_event_types({
     "tokens_collected": "the fallen sea lion tokens of a size were collected back (size, count, the tokens after it)",
     "token_fell": "a sea lion token fell off the sea board onto the table (size, the tokens after it)",
     "turn_over": "the turn went to the next player (from, to, why: end_turn or draw)",
-    "game_won": "the four penguins reached the iceberg (turns, chunks left)",
-    "game_lost": "the bag is empty with penguins still out (reason: bag_empty, home, out)",
+    "all_home": "the four penguins reached the iceberg (turns, chunks left)",
+    "night_fell": "the bag is empty with penguins still out (reason: bag_empty, home, out)",
     "game_abandoned": "the game master abandoned the game",
 })

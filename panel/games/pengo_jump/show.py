@@ -41,7 +41,7 @@ SOUNDS = {"chunk_drawn": ("pengo_draw", "kind"), "daylight": ("pengo_sunset", "s
           "penguin_home": ("pengo_home", None), "penguin_fell": ("pengo_fell", None),
           "sea_lion_token": ("pengo_sea_lion", None), "tokens_collected": ("pengo_collected", None),
           "token_fell": ("pengo_token_fell", None), "turn_over": ("pengo_turn", None),
-          "game_won": ("pengo_won", None), "game_lost": ("pengo_lost", None)}
+          "all_home": ("pengo_won", None), "night_fell": ("pengo_lost", None)}
 
 # How long each cue shows, seconds (each lasts at least its tune).
 CUE_SECONDS = {"pengo_draw": 0.6, "pengo_sunset": 2.0, "pengo_home": 1.2, "pengo_fell": 1.0, "pengo_sea_lion": 0.9,

@@ -16,7 +16,7 @@ const REPORTS = [...KINDS.map((kind) => ["draw", { kind }]), ["home", {}], ["fel
   ...SIZES.map((size) => ["sea_lion", { size }]), ...SIZES.map((size) => ["token_fell", { size }]), ["end_turn", {}]];
 const reports = el("div", { class: "pjactions", id: "pjreports", dataset: { game: GAME } },
   REPORTS.map(([name, params]) => el("button", { type: "button", class: "big", dataset: { pjaction: name, ...params },
-    onclick: () => page && page.act(name, params) })));
+    onclick: () => page && page.action(name, params) })));
 $("#now .actions")?.after(reports);
 
 function label(name, params) {

@@ -71,7 +71,7 @@ export const describe = (e, s) => describeEvent(e, s);
 export const refused = (r) => sayRefused($("#prefused"), r);
 
 // Every sound has its light on the board too: the page flashes with the event's cue.
-const FLASH = { penguin_home: "card", game_won: "card", penguin_fell: "mistake", game_lost: "mistake", daylight: "challenge",
+const FLASH = { penguin_home: "card", all_home: "card", penguin_fell: "mistake", night_fell: "mistake", daylight: "challenge",
   chunk_drawn: "start", sea_lion_token: "challenge", tokens_collected: "challenge", token_fell: "mistake", turn_over: "start" };
 export function event(e, board) {
   if (FLASH[e.type]) board.flash(FLASH[e.type]);

@@ -82,8 +82,8 @@ export function describeEvent(e, s) {
       e.count, { size: sizeName(e.size) });
     case "token_fell": return t("A {size} sea lion token fell off the board", { size: sizeName(e.size) });
     case "turn_over": return t("{player}'s turn", { player: who(e.to) });
-    case "game_won": return t("All four penguins home before dark: you won!");
-    case "game_lost": return tn("Night fell with {n} penguin still on the ice", "Night fell with {n} penguins still on the ice", e.out);
+    case "all_home": return t("All four penguins home before dark: you won!");
+    case "night_fell": return tn("Night fell with {n} penguin still on the ice", "Night fell with {n} penguins still on the ice", e.out);
     case "game_abandoned": return t("Game abandoned");
     default: return e.type;
   }
