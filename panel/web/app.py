@@ -34,7 +34,7 @@ from panel.server.security import PinError, Security, is_loopback, split_host
 from panel.server.sessions import (COOKIE, PAIRED_COOKIE_SECONDS, SECURITY, admin_login, check_same_origin,
                                    require_admin)
 from panel.service.cockpit import Cockpit
-from panel.service.history import CannotRebuild, NotStored, debrief_json, outcome_of
+from panel.service.history import CannotRebuild, NotStored, debrief_json, outcome_of, record as history_record
 from panel.web.drawing import qr_svg
 
 log = logging.getLogger("penguin-panel")
@@ -375,6 +375,24 @@ async def match_debrief(request: web.Request) -> str:
         raise Refused(422, e.said) from None
 
 
+async def admin_record(request: web.Request) -> web.Response:
+    """GET /api/admin/record?game=ID: the cockpit's record of a game over its stored matches
+    (panel.service.history.record), read on the store's reader thread; 404 for a game that
+    keeps none."""
+    require_admin(request, changes_state=False)
+    name = request.query.get("game", "")
+    try:
+        game = game_named(name)
+    except UnknownGame:
+        return error(400, N_("game: {value} is not a game of this cockpit ({games})"), request, value=repr(name[:40]),
+                     games=", ".join(g.id for g in games()))
+    store = request.app[COCKPIT].store
+    kept = await store.run(history_record, store, game)
+    if kept is None:
+        return error(404, N_("{game} keeps no record of its matches"), request, game=game.id)
+    return web.json_response({"game": game.id, **kept})
+
+
 async def admin_debrief(request: web.Request) -> web.Response:
     require_admin(request, changes_state=False)
     return web.Response(text=await match_debrief(request), content_type="application/json")
@@ -450,6 +468,7 @@ def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static
     r.add_get("/api/admin/status", admin_status)
     r.add_get("/api/admin/matches", admin_matches)
     r.add_get("/api/admin/debrief", admin_debrief)
+    r.add_get("/api/admin/record", admin_record)
     r.add_get("/api/admin/debrief.csv", admin_debrief_csv)
     r.add_get("/ws", websocket)
     app.on_shutdown.append(close_sockets)
