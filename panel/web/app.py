@@ -31,7 +31,8 @@ from panel.server.pages import catalog_response, serve_help, serve_page, serve_s
 from panel.server.peers import REVOKED, Peer, follow, from_this_computer, going_away, open_socket
 from panel.server.replies import error, refused, said
 from panel.server.security import PinError, Security, is_loopback, split_host
-from panel.server.sessions import COOKIE, SECURITY, admin_login, check_same_origin, require_admin
+from panel.server.sessions import (COOKIE, PAIRED_COOKIE_SECONDS, SECURITY, admin_login, check_same_origin,
+                                   require_admin)
 from panel.service.cockpit import Cockpit
 from panel.service.history import CannotRebuild, NotStored, debrief_json, outcome_of, record as history_record
 from panel.web.drawing import qr_svg
@@ -41,7 +42,6 @@ log = logging.getLogger("penguin-panel")
 PAGES = ("tower", "board", "admin", "sim", "join", "debrief")
 VIEWS = ("board", "sim", "tower")
 SCREEN = "pp_screen"  # a paired room screen's cookie (shows the join code)
-SCREEN_COOKIE_SECONDS = 400 * 24 * 3600  # the longest a browser keeps a cookie
 TOWER_CLOSE = REVOKED  # a tower without the right join code
 COCKPIT = web.AppKey("cockpit", Cockpit)
 SIM = web.AppKey("sim", bool)
@@ -227,7 +227,7 @@ async def admin_screen(request: web.Request) -> web.Response:
     await store.flushed()  # the screen keeps its pairing across a power cut
     security.end_session(request.cookies.get(COOKIE))
     resp = web.json_response({"ok": True})
-    resp.set_cookie(SCREEN, token, httponly=True, samesite="Strict", path="/", max_age=SCREEN_COOKIE_SECONDS)
+    resp.set_cookie(SCREEN, token, httponly=True, samesite="Strict", path="/", max_age=PAIRED_COOKIE_SECONDS)
     resp.del_cookie(COOKIE, path="/")
     return resp
 
