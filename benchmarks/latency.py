@@ -45,11 +45,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime
 import json
 import random
 import sqlite3
+import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -61,7 +64,11 @@ from aiohttp import web  # noqa: E402
 
 import panel.web.app as app_module  # noqa: E402
 import panel.service.cockpit as cockpit_module  # noqa: E402
+from benchmarks.budget import CpuBudget  # noqa: E402
+from benchmarks.guide_block import cpu_model, write_block  # noqa: E402
 from benchmarks.history import fs_type  # noqa: E402
+from benchmarks.pi_spi import use_hardware_spi  # noqa: E402
+from benchmarks.pico_process import PicoKeys, PicoProcess  # noqa: E402
 from benchmarks.stats import percentile  # noqa: E402
 from panel.games.airlines.bot import BotCrew  # noqa: E402
 from panel.games.airlines.engine import Phase  # noqa: E402
@@ -70,7 +77,6 @@ from panel.hardware.leds import FakeStrip  # noqa: E402
 from panel.hardware.map import MAPS_DIR, GpioSource, MatrixSource, PinPairSource, load_map  # noqa: E402
 from panel.hardware.pins import mock_factory  # noqa: E402
 from panel.core.layout_file import load_layout  # noqa: E402
-from panel.link.emulator import FirmwareEmulator  # noqa: E402
 from panel.link.from_map import link_for_map  # noqa: E402
 from panel.web.app import build_app  # noqa: E402
 from panel.service.cockpit import Cockpit  # noqa: E402
@@ -80,6 +86,7 @@ from panel.server.security import Security  # noqa: E402
 from panel.storage.store import Store  # noqa: E402
 
 STAGES = ("edge -> queue", "log write", "engine", "edge -> LED", "socket message", "whole")
+CPU_STAGES = ("edge -> LED", "told", "loop: edge -> LED", "loop: told", "loop: engine", "loop: effects", "loop: pages")
 KINDS = ("START between turns", "card button", "mistake", "token move")
 OPENING = "token move to its open position"
 FLOOR_PIN = 14                     # a GPIO no map uses, for the bare device of the floor
@@ -96,12 +103,15 @@ class Probe:
         self.control: str | None = None
         self.value = None
         self.marks: dict[str, float] = {}
+        self.cpu: dict[str, float] = {}  # the process's CPU time (every thread's) at each mark
+        self.loop_cpu: dict[str, float] = {}  # the owner loop's thread's CPU time at each mark
+        self.loop_clock: int | None = None  # that thread's CPU clock (set on the loop thread)
         self.sent: list[float] = []      # perf_counter of every message the page was sent
         self.want: int | None = None     # index of the state message of the action in flight
         self.ready = asyncio.Event()     # set once that message is sent
 
     def start(self, control: str | None, value=None) -> None:
-        self.control, self.value, self.marks, self.want = control, value, {}, None
+        self.control, self.value, self.marks, self.cpu, self.loop_cpu, self.want = control, value, {}, {}, {}, None
         self.ready.clear()
 
     def sending(self, message: dict) -> None:
@@ -114,10 +124,22 @@ class Probe:
         return control == self.control and value == self.value and self.control is not None
 
     def mark(self, name: str) -> None:
-        self.marks.setdefault(name, time.perf_counter())
+        if name not in self.marks:
+            self.marks[name] = time.perf_counter()
+            self.cpu[name] = time.process_time()
+            self.loop_cpu[name] = time.clock_gettime(self.loop_clock)
 
 
 def instrument(cockpit: Cockpit, io: HardwareIO, probe: Probe) -> None:
+    probe.loop_clock = time.pthread_getcpuclockid(threading.get_ident())  # (called on the loop thread)
+    publish = cockpit._publish
+
+    def told(events):  # the LEDs, then the pages: the cockpit's whole answer to the action
+        publish(events)
+        if "effects end" in probe.marks:
+            probe.mark("told")
+
+    cockpit._publish = told
     put = cockpit.queue.put_nowait
 
     def queued(item):
@@ -151,6 +173,8 @@ def instrument(cockpit: Cockpit, io: HardwareIO, probe: Probe) -> None:
     on_events = io.on_events
 
     def effects(events, snapshot, now):
+        if "engine end" in probe.marks:
+            probe.mark("effects start")
         on_events(events, snapshot, now)
         if "engine end" in probe.marks:
             probe.mark("effects end")
@@ -190,7 +214,7 @@ class Hands:
     """How the crew works a control of the map: a MockPin driven from another thread (as
     gpiozero's callbacks run on a Pi), or a key of the emulated board."""
 
-    def __init__(self, hmap, layout, pins, emu: FirmwareEmulator | None):
+    def __init__(self, hmap, layout, pins, emu: PicoKeys | None):
         self.hmap, self.layout, self.pins, self.emu = hmap, layout, pins, emu
 
     def _level(self, src, closed: bool):
@@ -273,7 +297,7 @@ class Crew:
         return "mistake", self.rng.choice(wrong), True
 
 
-async def rig(tmp: Path, map_path: Path, emu: FirmwareEmulator | None):
+async def rig(tmp: Path, map_path: Path, emu: PicoKeys | None):
     hmap = load_map(map_path)
     tmp = tmp / map_path.stem
     tmp.mkdir()
@@ -322,28 +346,36 @@ async def act(probe: Probe, page: Page, moves: list, control: str, value) -> dic
     path, move = moves[-1]
 
     def timed():
-        t0 = time.perf_counter()
+        t0, c0, l0 = time.perf_counter(), time.process_time(), time.clock_gettime(probe.loop_clock)
         move()
-        return t0
+        return t0, c0, l0
 
-    t0 = await asyncio.to_thread(timed) if path == "pi" else timed()  # the pin's callback runs on that thread
+    t0, c0, l0 = await asyncio.to_thread(timed) if path == "pi" else timed()  # the pin's callback runs on that thread
     await asyncio.wait_for(probe.ready.wait(), 10)
     received = await page.wait_for(probe.want)
-    m = probe.marks
+    m, c, lc, w = probe.marks, probe.cpu, probe.loop_cpu, probe.want
     sample = {"edge -> queue": m["queued"] - t0, "log write": m["log end"] - m["log start"],
               "engine": m["engine end"] - m["log end"], "edge -> LED": m["effects end"] - t0,
-              "socket message": received - probe.sent[probe.want], "whole": received - t0}
+              "socket message": received - probe.sent[w], "whole": received - t0}
+    # CPU: the process's (every thread: the hand's, gpiozero's, the link's reader, the loop) and
+    # the owner loop's alone, up to the LED frame and up to the pages told (the page's own
+    # reading, another device's work, is not counted)
+    cpu = {"edge -> LED": c["effects end"] - c0, "told": c["told"] - c0,
+           "loop: edge -> LED": lc["effects end"] - l0, "loop: told": lc["told"] - l0,
+           "loop: engine": lc["engine end"] - lc["log end"], "loop: effects": lc["effects end"] - lc["effects start"],
+           "loop: pages": lc["told"] - lc["effects end"]}
     probe.start(None)
-    return sample
+    return sample, cpu
 
 
-async def measure(tmp: Path, map_path: Path, actions: int, emu: FirmwareEmulator | None) -> dict:
+async def measure(tmp: Path, map_path: Path, actions: int, emu: PicoKeys | None) -> dict:
     hmap, pins, cockpit, probe, page, close = await rig(tmp, map_path, emu)
     floors = Floors(tmp)
     rng = random.Random(11)
     hands = Hands(hmap, cockpit.any_layout(), pins, emu)
     crew = Crew(cockpit, hands, "cockpit.start")
     samples = {k: {s: [] for s in STAGES} for k in (*KINDS, OPENING)}
+    cpu = {k: {s: [] for s in CPU_STAGES} for k in (*KINDS, OPENING)}
     paths: dict[str, list[float]] = {"pi": [], "board": []}  # edge -> LED by the way the edge came in
     try:
         await floors.start(max(page.sizes))
@@ -351,10 +383,12 @@ async def measure(tmp: Path, map_path: Path, actions: int, emu: FirmwareEmulator
             kind, control, value = crew.next()
             moves = hands.moves(control, value)
             await asyncio.sleep(rng.uniform(*GAP))  # the panel idle, as before a real press
-            sample = await act(probe, page, moves, control, value)
+            sample, used = await act(probe, page, moves, control, value)
             key = OPENING if hands.opens(control, value) else kind
             for s in STAGES:
                 samples[key][s].append(sample[s])
+            for s in CPU_STAGES:
+                cpu[key][s].append(used[s])
             if key != OPENING:
                 paths[moves[-1][0]].append(sample["edge -> LED"])
             if value is True:  # let go of the button: its release goes the same way, not measured
@@ -364,7 +398,8 @@ async def measure(tmp: Path, map_path: Path, actions: int, emu: FirmwareEmulator
                 await page.wait_for(n)
             await asyncio.sleep(rng.uniform(*GAP))
             await floors.once()
-        return {"samples": samples, "paths": paths, "floors": floors.samples, "message bytes": max(page.sizes[-10:]),
+        return {"samples": samples, "cpu": cpu, "paths": paths, "floors": floors.samples,
+                "message bytes": max(page.sizes[-10:]),
                 "matches": cockpit.record.id}
     finally:
         await floors.close()
@@ -373,23 +408,24 @@ async def measure(tmp: Path, map_path: Path, actions: int, emu: FirmwareEmulator
 
 # ---------------------------------------------------------------------------- floors
 
-def floor_board_edge(n: int, config: dict, row_col: tuple[int, int]) -> list[float]:
-    """A key on a second emulated board, read raw by a bare pyserial reader."""
+def floor_board_edge(n: int, keys: PicoKeys, row_col: tuple[int, int]) -> list[float]:
+    """A key on a second emulated board, read raw by a bare pyserial reader, each after an
+    idle gap as the actions are."""
     out = []
-    with FirmwareEmulator(config) as emu:
-        port = serial.Serial(emu.port, timeout=1)
-        try:
-            for _ in range(n):
-                emu.wait_scans(5)
-                port.reset_input_buffer()
-                t0 = time.perf_counter()
-                emu.press(*row_col)
-                _read_until(port, b" DOWN ")
-                out.append(time.perf_counter() - t0)
-                emu.release(*row_col)
-                _read_until(port, b" UP ")
-        finally:
-            port.close()
+    rng = random.Random(13)
+    port = serial.Serial(keys.port, timeout=1)
+    try:
+        for _ in range(n):
+            time.sleep(rng.uniform(*GAP))
+            port.reset_input_buffer()
+            t0 = time.perf_counter()
+            keys.press(*row_col)
+            _read_until(port, b" DOWN ")
+            out.append(time.perf_counter() - t0)
+            keys.release(*row_col)
+            _read_until(port, b" UP ")
+    finally:
+        port.close()
     return out
 
 
@@ -468,6 +504,10 @@ class Floors:
 
 # ---------------------------------------------------------------------------- report
 
+def mean(xs: list[float]) -> float:
+    return sum(xs) / len(xs) if xs else float("nan")
+
+
 def ms(x: float) -> str:
     return f"{x * 1e3:8.3f} ms"
 
@@ -488,6 +528,14 @@ def report(build: str, got: dict, board_floor: list[float] | None) -> list[str]:
         out.append(f"    {kind} ({len(stages['whole'])})")
         for s in STAGES:
             out.append(f"      {s:<16} {p50_p99(stages[s])}   floor {p50_p99(floors.get(s))}")
+        used = got["cpu"][kind]
+        out.append("      CPU per action, mean: " + ", ".join(f"{s} {ms(mean(used[s])).strip()}" for s in CPU_STAGES))
+    judged = {s: got["cpu"]["card button"][s] + got["cpu"]["mistake"][s] for s in CPU_STAGES}
+    if judged["told"]:
+        out.append(f"    CPU per judged press (card buttons and mistakes, {len(judged['told'])}), mean: the process "
+                   f"(every thread) {ms(mean(judged['edge -> LED'])).strip()} to the LED frame, "
+                   f"{ms(mean(judged['told'])).strip()} to the pages told; the owner loop alone "
+                   f"{ms(mean(judged['loop: edge -> LED'])).strip()} and {ms(mean(judged['loop: told'])).strip()}")
     for path, xs in got["paths"].items():
         if xs:
             floor = fl["edge -> queue"] if path == "pi" else board_floor
@@ -497,6 +545,72 @@ def report(build: str, got: dict, board_floor: list[float] | None) -> list[str]:
     return out
 
 
+def run_build(spec: dict) -> dict:
+    """One build's actions in this process (the one under the CPU budget), the Pico's keys
+    driven over the pipes of its own process; JSON-ready."""
+    use_hardware_spi()
+    picos = [PicoKeys(p) for p in spec["picos"]]
+    map_path = MAPS_DIR / f"{spec['build']}.toml"
+    got = asyncio.run(measure(Path(spec["dir"]), map_path, spec["actions"], picos[0] if picos else None))
+    if picos:
+        cell = next(iter(load_map(map_path).matrix_cells()))
+        got["board floor"] = floor_board_edge(min(spec["actions"], 100), picos[1], cell)
+    return got
+
+
+def in_budget(budget: CpuBudget, build: str, tmp: Path, actions: int) -> dict:
+    """Run `build` in a process of its own inside the budget; the reference build's two
+    emulated boards (the cockpit's and the floor's) in processes of their own outside it."""
+    picos = []
+    try:
+        if build == "reference":
+            config = load_map(MAPS_DIR / "reference.toml").board().firmware_config
+            picos = [PicoProcess(tmp, config, name, preexec_fn=budget.elevate) for name in ("board", "floor-board")]
+        spec = {"build": build, "dir": str(tmp), "actions": actions, "picos": [p.spec for p in picos]}
+        fds = [fd for p in picos for fd in p.fds]
+        child = subprocess.run(budget.command([sys.executable, __file__, "--run", json.dumps(spec)]),
+                               preexec_fn=budget.enter, pass_fds=fds, stdout=subprocess.PIPE, text=True)
+        if child.returncode != 0:
+            raise SystemExit(f"the {build} build's run stopped (exit {child.returncode})")
+        return json.loads(child.stdout)
+    finally:
+        for p in picos:
+            p.close()
+
+
+GUIDE = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
+BEGIN = "<!-- generated by .venv/bin/python benchmarks/latency.py --cpu-budget 0.125 --guide: begin -->"
+END = "<!-- generated: end -->"
+
+
+def guide_line(runs: dict[str, dict], budget: CpuBudget, where: str) -> str:
+    """The figures a Pi Zero 2 W's owner asks for, in one paragraph: the light's answer by
+    each way a press comes in, beside its floor, and the CPU a press costs."""
+    def p(xs: list[float], q: int) -> str:
+        return f"{percentile(xs, q) * 1e3:.1f} ms"
+
+    def path(got: dict, way: str, floor: list[float]) -> str:
+        xs = got["paths"][way]
+        return f"p50 {p(xs, 50)}, p99 {p(xs, 99)} (floor p99 {p(floor, 99)})"
+
+    parts = []
+    small, ref = runs.get("small"), runs.get("reference")
+    if small:
+        parts.append(f"the small build's Pi pins {path(small, 'pi', small['floors']['edge -> queue'])}")
+    if ref:
+        parts.append(f"the reference build's Pi pins {path(ref, 'pi', ref['floors']['edge -> queue'])}")
+        parts.append(f"its Pico's buttons {path(ref, 'board', ref['board floor'])}")
+    cpu = []
+    for build, got in runs.items():
+        told = got["cpu"]["card button"]["told"] + got["cpu"]["mistake"]["told"]
+        led = got["cpu"]["card button"]["edge -> LED"] + got["cpu"]["mistake"]["edge -> LED"]
+        cpu.append(f"{mean(led) * 1e3:.2f} ms to the light and {mean(told) * 1e3:.2f} ms in all on the {build} build")
+    return (f"Edge -> LED under {budget.describe()} (the stand-in for a Pi Zero 2 W), the store on {where}: "
+            + "; ".join(parts) + ". CPU per judged press at that share: " + ", ".join(cpu)
+            + f" (measured {datetime.date.today().isoformat()} on {cpu_model()}; the emulated Pico in a process of "
+              "its own outside the budget, as a real Pico is its own chip).\n")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--presses", type=int, default=300, help="actions per build and file system (default 300)")
@@ -504,23 +618,41 @@ def main(argv=None) -> int:
                                                       "default /var/tmp)")
     ap.add_argument("--tmpfs", default="/dev/shm", help="a folder on tmpfs, for the side-by-side figure "
                                                         "('' to leave it out)")
+    ap.add_argument("--cpu-budget", type=float, default=None, metavar="SHARE",
+                    help="run the cockpit (and the floors) on this share of one core, e.g. 0.125 for a Pi Zero 2 W's "
+                         "stand-in (a cgroup CPU quota); the emulated Pico stays outside it, as a real Pico is")
+    ap.add_argument("--builds", default="small,reference", help="the builds to measure (default small,reference)")
+    ap.add_argument("--guide", action="store_true",
+                    help="write the figures of the first file system into docs/performance.md's marked block "
+                         "(with --cpu-budget: what a Pi Zero 2 W can expect)")
+    ap.add_argument("--run", help=argparse.SUPPRESS)  # one build, in the process under the budget
     args = ap.parse_args(argv)
+    if args.run:
+        print(json.dumps(run_build(json.loads(args.run))))
+        return 0
     n = args.presses
     lines = []
-    for where in [args.dir] + ([args.tmpfs] if args.tmpfs else []):
-        with tempfile.TemporaryDirectory(dir=where) as d:
-            tmp = Path(d)
-            lines.append(f"\nthe store in {where} ({fs_type(tmp)})")
-            got = asyncio.run(measure(tmp, MAPS_DIR / "small.toml", n, None))
-            lines += report("small", got, None)
-            ref = load_map(MAPS_DIR / "reference.toml")
-            config = ref.board().firmware_config
-            with FirmwareEmulator(config) as emu:
-                got = asyncio.run(measure(tmp, MAPS_DIR / "reference.toml", n, emu))
-            cell = next(iter(ref.matrix_cells()))
-            lines += report("reference", got, floor_board_edge(min(n, 200), config, cell))
+    if args.guide and not args.cpu_budget:
+        raise SystemExit("--guide writes what a Pi Zero 2 W can expect: give it --cpu-budget 0.125")
+    with CpuBudget(args.cpu_budget) as budget:
+        for i, where in enumerate([args.dir] + ([args.tmpfs] if args.tmpfs else [])):
+            with tempfile.TemporaryDirectory(dir=where) as d:
+                tmp = Path(d)
+                lines.append(f"\nthe store in {where} ({fs_type(tmp)})")
+                runs = {}
+                for build in args.builds.split(","):
+                    got = runs[build] = in_budget(budget, build, tmp, n)
+                    lines += report(build, got, got.get("board floor"))
+                    if budget.held:
+                        lines.append(f"    (budget so far: {budget.throttled()})")
+                if args.guide and i == 0:
+                    if not budget.held:
+                        raise SystemExit(f"--guide: {budget.why_not}")
+                    write_block(GUIDE, BEGIN, END, "\n" + guide_line(runs, budget, f"{where} ({fs_type(tmp)})"))
+        said = budget.describe()
     print(f"actions through the real Cockpit, {n} per build and file system (SQLite WAL, synchronous=FULL, "
           "group commit), each after an idle gap")
+    print(f"{said}; each build in a process of its own, the emulated Pico in another, outside any budget")
     print("\n".join(lines))
     print("\nfloors, interleaved: edge = a bare gpiozero input handing its edge to a loop (the board path's: the "
           "key read raw from a second emulated board); log = a bare SQLite insert+commit, same pragmas and "

@@ -47,7 +47,6 @@ import datetime
 import hashlib
 import json
 import os
-import platform
 import re
 import shutil
 import struct
@@ -59,6 +58,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import guide_block  # noqa: E402
 from panel.firmware import config as fwconfig  # noqa: E402
 from panel.firmware import protocol  # noqa: E402
 from panel.tools.commands.firmware import BOARD_FILES, FIRMWARE_DIR, config_from_map  # noqa: E402
@@ -321,18 +321,11 @@ def machine_info(image: Path, data: bytes, quick: bool) -> str:
     b = re.search(rb"; ([ -~]{1,60}) with RP2040", data)
     mp = "MicroPython " + (v.group(1).decode() + " of " + v.group(2).decode() if v else "(version not found)") \
         + (" for the " + b.group(1).decode() if b else "")
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+    cpu = guide_block.cpu_model()
     node = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
     return (f"Measured {datetime.date.today().isoformat()} by `benchmarks/pico.py{' --quick' if quick else ''}`: "
             f"{mp}, image {image.name} (flash image sha256 {hashlib.sha256(data).hexdigest()[:12]}), on rp2040js {RP2040JS} "
-            f"(node {node}) on {cpu}, {os.cpu_count()} cores. The times are emulated (the core's cycles at "
+            f"(node {node}) on {cpu}. The times are emulated (the core's cycles at "
             f"125 MHz), so they do not depend on that machine. The emulator models no flash wait states or cache "
             f"misses, so a real Pico is no faster than these figures.")
 
@@ -355,11 +348,7 @@ def summary_line(res: dict[str, dict]) -> str:
 
 
 def write_block(path: Path, body: str) -> None:
-    text = path.read_text()
-    i, j = text.find(BEGIN), text.find(END)
-    if i < 0 or j < i:
-        sys.exit(f"pico: {path} has no marked block ({BEGIN} ... {END})")
-    path.write_text(text[:i + len(BEGIN)] + "\n" + body + text[j:])
+    guide_block.write_block(path, BEGIN, END, body)
 
 
 def main(argv=None) -> int:

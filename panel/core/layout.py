@@ -149,8 +149,19 @@ class Layout:
         "OK on the direction cross", "the red round lever", "the START button". Colours
         are this side's. Ids stay for scripts; this is for text people read, in the
         language of `tr` (English without it): the layout file's words are in the catalog
-        (babel.cfg), each in its context (panel.core.i18n)."""
+        (babel.cfg), each in its context (panel.core.i18n).
+
+        Made once per control and language (a layout never changes once loaded): the pages
+        are told the names of the turn's and the round's controls with every state."""
         tr = tr or translations(SOURCE)
+        names = self.__dict__.setdefault("_plain_names", {})  # (a frozen dataclass: no attribute set)
+        key = (control_id, tr)  # (the catalog object itself: held here, its identity never reused)
+        name = names.get(key)
+        if name is None:
+            name = names[key] = self._plain_name(control_id, tr)
+        return name
+
+    def _plain_name(self, control_id: str, tr: gettext.NullTranslations) -> str:
         c = self.control(control_id)
         colour = Word(c.colour)
         if control_id in self.cockpit:

@@ -10,7 +10,6 @@ made on a worker thread, once per card: drawing takes milliseconds the presses c
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import TYPE_CHECKING, Any
 
 from panel.core.events import Action, GameEvent
@@ -109,8 +108,10 @@ class Presentation:
         return o.game.tower_card(card, o.match)
 
     def card_key(self, card: dict[str, Any] | None) -> str:
-        """What a tower's drawing depends on: the card and the pages' language."""
-        return json.dumps([card, self.owner.language], sort_keys=True)
+        """What a tower's drawing depends on: the card and the pages' language. Asked after
+        every press: the card's repr (its keys always in the order the game makes them) is
+        a tenth of the cost of JSON with sorted keys."""
+        return repr((card, self.owner.language))
 
     async def tower_view(self) -> dict[str, Any]:
         """The card in play for the tower: the card, its drawing (SVG, in the cockpit's

@@ -191,6 +191,7 @@ class Match:
         self.ending = False  # the game master ends the match at the end of this round (rule 25)
         self.unscored: dict[str, Any] | None = None  # the turn in progress an early end left unscored
         self._allowed: dict[str, dict[str, list]] | None = None  # allowed() until the next input or advance
+        self._view: dict[str, Any] | None = None  # snapshot() but the clock, until the next input or advance
         self.history: list[dict[str, Any]] = []  # one entry per finished turn, for the debrief
 
     # ------------------------------------------------------------------ public API
@@ -257,7 +258,7 @@ class Match:
 
     def advance(self, now: float) -> list[GameEvent]:
         """Run the clock to `now`: settle times elapse and the turn timer may run out."""
-        self._allowed = None  # what may happen is asked again after any change
+        self._allowed = self._view = None  # what may happen is asked again after any change
         out: list[GameEvent] = []
         while True:
             due_token = min(self._settle_due.items(), key=lambda kv: (kv[1], kv[0]), default=None)
@@ -286,7 +287,7 @@ class Match:
         `refusal` refuses at that moment does nothing."""
         out = self.advance(event.t)
         t = self.now
-        self._allowed = None
+        self._allowed = self._view = None
         if isinstance(event, Action):
             self._act(event, t, out)
         elif event.control in self.layout.tokens:
@@ -434,7 +435,16 @@ class Match:
         return None
 
     def snapshot(self, now: float | None = None) -> dict[str, Any]:
-        """The whole visible state, JSON-ready, for pages and LEDs."""
+        """The whole visible state, JSON-ready, for pages and LEDs. Only the clock moves
+        between two inputs or advances: the rest is made once and kept until the next (the
+        LEDs' frames ask twenty times a second while a turn runs, the pages four), each
+        caller getting a dict of its own (its values shared: read, never changed)."""
+        view = self._view
+        if view is None:
+            view = self._view = self._view_of_state()
+        return {**view, "time_left": self.time_left(now)}
+
+    def _view_of_state(self) -> dict[str, Any]:
         turn = self._turn
         tower, crew = self.roles()
         return {
@@ -445,7 +455,7 @@ class Match:
             "round": self.round,
             "rounds": self._coop_rounds if self.cooperative else None,
             "roles": {"tower": tower, "crew": list(crew)},
-            "time_left": self.time_left(now),
+            "time_left": None,  # the clock: snapshot()'s own
             "turn_seconds": self.settings.turn_seconds,
             "counters_held": turn.held if turn else 0,
             "counters_pool": turn.pool if turn else self.settings.time_counters,
