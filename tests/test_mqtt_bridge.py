@@ -207,6 +207,8 @@ def test_commands_go_through_the_game_masters_checks_and_the_log(broker, tmp_pat
             assert not bad["ok"] and bad["error"] == "end: payload.id must be string"
             assert snapshot(cockpit)["phase"] == "in_turn"
 
+            await mistake(cockpit)  # the turn scored (two mistakes): a match was played (rule 25)
+            await mistake(cockpit)
             assert (await command(client, venue, "end"))["ok"]
             assert cockpit.record.status == "ended"
             logged = [e.data["name"] for e in cockpit.store.entries(cockpit.record.id) if e.kind == "action"]
@@ -486,6 +488,7 @@ def test_results_missed_while_away_come_from_the_log_in_order(broker, tmp_path):
                 await new_match(cockpit)
                 await cockpit.action("start_turn", {})
                 await mistake(cockpit)
+                await mistake(cockpit)  # the turn scored: a match was played (rule 25)
                 await cockpit.action("end", {})
                 missed.append((cockpit.record.id, dict(cockpit.match.scores)))
         broker.start()
@@ -555,6 +558,9 @@ def test_a_kaboom_mission_is_not_the_venues(broker, tmp_path):
             await cockpit.input(players["blue"], True)
             assert cockpit.match.outcome == "success" and cockpit.record.status == "finished"
             await new_match(cockpit)
+            await cockpit.action("start_turn", {})
+            await mistake(cockpit)
+            await mistake(cockpit)  # the turn scored: a match was played (rule 25)
             await cockpit.action("end", {})
             match = cockpit.record.id
             await venue.wait(lambda m: str(m.topic).endswith("/result")

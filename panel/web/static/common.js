@@ -257,16 +257,34 @@ export function endedText(turn) {
   return turn.reason || "";
 }
 
-// How a match that is over ended, in a sentence (null when it was played to its end).
+// How a match that is over ended, in a sentence (null when it was played to its end): who
+// played how many turns, and what the winner was decided on (rule 25).
 export function matchEndText(s) {
-  if (s.ended_by === "abandoned") return t("No result: the game master abandoned this match.");
-  if (s.ended_by !== "ended") return null;
-  const u = s.unscored;
-  if (u) {
-    return t("Ended by the game master during round {round}: {whose} turn in progress ({cards} done) was not scored.",
-      { round: u.round, whose: possessive(u.team), cards: cardsText(u.completed) });
+  const played = Object.entries(s.turns_played || {});
+  if (s.ended_by === "abandoned") {
+    return played.some(([, n]) => n > 0) ? t("No result: the game master abandoned this match.")
+      : t("No result: the match was ended before any turn was scored, so it does not count.");
   }
-  return t("Ended by the game master at the end of round {round}: every team played as many turns.", { round: s.round });
+  if (s.ended_by !== "ended") return null;
+  const counts = [...new Set(played.map(([, n]) => n))];
+  const equal = counts.length <= 1;
+  const u = s.unscored;
+  const said = [u ? t("Ended by the game master during round {round}: {whose} turn in progress ({cards} done) was not scored.",
+    { round: u.round, whose: possessive(u.team), cards: cardsText(u.completed) })
+    : equal ? t("Ended by the game master at the end of round {round}: every team played as many turns.", { round: counts[0] || s.round })
+      : t("Ended by the game master during round {round}.", { round: s.round })];
+  if (equal && u && played.length > 1) said.push(tn("Every team played {n} turn.", "Every team played {n} turns.", counts[0] || 0));
+  if (!equal) {
+    said.push(t("Turns played: {turns}.", { turns: played.map(([team, n]) => `${team} ${n}`).join(", ") }));
+    const d = s.decided;
+    if (d && d.turns) {
+      said.push(t("The winner is decided on the turns every team played ({n} each): {scores}.",
+        { n: d.turns, scores: Object.entries(d.scores).map(([team, p]) => `${team} ${p}`).join(", ") }));
+    } else {
+      said.push(t("Nobody wins: not every team has played a turn."));
+    }
+  }
+  return said.join(" ");
 }
 
 // What starts the next turn: START on the panel (the game master's page can too).
