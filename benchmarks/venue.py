@@ -38,7 +38,6 @@ import asyncio
 import contextlib
 import json
 import os
-import random
 import re
 import subprocess
 import sys
@@ -214,46 +213,16 @@ def start_venue(broker: Mosquitto, tmp: Path) -> tuple[subprocess.Popen, str]:
 
 # ---------------------------------------------------------------------------- 3. TVs on a year
 
-YEAR_COCKPITS = ("c001", "c002", "c003", "c004", "c005")
 WATCHDOG_USEC = 100_000  # a beat every 50 ms from the venue's loop
-NAMED = [f"{animal} {n}" for animal in ("Gulls", "Puffins", "Terns", "Otters", "Seals") for n in range(400)]
-
-
-def year_results(n: int, now: float, *, days: float = 365.0, seed: int = 7):
-    """`n` results of five cockpits spread over the last `days` days, oldest first: a third
-    walk-up matches (the default names), the rest named teams, every tenth cooperative."""
-    rng = random.Random(seed)
-    step = days * 86400 / n
-    for i in range(n):
-        cockpit = YEAR_COCKPITS[i % len(YEAR_COCKPITS)]
-        at = now - days * 86400 + i * step
-        if i % 10 == 9:
-            pts = rng.randrange(5, 30)
-            teams, scores, winner, tier, mode = ["Crew"], {"Crew": pts}, None, "Rookie", "cooperative"
-            turns = [_bench_turn("Crew", rng) for _ in range(4)]
-        else:
-            teams = ["Blue team", "Red team"] if i % 3 == 0 else rng.sample(NAMED, 2)
-            turns = [_bench_turn(team, rng) for _ in range(2) for team in teams]
-            scores = {team: sum(t["points"] for t in turns if t["team"] == team) for team in teams}
-            best = max(scores.values())
-            winner, tier, mode = [team for team, p in scores.items() if p == best], None, "competitive"
-        yield {"v": 1, "cockpit": cockpit, "name": f"Cockpit {cockpit}", "finished_at": at, "mode": mode,
-               "match": {"id": i // len(YEAR_COCKPITS) + 1, "created": "2026-01-01T10:00:00+0000", "status": "finished"},
-               "teams": teams, "players": 0, "scores": scores, "winner": winner, "tier": tier, "turns": turns}, at
-
-
-def _bench_turn(team: str, rng: random.Random) -> dict:
-    cards = rng.randrange(0, 6)
-    counters = rng.randrange(0, 5) if cards == 5 else 0
-    return {"team": team, "round": 1, "points": cards + counters, "cards": cards, "counters": counters,
-            "mistakes": 0, "ended_by": "five_cards" if cards == 5 else "time", "seconds": round(rng.uniform(12, 30), 1)}
 
 
 def fill(db: Path, n: int, code: str | None) -> float:
     """The venue database filled with `n` results by the store of `code` (this checkout by
     default); the seconds it took."""
-    script = ("import sys, time, json\n"
-              "from benchmarks.venue import year_results\n"
+    script = ("import sys, time, importlib.util\n"
+              f"spec = importlib.util.spec_from_file_location('venue_year', {str(Path(__file__).with_name('venue_year.py'))!r})\n"
+              "year = importlib.util.module_from_spec(spec); spec.loader.exec_module(year)\n"
+              "year_results = year.year_results\n"
               "from panel.venue.store import VenueStore\n"
               "n, now = int(sys.argv[2]), time.time()\n"
               "with VenueStore(sys.argv[1]) as s:\n"
@@ -272,7 +241,8 @@ def fill(db: Path, n: int, code: str | None) -> float:
     t0 = time.perf_counter()
     here = str(Path(__file__).resolve().parents[1])
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [code, here]))}
-    subprocess.run([sys.executable, "-c", script, str(db), str(n)], check=True, env=env)
+    # Run from the database's folder: the checkout's own folder first on sys.path would win.
+    subprocess.run([sys.executable, "-c", script, str(db), str(n)], check=True, env=env, cwd=db.parent)
     return time.perf_counter() - t0
 
 
@@ -306,7 +276,7 @@ def start_watched_venue(broker: Mosquitto, tmp: Path, db: Path, code: str | None
            "PYTHONPATH": os.pathsep.join(filter(None, [code, here]))}
     proc = subprocess.Popen([sys.executable, "-m", "panel", "venue", "--host", "127.0.0.1", "--port", "0",
                              "--db", str(db), "--settings", str(settings)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=tmp)
     for line in proc.stdout:
         m = re.search(r"venue board on (http://\S+?)/ ", line)
         if m:
