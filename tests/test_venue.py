@@ -280,7 +280,10 @@ def test_venue_commands_need_the_pin_and_go_through_the_cockpits_checks(broker, 
                     assert r.status == 409 and (await r.json())["error"] == str(refused.value)
                 for body, status in (({"cockpit": "c9", "action": "pause"}, 404),
                                      ({"cockpit": "c1", "action": "abandon"}, 400),
-                                     ({"cockpit": "c1"}, 400), ({"cockpit": "c1", "action": "end", "x": 1}, 400)):
+                                     ({"cockpit": "c1"}, 400), ({"cockpit": "c1", "action": "end", "x": 1}, 400),
+                                     ({"cockpit": "c1", "action": "end", "when": "later"}, 400),
+                                     ({"cockpit": "c1", "action": "pause", "when": "now"}, 400),
+                                     ({"cockpit": "c1", "action": "end", "when": 3}, 400)):
                     async with s.post(base + "/api/admin/command", json=body, headers=csrf) as r:
                         assert r.status == status, body
                 async with s.get(base + "/api/admin/status") as r:

@@ -133,6 +133,7 @@ class Venue:
         """The snapshot as JSON text, made once for every request until something changes."""
         boards = self.leaderboard()
         if self._snapshot is None:
+            # The boards' own text (serialised once per change) in the place of the null.
             self._snapshot = json.dumps({"broker": self.connected.is_set(),
                                          "cockpits": [self.cockpit_view(c) for c in sorted(self.cockpits)],
                                          "leaderboard": None})[:-len("null}")] + boards.text + "}"
@@ -281,7 +282,7 @@ class Venue:
         now = self.clock()
         if now - self._store_said >= 60:
             self._store_said = now
-            log.warning("venue: could not count a result (%s); it comes again when the broker resends it", e)
+            log.warning("venue: could not count a result (%s); the broker sends it again at the next connection", e)
 
     def _update(self, cockpit: str, now: float, **change: Any) -> None:
         c = self.cockpits.setdefault(cockpit, {"status": None, "state": None, "seen": now})

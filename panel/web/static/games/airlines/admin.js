@@ -51,10 +51,15 @@ export function endChoices(s) {
       "The match ends when round {round} does: {teams} still play this round. Then it is scored, every team having played as many turns.",
       left.length, vars);
   $("#end_now").textContent = inTurn ? t("End now (the turn in progress is not scored)") : t("End now and score the match");
-  $("#endnow_text").textContent = (inTurn
-    ? t("{whose} turn in progress ({cards} so far) is not scored: the result is the scores as they stand.",
-      { whose: possessive(s.team), cards: cardsText(s.completed) })
-    : t("The result is the scores as they stand.")) + unequal;
+  // Rule 25: no turn scored yet is no match; unequal turns are decided on the turns every team played.
+  const whose = { whose: possessive(s.team), cards: cardsText(s.completed) };
+  $("#endnow_text").textContent = played.every(([, n]) => n === 0)
+    ? (inTurn ? t("{whose} turn in progress ({cards} so far) is not scored, and no turn was scored before it: the match ends with no result, as if abandoned.", whose)
+      : t("No turn has been scored yet: the match ends with no result, as if abandoned."))
+    : (inTurn
+      ? t("{whose} turn in progress ({cards} so far) is not scored: the result is the scores as they stand.", whose)
+      : t("The result is the scores as they stand.")) + unequal
+      + (unequal ? " " + t("The winner is decided on the turns every team played.") : "");
 }
 
 // The completed cards of the turn (the last turn's between turns), drawn, numbered as the
