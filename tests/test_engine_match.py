@@ -477,7 +477,9 @@ def test_a_match_ended_before_any_turn_was_scored_was_not_played():
     # START, pause, end: 0-0 is no shared win, it is no match at all (rule 25).
     out = run([start(0), {"t": 2, "action": "pause"}, end(5)], end=100)
     game = of_type(out, "game_ended")[0]
-    assert game["reason"] == "abandoned" and out["winner"] is None
+    assert game["reason"] == "abandoned" and game["unplayed"] and out["winner"] is None
+    abandoned = of_type(run([start(0), {"t": 2, "action": "abandon"}], end=100), "game_ended")[0]
+    assert abandoned["reason"] == "abandoned" and not abandoned["unplayed"]  # the game master's own abandon
     crew = [{"name": "Penguins", "players": ["ann", "bob", "cid"]}]
     coop = run([start(0), end(3)], teams=crew, mode="cooperative", end=100)
     assert of_type(coop, "game_ended")[0]["reason"] == "abandoned" and coop["tier"] is None

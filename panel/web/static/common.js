@@ -262,8 +262,8 @@ export function endedText(turn) {
 export function matchEndText(s) {
   const played = Object.entries(s.turns_played || {});
   if (s.ended_by === "abandoned") {
-    return played.some(([, n]) => n > 0) ? t("No result: the game master abandoned this match.")
-      : t("No result: the match was ended before any turn was scored, so it does not count.");
+    return s.unplayed ? t("No result: the match was ended before any turn was scored, so it does not count.")
+      : t("No result: the game master abandoned this match.");
   }
   if (s.ended_by !== "ended") return null;
   const counts = [...new Set(played.map(([, n]) => n))];
@@ -310,7 +310,8 @@ export function describeEvent(e) {
     case "challenge_ruled": return e.upheld ? t("Challenge upheld: the cards are discarded") : t("Challenge rejected: the card counts");
     case "turn_ended": return t("Turn over ({why}). {result}", { why: endedText(e), result: turnResultText(e) });
     case "round_ended": return t("Round {round} is over", { round: e.round ?? "" });
-    case "game_ended": return e.reason === "abandoned" ? t("The match was abandoned") : e.reason === "ended" ? t("The game master ended the match") : t("The match is over");
+    case "game_ended": return e.reason === "abandoned" && !e.unplayed ? t("The match was abandoned")
+      : e.reason === "ended" || e.unplayed ? t("The game master ended the match") : t("The match is over");
     case "paused": return e.reason === "link" ? t("Paused: the panel's link is lost") : e.reason === "challenge" ? t("Paused for the challenge") : t("Paused");
     case "resumed": return e.reason === "link" ? t("Resumed: the panel is back") : t("Resumed");
     case "card_skipped": return t("Card skipped (nothing to do)");

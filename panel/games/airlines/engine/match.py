@@ -193,6 +193,7 @@ class Match:
         # An early end with unequal turns (rule 25): the turns each team's result was decided on
         # ({"turns": N, "scores": each team's points from its first N turns}).
         self.decided: dict[str, Any] | None = None
+        self.unplayed = False  # the game master ended it before any turn was scored (rule 25)
         self._allowed: dict[str, dict[str, list]] | None = None  # allowed() until the next input or advance
         self.history: list[dict[str, Any]] = []  # one entry per finished turn, for the debrief
 
@@ -474,6 +475,7 @@ class Match:
             "turns_played": self.turns_played(),
             "unscored": dict(self.unscored) if self.unscored else None,
             "decided": dict(self.decided) if self.decided else None,
+            "unplayed": self.unplayed,
             # The cards completed in the turn in progress (by number, in the order the challenge
             # menu counts them), and the last finished turn and its round, for the pages.
             "completed_cards": [c.number for c in turn.completed] if turn else [],
@@ -840,6 +842,7 @@ class Match:
         self.phase = Phase.FINISHED
         if reason == "ended" and not self.history:
             reason = "abandoned"  # rule 25: a match ended before any turn was scored was not played
+            self.unplayed = True
         self.ended_by = reason
         self._settle_due.clear()
         if reason == "abandoned":
@@ -853,7 +856,8 @@ class Match:
         out.append(GameEvent(t, "game_ended", {"reason": reason, "scores": dict(self.scores), "winner": self.winner,
                                                "tier": self.tier, "outcome": self.outcome,
                                                "unscored": dict(self.unscored) if self.unscored else None,
-                                               "decided": dict(self.decided) if self.decided else None}))
+                                               "decided": dict(self.decided) if self.decided else None,
+                                               "unplayed": self.unplayed}))
 
     def _decide(self) -> None:
         """Rules 23 and 25: most points wins, a tie shares the win. When the game master ended

@@ -16,7 +16,9 @@ export const body = (page) => page.declaredBody();
 
 function phaseText(s) {
   if (!hasMatch(s)) return t("No match");
-  if (s.finished) return s.ended_by === "abandoned" ? t("Abandoned") : s.ended_by === "ended" ? t("Ended by the game master") : t("Finished");
+  // An end before any turn was scored ends as abandoned (rule 25), but it was the game master's end.
+  if (s.finished) return s.ended_by === "abandoned" && !s.unplayed ? t("Abandoned")
+    : s.ended_by === "ended" || s.unplayed ? t("Ended by the game master") : t("Finished");
   const why = pauseText(s);
   if (s.phase === "paused") return why || t("Paused for the challenge");
   return s.phase === "in_turn" ? t("Turn in progress") : t("Between turns");
