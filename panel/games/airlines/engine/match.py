@@ -190,9 +190,7 @@ class Match:
         self.ended_by: str | None = None  # complete, ended or abandoned, once the match is over
         self.ending = False  # the game master ends the match at the end of this round (rule 25)
         self.unscored: dict[str, Any] | None = None  # the turn in progress an early end left unscored
-        # An early end with unequal turns (rule 25): the turns each team's result was decided on
-        # ({"turns": N, "scores": each team's points from its first N turns}).
-        self.decided: dict[str, Any] | None = None
+        self.decided: dict[str, Any] | None = None  # an end with unequal turns: what decided it (_decide)
         self.unplayed = False  # the game master ended it before any turn was scored (rule 25)
         self._allowed: dict[str, dict[str, list]] | None = None  # allowed() until the next input or advance
         self.history: list[dict[str, Any]] = []  # one entry per finished turn, for the debrief
