@@ -11,7 +11,7 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-ENGINES = ["panel.games.airlines.engine", "panel.games.kaboom.engine"]
+ENGINES = ["panel.games.airlines.engine", "panel.games.kaboom.engine", "panel.games.ultimatum.engine"]
 
 
 def contracts() -> dict[str, dict]:

@@ -93,8 +93,9 @@ class Show(Protocol):
 
 class Game(Protocol):
     """One game of the cockpit. Implementations: panel/games/airlines/game.py,
-    panel/games/kaboom/game.py. A new game is one package providing this and one line in
-    panel/games/registry.py."""
+    panel/games/kaboom/game.py, panel/games/ultimatum/game.py (a scorekeeper: no control of
+    the panel, every entry an action from the game master's page). A new game is one
+    package providing this and one line in panel/games/registry.py."""
 
     id: str  # the game's word everywhere: "airlines", "kaboom"
     title: str  # its name for people (marked N_(), said in the reader's language)

@@ -54,5 +54,8 @@ def broker_config(args) -> int:
     for user in users:
         print(f"sudo mosquitto_passwd {'-c ' if first else ''}{args.password_file} {user}", file=sys.stderr)
         first = False
+    # Mosquitto runs as the user mosquitto: it refuses a password file it cannot read, and
+    # warns about one anybody may read (mosquitto_passwd -c leaves it root's, mode 600).
+    print(f"sudo chown root:mosquitto {args.password_file} && sudo chmod 640 {args.password_file}", file=sys.stderr)
     print("sudo systemctl restart mosquitto", file=sys.stderr)
     return 0

@@ -13,7 +13,8 @@
 //   sim.js      caption(layout) -> [the title's words after the game's name], show(s, sim), seconds() -> text,
 //               refused?(r, sim)
 //   admin.js    form(declared, page), word(), body(page) -> the New match body, show(s, page), tick(s),
-//               describe(e, s), leave?(page), endChoices?(s) (a game with an "end" action)
+//               describe(e, s), leave?(page), endChoices?(s) (a game with an "end" action);
+//               `page` lends offer, declaredBody and action(name, params) (the page's action path)
 //   debrief.js  show(d, page), listing(m, page) -> [the picker's words for a stored match]
 import { api, language, onLanguage } from "/static/common.js";
 
