@@ -151,6 +151,27 @@ def test_a_login_flood_from_many_addresses_never_holds_the_loop(svc, gm, monkeyp
     assert gm.get("/api/admin/status")[0] == 200
 
 
+def test_a_device_signed_in_once_gets_in_when_the_networks_logins_are_closed(svc, monkeypatch):
+    """The login pairs the browser (a long-lived HttpOnly cookie); with the cockpit-wide
+    ceiling spent by guests, that browser still signs in, a new one waits (issue 24)."""
+    from panel.server import logins
+
+    async def run():
+        jar = aiohttp.CookieJar(unsafe=True)
+        connector = aiohttp.TCPConnector(local_addr=("127.0.9.7", 0))
+        async with aiohttp.ClientSession(connector=connector, cookie_jar=jar) as s:
+            async with s.post(f"{svc.base}/api/admin/login", json={"pin": PIN}) as r:
+                assert r.status == 200
+                device = r.cookies["pp_device"]
+                assert device["httponly"] and device["samesite"] == "Strict" and int(device["max-age"]) > 86400
+            monkeypatch.setattr(logins, "LOGIN_BUDGET", 3)
+            assert await _logins_from(svc.base, ["127.0.9.1", "127.0.9.2", "127.0.9.3"], "0000") == [403] * 3
+            assert await _logins_from(svc.base, ["127.0.9.8"], PIN) == [429]
+            async with s.post(f"{svc.base}/api/admin/login", json={"pin": PIN}) as r:
+                return r.status
+    assert asyncio.run(run()) == 200
+
+
 def test_login_cookie_is_httponly_and_strict(svc):
     c = svc.client()
     req = __import__("urllib.request").request.Request(

@@ -115,3 +115,110 @@ def test_same_origin():
     assert not same("null", None, "pi.local:8080")
     assert not same(None, "http://evil.example/x", "pi.local:8080")
     assert not same("http://pi.local:8080", None, None)
+
+
+# ------------------------------------------------ the game master can always sign in (issue 24, item 2)
+
+async def _try(security, pin, client, **kw):
+    try:
+        await security.login(pin, client, **kw)
+        return 200
+    except LoginRefused as e:
+        return e.status
+
+
+def test_five_wrong_pins_a_minute_from_one_address_never_keep_the_game_master_out(security):
+    """The issue's attack: 5 wrong PINs a minute from one phone, for four hours. Before, it
+    never tripped its own limit and kept the cockpit-wide budget spent: the right PIN from
+    another address got 429 from t = 314 s on."""
+    security.set_pin("2468")
+
+    async def run():
+        checked, answers = 0, []
+        for minute in range(240):
+            for i in range(5):
+                security.clock.t = 1000.0 + minute * 60 + i * 12
+                checked += await _try(security, "0000", "10.0.0.66") == 403
+            answers.append(await _try(security, "2468", "10.0.0.7"))
+        return checked, answers
+    checked, answers = asyncio.run(run())
+    assert answers == [200] * 240
+    assert checked <= 5 + 10  # its free tries, then one guess per lock, each twice as long (at most an hour)
+
+
+@pytest.mark.parametrize("every", [0.5, 12.0, 61.0, 300.0, 1900.0])
+def test_one_address_at_any_rate_cannot_keep_the_game_master_out(security, every):
+    security.set_pin("2468")
+
+    async def run():
+        refused = []
+        for i in range(int(6 * 3600 / every)):
+            security.clock.t = 1000.0 + i * every
+            await _try(security, "0000", "10.0.0.66")
+            if i % max(1, int(600 / every)) == 0:  # the game master, every ten minutes, from her phone
+                refused.append(await _try(security, "2468", "10.0.0.7"))
+        return refused
+    assert set(asyncio.run(run())) == {200}
+
+
+def test_a_burst_from_one_address_is_cut_at_its_free_tries(security):
+    security.set_pin("2468")
+
+    async def run():
+        return await asyncio.gather(*(_try(security, "0000", "10.0.0.66") for _ in range(40)))
+    statuses = asyncio.run(run())
+    assert statuses.count(403) == 5 and statuses.count(429) == 35
+
+
+def test_the_lock_doubles_with_each_wrong_pin_and_the_right_one_ends_it(security):
+    security.set_pin("2468")
+    for _ in range(5):
+        assert login_status(security, "0000", "a") == 403
+    for lock in (60, 120, 240):
+        assert login_status(security, "2468", "a") == 429  # locked: even the right PIN waits
+        security.clock.t += lock - 1
+        assert login_status(security, "2468", "a") == 429
+        security.clock.t += 2
+        assert login_status(security, "0000", "a") == 403  # the next guess doubles the lock
+    security.clock.t += 481
+    assert login_status(security, "2468", "a") == 200
+    assert login_status(security, "0000", "a") == 403  # counted from none again
+
+
+def login_status(security, pin, client, **kw):
+    return asyncio.run(_try(security, pin, client, **kw))
+
+
+def test_own_screen_and_paired_devices_get_in_when_the_network_spent_the_ceiling(security):
+    security.set_pin("2468")
+    paired = security.pair_device()
+    for i in range(LOGIN_BUDGET):
+        assert login_status(security, "0000", f"10.0.{i // 200}.{i % 200}") == 403
+    assert login_status(security, "2468", "10.9.9.9") == 429  # a new device on the network waits
+    assert login_status(security, "2468", "10.9.9.9", device="forged") == 429
+    assert login_status(security, "2468", "10.9.9.9", device=paired) == 200  # the game master's phone
+    for own in ("127.0.0.1", "::1", "::ffff:127.0.0.1"):  # the cockpit's own screen
+        assert login_status(security, "2468", own) == 200
+    # Each of them keeps a lock of its own: a guest cannot spend it, nor can it be spent for free.
+    for _ in range(5):
+        assert login_status(security, "0000", "127.0.0.1") == 403
+    assert login_status(security, "2468", "127.0.0.1") == 429
+    assert login_status(security, "2468", "::1") == 200
+
+
+def test_sessions_and_counts_of_wrong_pins_survive_a_restart(tmp_path):
+    clock = Clock()
+    with Store(tmp_path / "p.db") as store:
+        sec = Security(store, clock=clock)
+        sec.set_pin("2468")
+        s = asyncio.run(sec.login("2468", "10.0.0.7"))
+        for _ in range(5):
+            assert login_status(sec, "0000", "10.0.0.66") == 403
+    with Store(tmp_path / "p.db") as store:
+        again = Security(store, clock=clock)
+        kept = again.session(s.token)
+        assert kept is not None and again.check_csrf(kept, s.csrf) and not again.check_csrf(kept, "x")
+        assert login_status(again, "2468", "10.0.0.66") == 429  # still locked
+        clock.t += 61
+        assert login_status(again, "2468", "10.0.0.66") == 200
+        assert "2468" not in str(store.settings()) and s.token not in str(store.settings())

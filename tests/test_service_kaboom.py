@@ -346,3 +346,11 @@ def test_a_mission_after_an_airlines_turn_that_left_the_lever_down_starts_protec
     assert gm.state()["cover_open"] is True
     press(gm, MAPPING.mission)
     assert gm.state()["phase"] == "closing"
+
+
+def test_a_20000_character_player_name_is_refused_with_one_line(svc, gm):
+    """Issue 24: it was accepted (and every page showed it); names are bounded as Airlines' are."""
+    long = {**MISSION, "players": [{"colour": "red", "name": "A" * 20000}, "blue"]}
+    assert "20000 characters long (at most 40)" in error_of(*gm.post("/api/admin/match", long), 400)
+    two_lines = {**MISSION, "players": [{"colour": "red", "name": "Al\nis"}, "blue"]}
+    assert "one line" in error_of(*gm.post("/api/admin/match", two_lines), 400)

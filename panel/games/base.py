@@ -182,12 +182,26 @@ class Game(Protocol):
         """What a venue counts of a match that is over (scores, winner, tier), None when
         this game's matches score nothing there."""
 
+    # Optional (a game may leave it out; ask with `record_of`): the cockpit's record of this
+    # game over every stored match, for the debrief (GET /api/admin/record?game=ID). `listed`
+    # holds each stored match of the game as the debrief's list has it: its `listing`, with
+    # its `outcome` and `status`. Added for Pengo Jump (issue 26), whose café keeps a record
+    # of games played and won, by mode and by number of players; a game with no such record
+    # has nothing to add.
+    #
+    #     def record(self, listed: list[dict[str, Any]]) -> dict[str, Any]: ...
+
     # ---- scenarios (the scripting contract)
     def read_scenario(self, raw: dict[str, Any], *, file: str | None, base: Any) -> "Scenario":
         """A scenario file of this game, every problem at once (ConfigError)."""
 
     def print_log(self, result: dict[str, Any]) -> None:
         """A scenario's result as a log a person reads (`penguin-panel replay FILE`)."""
+
+
+def record_of(game: Game) -> Any:
+    """The game's `record` (see `Game`), or None for a game that keeps none."""
+    return getattr(game, "record", None)
 
 
 class Scenario(Protocol):

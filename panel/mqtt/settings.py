@@ -108,6 +108,8 @@ class BrokerSettings(Table):
                                         "(no + or #, no leading or trailing /)"), value=repr(self.topic_prefix)))
         if self.password is not None and self.username is None:
             bad("password", Text(N_("needs a username")))
+        if self.username is not None and (not self.username.strip() or not self.username.isprintable()):
+            bad("username", Text(N_("must be a user name (text on one line, not empty), or left out")))
         if (self.cert_file or self.ca_file) and not self.tls:
             bad("tls", Text(N_("must be true to use ca_file or cert_file")))
         if self.key_file and not self.cert_file:
@@ -115,7 +117,10 @@ class BrokerSettings(Table):
         unreadable = False
         for key in ("ca_file", "cert_file", "key_file"):
             path = getattr(self, key)
-            if path and not os.access(path, os.R_OK):
+            if path and os.path.exists(path) and not os.path.isfile(path):  # a FIFO would hang the start
+                bad(key, Text(N_("{file}: is not a regular file"), file=path))
+                unreadable = True
+            elif path and not os.access(path, os.R_OK):
                 bad(key, Text(N_("{file}: cannot be read") if os.path.exists(path) else N_("{file}: file not found"),
                              file=path))
                 unreadable = True
@@ -149,6 +154,8 @@ class BridgeSettings(BrokerSettings):
                                   value=repr(self.cockpit_id)))
         if len(self.name) > 64:
             bad("name", Text(N_("at most 64 characters")))
+        elif not self.name.isprintable():  # the board, the venue and Home Assistant show it
+            bad("name", Text(N_("must be text on one line, without control characters")))
         if not PREFIX.match(self.discovery_prefix):
             bad("discovery_prefix", Text(N_("{value}: topic levels without + or #"), value=repr(self.discovery_prefix)))
 

@@ -12,11 +12,13 @@ from aiohttp import web
 
 from panel.core.errors import Refused
 from panel.core.i18n import N_, Text
+from panel.server.guard import guarded_connection
 
 MAX_BODY = 64 * 1024
 MAX_DEPTH = 16  # levels of JSON nesting in a body (a match's teams and players need 4)
 MAX_NUMBER_CHARS = 40  # characters of one number in a body: seeds, seconds and indexes need far fewer
 BODY_SECONDS = 10.0  # to receive a whole body once its headers are in
+BODY_LIMIT = web.AppKey("body_limit", int)  # the app's client_max_size, to say it (the venue's is smaller)
 
 
 async def json_body(request: web.Request) -> dict[str, Any]:
@@ -28,7 +30,13 @@ async def json_body(request: web.Request) -> dict[str, Any]:
         async with asyncio.timeout(BODY_SECONDS):  # a body sent a byte at a time holds nothing for long
             raw = await request.read()
     except web.HTTPRequestEntityTooLarge:
-        raise Refused(413, N_("the body is larger than {size} bytes"), size=MAX_BODY) from None
+        conn = guarded_connection(request)
+        if conn is not None:  # nothing more of it is read: a 1 GB body stops here, not once all read
+            conn.read_no_more()
+        raise Refused(413, N_("the body is larger than {size} bytes"), size=request.app.get(BODY_LIMIT, MAX_BODY)) \
+            from None
+    except RuntimeError as e:  # aiohttp's "Connection closed.": the client went before its body was read
+        raise ConnectionResetError(str(e)) from None
     except TimeoutError:
         raise Refused(408, N_("the body did not arrive within {seconds} s"), seconds=f"{BODY_SECONDS:g}") from None
     try:

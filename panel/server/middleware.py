@@ -11,12 +11,12 @@ from aiohttp import web
 
 from panel.core.errors import UNSAVED, Refused, StoreUnavailable, StoreWriteError
 from panel.core.i18n import N_, Word
-from panel.server.guard import Quiet, out_of_fds
+from panel.server.guard import CLIENT_LOG, Quiet, out_of_fds
 from panel.server.replies import error, refused
 from panel.server.security import split_host
 from panel.server.sessions import SECURITY
 
-log = logging.getLogger("penguin-panel")
+log = logging.getLogger(CLIENT_LOG)  # a line per request: held to a few a minute (guard.LogBudget)
 
 QUIET = web.AppKey("quiet", Quiet)
 
@@ -39,6 +39,10 @@ async def errors_as_json(request: web.Request, handler):
         return refused(e, request)
     except StoreWriteError as e:  # a setting or a PIN the full or failing disk did not take
         return error(503, UNSAVED, request, reason=Word(str(e)))
+    except ConnectionError as e:  # the client went away mid-request (a body cut short): nobody to answer
+        request.app[QUIET].warn("gone", f"a client ({request.remote}) went away during {request.method} "
+                                        f"{request.path[:80]} ({e})")
+        return error(400, N_("the connection was lost before the request was whole"), request)
     except Exception as e:  # the last resort: a line for the page, the details for the log
         if out_of_fds(e):  # a flood of connections: said once a minute, not a traceback each
             request.app[QUIET].warn("fds", f"too many open files while serving {request.path}")

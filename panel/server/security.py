@@ -7,10 +7,14 @@ web page in someone's browser posting to the Pi (cross-site forgery) and DNS reb
 - A login gives an HttpOnly SameSite=Strict session cookie plus a CSRF token; every
   state-changing request must carry both, and its Origin/Referer, when sent, must name
   the host the request was sent to.
-- Wrong PINs are rate-limited per client (after 5 in a minute, 429) and on the whole
-  cockpit (after 30 in ten minutes from all addresses together, 429 for everyone until
-  the oldest is ten minutes old): rotating addresses buys an attacker nothing. A login
-  refused by either limit is refused before its PIN is hashed.
+- Wrong PINs are limited per device with a lock that doubles with each one, and on the
+  whole cockpit by a high ceiling that never closes the ways in a guest cannot spend (the
+  cockpit's own screen, a device a game master signed in with): panel/server/logins.py.
+  A login refused is refused before its PIN is hashed.
+- A login pairs the browser: a long-lived HttpOnly cookie with a token kept as a hash
+  (void when the PIN changes), its way in when the network's logins are closed.
+- Sessions (kept as hashes of their tokens) and the counts of wrong PINs are kept in the
+  store's settings, beside the PIN's hash: a restart signs nobody out and forgives nothing.
 - The PIN's hash is checked off the event loop, one at a time: a flood of logins never
   holds up the presses, the pages or the watchdog.
 - The join code (which opens the tower's card) is given only to a game master's session
@@ -24,30 +28,31 @@ web page in someone's browser posting to the Pi (cross-site forgery) and DNS reb
 
 from __future__ import annotations
 
-import hashlib
 import asyncio
-import hmac
+import hashlib
 import ipaddress
 import json
 import secrets
 import socket
 import time
-from collections import deque
 from dataclasses import dataclass
 from typing import Callable, Iterable
 from urllib.parse import urlsplit
 
+from panel.core.errors import StoreError
 from panel.core.i18n import N_, Text
+from panel.core.secret import same_secret
+from panel.server.logins import (LOGIN_BUDGET, LOGIN_BUDGET_WINDOW, LOGIN_LIMIT, LOGIN_WINDOW,  # noqa: F401 (the API)
+                                 LoginLimits, LoginRefused)
+from panel.server.peers import this_computer
 
 PIN_DIGITS = 6
 PIN_MIN, PIN_MAX = 4, 12
 _ITERATIONS = 120_000  # ~0.1 s on a Pi Zero 2 W per login: cheap for people, dear for guessing
-LOGIN_LIMIT = 5  # wrong PINs per client address ...
-LOGIN_WINDOW = 60.0  # ... in this many seconds
-LOGIN_BUDGET = 30  # wrong PINs from all addresses together ...
-LOGIN_BUDGET_WINDOW = 600.0  # ... in this many seconds: 3 guesses a minute at most
 SESSION_SECONDS = 12 * 3600
 SCREENS_KEPT = 16  # paired room screens remembered (the oldest is forgotten first)
+DEVICES_KEPT = 16  # browsers a game master signed in with, remembered (the oldest forgotten first)
+SESSIONS_KEPT = 64  # sessions at once (the oldest ends first)
 
 
 class PinError(ValueError):
@@ -88,26 +93,28 @@ def verify_pin(pin: str, stored: str) -> bool:
         got = hashlib.pbkdf2_hmac("sha256", pin.encode(), bytes.fromhex(salt), int(iterations))
     except (ValueError, TypeError):
         return False
-    return hmac.compare_digest(got.hex(), digest)
+    return same_secret(got.hex(), digest)
 
 
 def _token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()  # a random 256-bit token needs no salt
+    # A random 256-bit token needs no salt; a client's odd text hashes like any other.
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
 @dataclass
 class Session:
-    token: str
-    csrf: str
+    """A game master's session. Its tokens are known in clear only to the login that made
+    it (to hand them out); what is kept, and compared, is their hashes."""
+    token_hash: str
+    csrf_hash: str
     expires: float
+    token: str = ""
+    csrf: str = ""
 
-
-class LoginRefused(Exception):
-    """A login refused: `status` the HTTP status, its one argument a Text (the page's language)."""
-
-    def __init__(self, status: int, message: str, **values: object):
-        super().__init__(Text(message, **values))
-        self.status = status
+    @classmethod
+    def new(cls, expires: float) -> "Session":
+        token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
+        return cls(_token_hash(token), _token_hash(csrf), expires, token, csrf)
 
 
 def split_host(host: str) -> str:
@@ -161,19 +168,22 @@ def machine_hosts(extra: Iterable[str] = ()) -> set[str]:
 
 
 class Security:
-    """The PIN, the sessions and the rate limit. The store keeps the PIN's hash."""
+    """The PIN, the sessions, the paired browsers and the login limits. The store keeps the
+    PIN's hash, the paired tokens' hashes, the sessions and the counts of wrong PINs."""
 
-    def __init__(self, store, *, allow_hosts: Iterable[str] = (), clock: Callable[[], float] = time.monotonic,
+    def __init__(self, store, *, allow_hosts: Iterable[str] = (), clock: Callable[[], float] = time.time,
                  session_seconds: float = SESSION_SECONDS):
         self._store = store
-        self._clock = clock
+        self._clock = clock  # the wall clock: sessions and counts outlive the process
         self._session_seconds = session_seconds
-        self._sessions: dict[str, Session] = {}
-        self._failures: dict[str, deque[float]] = {}  # per client address
-        self._all_failures: deque[float] = deque()  # from every address
-        self._checking: dict[str, int] = {}  # logins being hashed now, per client address
+        self._sessions: dict[str, Session] = self._load_sessions()  # by the token's hash
+        self._limits = LoginLimits(store, clock=lambda: self._clock())
         self._hash_lock = asyncio.Lock()
         self.allowed_hosts = machine_hosts(allow_hosts)
+
+    @property
+    def _failures(self) -> dict:
+        return self._limits._failures
 
     # ------------------------------------------------------------------ the PIN
     def ensure_pin(self) -> str | None:
@@ -195,26 +205,43 @@ class Security:
 
     def _keep_hash(self, stored: str) -> None:
         self._store.set_setting("pin_hash", stored)
-        self._store.set_setting("screen_tokens", "[]")  # and unpairs every room screen
+        for kind in ("screen_tokens", "device_tokens"):  # and unpairs every room screen and browser
+            self._store.set_setting(kind, "[]")
         self._sessions.clear()  # a new PIN logs everybody out
+        self._save_sessions()
+        self._limits.clear()
 
-    # ------------------------------------------------------------------ room screens
+    # ------------------------------------------------------------------ paired browsers
     def pair_screen(self) -> str:
         """A token for a room screen that may show the join code (a game master asked)."""
-        token = secrets.token_urlsafe(32)
-        kept = self._screen_hashes()[-(SCREENS_KEPT - 1):] + [_token_hash(token)]
-        self._store.set_setting("screen_tokens", json.dumps(kept))
-        return token
+        return self._pair("screen_tokens", SCREENS_KEPT)
 
     def screen_ok(self, token: str | None) -> bool:
+        return self._paired("screen_tokens", token)
+
+    def pair_device(self) -> str:
+        """A token for a browser a game master signed in with: its way in when the network's
+        logins are closed (see logins.py)."""
+        return self._pair("device_tokens", DEVICES_KEPT)
+
+    def device_ok(self, token: str | None) -> bool:
+        return self._paired("device_tokens", token)
+
+    def _pair(self, kind: str, most: int) -> str:
+        token = secrets.token_urlsafe(32)
+        kept = self._hashes(kind)[-(most - 1):] + [_token_hash(token)]
+        self._store.set_setting(kind, json.dumps(kept))
+        return token
+
+    def _paired(self, kind: str, token: str | None) -> bool:
         if not token:
             return False
         digest = _token_hash(token)
-        return any(hmac.compare_digest(digest, h) for h in self._screen_hashes())
+        return any(same_secret(digest, h) for h in self._hashes(kind))
 
-    def _screen_hashes(self) -> list[str]:
+    def _hashes(self, kind: str) -> list[str]:
         try:
-            kept = json.loads(self._store.get_setting("screen_tokens") or "[]")
+            kept = json.loads(self._store.get_setting(kind) or "[]")
         except ValueError:
             return []
         return [h for h in kept if isinstance(h, str)] if isinstance(kept, list) else []
@@ -232,67 +259,64 @@ class Security:
             return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
 
     # ------------------------------------------------------------------ sessions
-    async def login(self, pin: object, client: str) -> Session:
+    async def login(self, pin: object, client: str, *, device: str | None = None) -> Session:
         """A session for the right PIN; LoginRefused (403 wrong, 429 over a limit) otherwise.
-        The limits count the logins being checked as well as the failures, so a burst of
-        simultaneous guesses is cut at the limit, not after every guess was hashed."""
-        now = self._clock()
-        self._forget_failures(now)
-        fails = self._failures.get(client, ())
-        if len(fails) + self._checking.get(client, 0) >= LOGIN_LIMIT:
-            raise LoginRefused(429, N_("too many wrong PINs: wait a minute and try again"))
-        if len(self._all_failures) + sum(self._checking.values()) >= LOGIN_BUDGET:
-            wait = max(1, round((self._all_failures[0] + LOGIN_BUDGET_WINDOW - now) / 60)) if self._all_failures else 1
-            raise LoginRefused(429, N_("too many wrong PINs on this cockpit: logins are closed for {minutes} min "
-                                       "(game masters signed in stay signed in)"), minutes=wait)
+        `client`: the request's address; `device`: its paired-device token, if it sent one.
+        A paired device and this computer are limited on their own only (logins.py)."""
+        paired = self.device_ok(device)
+        key = f"device {_token_hash(device or '')[:16]}" if paired else client
+        spends_budget = not paired and not this_computer(client)
+        self._limits.start(key, spends_budget=spends_budget)
         stored = self._store.get_setting("pin_hash")
         ok = False
-        self._checking[client] = self._checking.get(client, 0) + 1
         try:
             if stored and isinstance(pin, (str, int)) and not isinstance(pin, bool):
                 ok = await self._hashing(verify_pin, str(pin), stored)
         finally:
-            self._checking[client] -= 1
-            if not self._checking[client]:
-                del self._checking[client]
-        now = self._clock()
+            self._limits.done(key, spends_budget=spends_budget, ok=ok)
         if not ok:
-            self._failures.setdefault(client, deque()).append(now)
-            self._all_failures.append(now)
             raise LoginRefused(403, N_("wrong PIN"))
-        self._failures.pop(client, None)
+        now = self._clock()
         self._expire(now)
-        session = Session(secrets.token_urlsafe(32), secrets.token_urlsafe(32), now + self._session_seconds)
-        self._sessions[session.token] = session
+        session = Session.new(now + self._session_seconds)
+        self._sessions[session.token_hash] = session
+        self._save_sessions()
         return session
-
-    def _forget_failures(self, now: float) -> None:
-        while self._all_failures and now - self._all_failures[0] > LOGIN_BUDGET_WINDOW:
-            self._all_failures.popleft()
-        for client in list(self._failures):  # at most LOGIN_BUDGET addresses have failures
-            q = self._failures[client]
-            while q and now - q[0] > LOGIN_WINDOW:
-                q.popleft()
-            if not q:
-                del self._failures[client]
 
     def session(self, token: str | None) -> Session | None:
         if not token:
             return None
-        s = self._sessions.get(token)
+        s = self._sessions.get(_token_hash(token))
         if s is None:
             return None
         if s.expires < self._clock():
-            self._sessions.pop(token, None)
+            self._sessions.pop(s.token_hash, None)
             return None
         return s
 
     def end_session(self, token: str | None) -> None:
-        self._sessions.pop(token or "", None)
+        if self._sessions.pop(_token_hash(token or ""), None) is not None:
+            self._save_sessions()
 
     def _expire(self, now: float) -> None:
-        for token in [t for t, s in self._sessions.items() if s.expires < now]:
-            del self._sessions[token]
+        for digest in [d for d, s in self._sessions.items() if s.expires < now]:
+            del self._sessions[digest]
+        while len(self._sessions) >= SESSIONS_KEPT:
+            del self._sessions[min(self._sessions, key=lambda d: self._sessions[d].expires)]
+
+    def _load_sessions(self) -> dict[str, Session]:
+        try:
+            kept = json.loads(self._store.get_setting("sessions") or "[]")
+            return {t: Session(t, c, float(e)) for t, c, e in kept if isinstance(t, str) and isinstance(c, str)}
+        except (ValueError, TypeError):
+            return {}  # unreadable: everybody signs in again
+
+    def _save_sessions(self) -> None:
+        kept = [[s.token_hash, s.csrf_hash, s.expires] for s in self._sessions.values()]
+        try:
+            self._store.set_setting("sessions", json.dumps(kept))
+        except StoreError:  # a full disk: the sessions hold until a restart
+            pass
 
     # ------------------------------------------------------------------ requests
     def host_allowed(self, host: str | None) -> bool:
@@ -321,4 +345,4 @@ class Security:
         return netloc.lower() == host.strip().lower()
 
     def check_csrf(self, session: Session, token: str | None) -> bool:
-        return bool(token) and hmac.compare_digest(session.csrf, token)
+        return bool(token) and same_secret(_token_hash(token), session.csrf_hash)

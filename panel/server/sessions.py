@@ -14,6 +14,8 @@ from panel.server.replies import error, said
 from panel.server.security import LoginRefused, Security
 
 COOKIE = "pp_session"
+DEVICE = "pp_device"  # a browser a game master signed in with: its way in when the network's logins close
+PAIRED_COOKIE_SECONDS = 400 * 24 * 3600  # a paired browser's cookie: the longest a browser keeps one
 SECURITY = web.AppKey("security", Security)
 
 
@@ -48,10 +50,15 @@ async def admin_login(request: web.Request) -> web.Response:
     if "pin" not in body:
         return error(400, N_("pin: missing"), request)
     client = request.remote or "?"
+    security = request.app[SECURITY]
+    device = request.cookies.get(DEVICE)
     try:
-        session = await request.app[SECURITY].login(body["pin"], client)
+        session = await security.login(body["pin"], client, device=device)
     except LoginRefused as e:
         return error(e.status, e.args[0].text(said(request)))
     resp = web.json_response({"csrf": session.csrf})
     resp.set_cookie(COOKIE, session.token, httponly=True, samesite="Strict", path="/")
+    if not security.device_ok(device):  # paired now: it gets in when the network's logins are closed
+        resp.set_cookie(DEVICE, security.pair_device(), httponly=True, samesite="Strict", path="/",
+                        max_age=PAIRED_COOKIE_SECONDS)
     return resp

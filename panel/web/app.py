@@ -31,9 +31,10 @@ from panel.server.pages import catalog_response, serve_help, serve_page, serve_s
 from panel.server.peers import REVOKED, Peer, follow, from_this_computer, going_away, open_socket
 from panel.server.replies import error, refused, said
 from panel.server.security import PinError, Security, is_loopback, split_host
-from panel.server.sessions import COOKIE, SECURITY, admin_login, check_same_origin, require_admin
+from panel.server.sessions import (COOKIE, PAIRED_COOKIE_SECONDS, SECURITY, admin_login, check_same_origin,
+                                   require_admin)
 from panel.service.cockpit import Cockpit
-from panel.service.history import CannotRebuild, NotStored, debrief_json, outcome_of
+from panel.service.history import CannotRebuild, NotStored, debrief_json, outcome_of, record as history_record
 from panel.web.drawing import qr_svg
 
 log = logging.getLogger("penguin-panel")
@@ -41,7 +42,6 @@ log = logging.getLogger("penguin-panel")
 PAGES = ("tower", "board", "admin", "sim", "join", "debrief")
 VIEWS = ("board", "sim", "tower")
 SCREEN = "pp_screen"  # a paired room screen's cookie (shows the join code)
-SCREEN_COOKIE_SECONDS = 400 * 24 * 3600  # the longest a browser keeps a cookie
 TOWER_CLOSE = REVOKED  # a tower without the right join code
 COCKPIT = web.AppKey("cockpit", Cockpit)
 SIM = web.AppKey("sim", bool)
@@ -227,7 +227,7 @@ async def admin_screen(request: web.Request) -> web.Response:
     await store.flushed()  # the screen keeps its pairing across a power cut
     security.end_session(request.cookies.get(COOKIE))
     resp = web.json_response({"ok": True})
-    resp.set_cookie(SCREEN, token, httponly=True, samesite="Strict", path="/", max_age=SCREEN_COOKIE_SECONDS)
+    resp.set_cookie(SCREEN, token, httponly=True, samesite="Strict", path="/", max_age=PAIRED_COOKIE_SECONDS)
     resp.del_cookie(COOKIE, path="/")
     return resp
 
@@ -375,6 +375,24 @@ async def match_debrief(request: web.Request) -> str:
         raise Refused(422, e.said) from None
 
 
+async def admin_record(request: web.Request) -> web.Response:
+    """GET /api/admin/record?game=ID: the cockpit's record of a game over its stored matches
+    (panel.service.history.record), read on the store's reader thread; 404 for a game that
+    keeps none."""
+    require_admin(request, changes_state=False)
+    name = request.query.get("game", "")
+    try:
+        game = game_named(name)
+    except UnknownGame:
+        return error(400, N_("game: {value} is not a game of this cockpit ({games})"), request, value=repr(name[:40]),
+                     games=", ".join(g.id for g in games()))
+    store = request.app[COCKPIT].store
+    kept = await store.run(history_record, store, game)
+    if kept is None:
+        return error(404, N_("{game} keeps no record of its matches"), request, game=game.id)
+    return web.json_response({"game": game.id, **kept})
+
+
 async def admin_debrief(request: web.Request) -> web.Response:
     require_admin(request, changes_state=False)
     return web.Response(text=await match_debrief(request), content_type="application/json")
@@ -450,6 +468,7 @@ def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static
     r.add_get("/api/admin/status", admin_status)
     r.add_get("/api/admin/matches", admin_matches)
     r.add_get("/api/admin/debrief", admin_debrief)
+    r.add_get("/api/admin/record", admin_record)
     r.add_get("/api/admin/debrief.csv", admin_debrief_csv)
     r.add_get("/ws", websocket)
     app.on_shutdown.append(close_sockets)

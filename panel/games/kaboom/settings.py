@@ -14,6 +14,7 @@ from typing import Any
 
 from panel.core.errors import ConfigError, Problem
 from panel.core.i18n import N_, Text, Word
+from panel.games.names import name_problem
 
 # The penguins' colours: one button with a light per colour on the panel.
 COLOURS = ("red", "blue", "white", "yellow", "green", "black")
@@ -157,6 +158,9 @@ def _players(raw_players: Any, bad: Callable[[str, Text], None]) -> list[Player]
         name = rp.get("name")
         if name is not None and (not isinstance(name, str) or not name.strip()):
             bad(f"{k}.name", Text(N_("must be a name (text), or left out")))
+            name = None
+        elif name is not None and (why := name_problem(name.strip(), N_("a player"))) is not None:
+            bad(f"{k}.name", why)  # bounded as every game's names are: the board shows it large
             name = None
         players.append(Player(colour, name.strip() if name else None))
     return players

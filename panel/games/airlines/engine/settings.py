@@ -16,9 +16,9 @@ from panel.core.errors import ConfigError, Problem
 from panel.core.i18n import N_, NC_, Either, Text, Word
 from panel.core.layout import SIDES
 from panel.games.airlines.engine.cooperative import PLAYER_COUNTS
+from panel.games.names import name_problem
 
 MODES = ("competitive", "cooperative")
-NAME_MAX = 40  # characters of a team's or a player's name (the board shows it large)
 TEAMS_MAX = 8
 PLAYERS_MAX = 12  # in one team
 # Where a setting may be given:
@@ -213,18 +213,6 @@ class MatchSettings:
             raise ConfigError(unknown)
 
 
-def _name_problem(name: Any, what: str) -> Text | None:
-    """Why `name` (already trimmed) cannot be a team's or a player's name, or None."""
-    if not isinstance(name, str) or not name:
-        return Text(N_("{what} needs a name"), what=Word(what))
-    if len(name) > NAME_MAX:
-        return Text(N_("{what} name is {n} characters long (at most {most})"), what=Word(what), n=len(name),
-                    most=NAME_MAX)
-    if not name.isprintable():
-        return Text(N_("{what} name must be text on one line"), what=Word(what))
-    return None
-
-
 def _teams(raw_teams: Any, mode: str, bad) -> tuple[Team, ...]:
     if not isinstance(raw_teams, list) or not raw_teams:
         bad("teams", Text(N_("needs at least one team: {example}"),
@@ -242,7 +230,7 @@ def _teams(raw_teams: Any, mode: str, bad) -> tuple[Team, ...]:
         name = rt.get("name")
         name = name.strip() if isinstance(name, str) else name
         players = rt.get("players", [])
-        why = _name_problem(name, N_("a team"))
+        why = name_problem(name, N_("a team"))
         if why:
             bad(f"teams[{i}].name", why)
             continue
@@ -253,7 +241,7 @@ def _teams(raw_teams: Any, mode: str, bad) -> tuple[Team, ...]:
             bad(f"teams[{i}].players", Text(N_("must be an array of player names")))
             players = []
         players = [p.strip() for p in players]
-        whys = [w for w in (_name_problem(p, N_("a player")) for p in players) if w]
+        whys = [w for w in (name_problem(p, N_("a player")) for p in players) if w]
         if whys:
             bad(f"teams[{i}].players", whys[0])
             players = []

@@ -8,6 +8,7 @@
 // Each game's part of a page exports (the `board`, `sim` and `page` arguments: what the page
 // lends its parts, ? an export a game may leave out):
 //   board.js    update?(s), show(s, board), describe(e, s), event?(e, board),
+//               (board.result(over, title, text): the result box)
 //               tick(s, board) -> [seconds left of a running clock or null, the node that beats], leave?(board),
 //               refused?(r, board) (a press the rules refused: r.reason in the pages' words, r.control, r.plain)
 //   sim.js      caption(layout) -> [the title's words after the game's name], show(s, sim), seconds() -> text,
