@@ -54,7 +54,6 @@ import random
 import re
 import signal
 import socket
-import struct
 import subprocess
 import sys
 import tempfile
@@ -67,10 +66,10 @@ from dataclasses import replace
 
 from benchmarks.service import card_inputs, section_roles
 from benchmarks.stats import summary
+from benchmarks.watchdog import beats, notify_socket
 
 PIN = "2468"
 WATCHDOG_USEC = 1_000_000  # WATCHDOG=1 every 0.5 s
-SO_TIMESTAMPNS = 35  # also the SCM_ type of its ancillary data
 BOARD_SLIDER = "slider.red"  # on the emulated board's ADC (the soak's map below)
 FAULTS = ("unplug", "hang", "garbage")
 LINK_COUNTERS = ("frames_received", "frames_rejected", "disconnects", "reconnects", "link_errors")
@@ -233,13 +232,7 @@ class Service:
             self.port = s.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
         self.notify_path = str(tmp / "notify.sock")
-        self.notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-        self.notify.bind(self.notify_path)
-        self.notify.setblocking(False)
-        # The kernel stamps each datagram as it arrives (SO_TIMESTAMPNS, 35 in Linux's generic
-        # socket options, which x86-64 and arm64 use): the gaps are the service's, not ours,
-        # however busy this process is when it reads them.
-        self.notify.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+        self.notify = notify_socket(self.notify_path)  # kernel-stamped: the gaps are the service's
         self.proc: subprocess.Popen | None = None
         self.segments: list[dict] = []  # one per process: samples and watchdog gaps
 
@@ -271,18 +264,10 @@ class Service:
     def beats(self) -> None:
         """Read WATCHDOG=1 datagrams; the gaps go to the current process's segment."""
         seg = self.segments[-1]
-        while True:
-            try:
-                msg, anc, _, _ = self.notify.recvmsg(4096, 64)
-            except BlockingIOError:
-                return
-            if b"WATCHDOG=1" in msg:
-                now = next((sec + nsec / 1e9 for level, kind, data in anc
-                            if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS
-                            for sec, nsec in [struct.unpack("qq", data[:16])]), time.time())
-                if seg["last_beat"] is not None:
-                    seg["gap"] = max(seg["gap"], now - seg["last_beat"])
-                seg["last_beat"] = now
+        for now in beats(self.notify):
+            if seg["last_beat"] is not None:
+                seg["gap"] = max(seg["gap"], now - seg["last_beat"])
+            seg["last_beat"] = now
 
     def sample(self, sim_hours: float) -> None:
         pid = self.proc.pid

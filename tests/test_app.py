@@ -275,8 +275,9 @@ def test_a_whole_turn_through_the_api(svc, gm):
     status, body = gm.act("end")
     assert status == 200 and body["events"][-1]["type"] == "game_ended"
     state = gm.state()
-    # Ended mid-turn: the engine does not score the unfinished turn, so nobody has points.
-    assert state["status"] == "ended" and state["finished"] and state["winner"] == ["Gulls", "Puffins"]
+    # Ended mid-turn: the engine does not score the unfinished turn, so no turn was ever scored:
+    # the match was not played, and counts as abandoned with no winner (rule 25).
+    assert state["status"] == "abandoned" and state["finished"] and state["winner"] is None
     assert is_error(*gm.act("start_turn"), 409)
     gm.new_match()  # the next match may be set up now
     assert gm.act("abandon")[0] == 200 and gm.state()["status"] == "abandoned"

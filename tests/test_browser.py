@@ -353,13 +353,19 @@ def test_whole_matches_end_with_their_result(pages):
     new_match(admin, seed=11)
     end_match_now(admin)
     expect(board.locator("#result")).to_be_visible(timeout=WAIT)
-    expect(board.locator("#resulttitle")).to_contain_text("Shared win")  # 0 : 0 is a shared win
+    # 0 : 0 with no turn scored is no shared win: the match was not played (rule 25).
+    expect(board.locator("#resulttitle")).to_have_text("Match abandoned")
     expect(board.locator("#resultend")).to_have_text(
-        "Ended by the game master at the end of round 1: every team played as many turns.")
+        "No result: the match was ended before any turn was scored, so it does not count.")
     # Cooperative: one crew of three; the end shows the tier and its landing text.
-    new_match(admin, mode="cooperative", teams=(("Crew", "Ana, Ben, Cleo"),), seed=12)
+    code = new_match(admin, mode="cooperative", teams=(("Crew", "Ana, Ben, Cleo"),), seed=12)
     expect(board.locator("#result")).to_be_hidden(timeout=WAIT)
     expect(board.locator("#round")).to_have_text(re.compile(r"Round 1 of 6"), timeout=WAIT)
+    # A turn is scored first (two slips), so the crew has flown (rule 25).
+    sim, tower = pages.open(pages.laptop, "/sim"), pages.open(pages.phone, f"/tower?code={code}")
+    admin.click("#start_turn")
+    end_turn_with_mistakes(sim, board, tower)
+    expect(admin.locator("#start_turn")).to_be_visible(timeout=WAIT)
     end_match_now(admin)
     expect(board.locator("#resulttitle")).to_have_text("Rookie!", timeout=WAIT)
     expect(board.locator("#resulttext")).to_contain_text("close one")
@@ -495,7 +501,7 @@ def test_what_goes_wrong_is_said_on_the_page(pages):
     expect(badge).to_have_class(re.compile(r"\bdown\b"))
     reachable["yes"] = True
     expect(badge).to_have_text("live", timeout=WAIT)
-    expect(board_page.locator("#resulttitle")).to_contain_text("Shared win", timeout=WAIT)  # the state came back
+    expect(board_page.locator("#resulttitle")).to_have_text("Match abandoned", timeout=WAIT)  # the state came back
 
 
 def test_the_simulator_is_drawn_for_the_match_in_play(pages):
@@ -927,6 +933,45 @@ def test_ending_at_the_rounds_end_plays_the_round_out_and_says_so(pages, tmp_pat
         expect(board.locator("#resulttitle")).to_have_text("Winner: Penguins"),
         expect(board.locator("#resultend")).to_have_text(
             "Ended by the game master at the end of round 1: every team played as many turns.")))
+
+
+def test_an_end_with_unequal_turns_says_who_played_how_many(pages, browser, tmp_path):
+    """Penguins play their turn, then the game master ends the match now before Puffins
+    play: the board on the TV names no winner and says who played how many turns (rule 25);
+    the debrief on a phone says the same and lists the match as ended early."""
+    admin, _, sim, tower = around_the_table(pages, seed=57)
+    tv = browser.new_context(viewport={"width": 1920, "height": 1080})
+    try:
+        board = tv.new_page()
+        board.on("pageerror", lambda e: pages.errors.append(f"/board: {e}"))
+        board.goto(pages.base + "/board")
+        admin.click("#start_turn")
+        card = read_card(tower)
+        play_card(sim, card)
+        wait_new_card(tower, card["label"])
+        end_turn_with_mistakes(sim, board, tower)
+        expect(board.locator('#scores tr[data-team="Penguins"] td.pts')).to_have_text("1", timeout=WAIT)
+        expect(admin.locator("#start_turn")).to_be_visible(timeout=WAIT)
+        admin.click("#end")  # the game master's page says it before the end
+        expect(admin.locator("#endnow_text")).to_have_text(
+            "The result is the scores as they stand. Turns played: Penguins 1, Puffins 0. "
+            "The winner is decided on the turns every team played.", timeout=WAIT)
+        admin.click("#end_now")
+        expect_or_shoot(board, tmp_path, "ended with unequal turns", lambda: (
+            expect(board.locator("#result")).to_be_visible(timeout=MOMENT_WAIT),
+            expect(board.locator("#resulttitle")).to_have_text("No winner"),
+            expect(board.locator("#resulttext")).to_have_text("Penguins: 1 · Puffins: 0"),
+            expect(board.locator("#resultend")).to_have_text(
+                "Ended by the game master during round 1. Turns played: Penguins 1, Puffins 0. "
+                "Nobody wins: not every team has played a turn.")))
+        assert board.evaluate("document.documentElement.scrollHeight <= innerHeight")
+    finally:
+        tv.close()
+    phone = pages.open(pages.phone, "/debrief")  # the game master's phone: its own sign-in
+    admin_login(phone)
+    expect(phone.locator("#outcome")).to_have_text("Ended early, no winner", timeout=WAIT)
+    expect(phone.locator("#endtext")).to_contain_text("Turns played: Penguins 1, Puffins 0.")
+    expect(phone.locator("#match option").first).to_contain_text("ended early")
 
 
 def test_walk_up_play_names_no_placeholder_and_says_what_starts_a_turn(browser, tmp_path):

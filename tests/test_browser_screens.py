@@ -148,7 +148,8 @@ def test_every_page_fits_every_screen_in_every_phase(matrix):
     for screen in ("phone", "tablet", "tv"):
         board = m.pages[(screen, "board")]
         expect(board.locator("#resultend")).to_have_text(
-            "Ended by the game master during round 1: Puffins' turn in progress (no card done) was not scored.")
+            "Ended by the game master during round 1: Puffins' turn in progress (no card done) was not scored. "
+            "Turns played: Penguins 1, Puffins 0. Nobody wins: not every team has played a turn.")
 
     # The other game on the same pages: a Penguin Kaboom mission under way.
     colours = gm.ctx.request.get(m.base + "/api/admin/status").json()["games"]["kaboom"]["colours"]

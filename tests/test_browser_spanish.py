@@ -161,7 +161,8 @@ def test_a_match_played_in_spanish_shows_only_spanish_on_every_page(rig):
     check_every_page(rig, "ended")
     expect(board.locator("#resultend")).to_have_text(
         "Terminada por el director de juego durante la ronda 1: el turno en curso de Frailecillos "
-        "(ninguna carta hasta entonces) no puntuó.")
+        "(ninguna carta hasta entonces) no puntuó. Turnos jugados: Pingüinos 1, Frailecillos 0. "
+        "Nadie gana: no todos los equipos han jugado un turno.")  # rule 25: who played how many turns
 
     # A cooperative flight: one crew, the tower's phone opened with the new match's code.
     crew = [{"name": "Pingüinos", "players": ["Ana", "Bea", "Carla", "Dani"]}]

@@ -462,7 +462,37 @@ def test_ending_now_leaves_the_turn_in_progress_unscored():
     game = of_type(out, "game_ended")[0]
     assert game["reason"] == "ended" and game["scores"] == {"Ice": 1, "Snow": 0}
     assert game["unscored"] == {"team": "Snow", "round": 1, "completed": 2, "mistakes": 0}
-    assert out["winner"] == ["Ice"] and len(of_type(out, "turn_ended")) == 1
+    # Snow never played a scored turn: the winner is decided on 0 turns each, so nobody wins (rule 25).
+    assert out["winner"] is None and len(of_type(out, "turn_ended")) == 1
+    assert game["decided"] == {"turns": 0, "scores": {"Ice": 0, "Snow": 0}}
+
+
+def test_an_end_now_with_unequal_turns_is_decided_on_the_turns_every_team_played():
+    # Round 1: Ice 1, Snow 2. Round 2: Ice 3 (4 in all), then the game master ends between turns.
+    inputs = [start(0)] + complete_simple(1, t0=1) + [start(40)] + complete_simple(2, t0=41, first=2) + \
+        [start(80)] + complete_simple(3, t0=81, first=5) + [end(115)]
+    out = run(inputs, end=200)
+    game = of_type(out, "game_ended")[0]
+    assert game["reason"] == "ended" and game["unscored"] is None
+    assert game["scores"] == {"Ice": 4, "Snow": 2}  # the scores stand as played
+    assert game["decided"] == {"turns": 1, "scores": {"Ice": 1, "Snow": 2}}
+    assert out["winner"] == ["Snow"]  # Ice's extra turn does not beat a team that did not have it
+    # With as many turns each, nothing is decided apart: the scores decide.
+    even = run([start(0)] + complete_simple(1, t0=1) + [start(40)] + complete_simple(2, t0=41, first=2) + [end(75)],
+               end=200)
+    assert of_type(even, "game_ended")[0]["decided"] is None and even["winner"] == ["Snow"]
+
+
+def test_a_match_ended_before_any_turn_was_scored_was_not_played():
+    # START, pause, end: 0-0 is no shared win, it is no match at all (rule 25).
+    out = run([start(0), {"t": 2, "action": "pause"}, end(5)], end=100)
+    game = of_type(out, "game_ended")[0]
+    assert game["reason"] == "abandoned" and game["unplayed"] and out["winner"] is None
+    abandoned = of_type(run([start(0), {"t": 2, "action": "abandon"}], end=100), "game_ended")[0]
+    assert abandoned["reason"] == "abandoned" and not abandoned["unplayed"]  # the game master's own abandon
+    crew = [{"name": "Penguins", "players": ["ann", "bob", "cid"]}]
+    coop = run([start(0), end(3)], teams=crew, mode="cooperative", end=100)
+    assert of_type(coop, "game_ended")[0]["reason"] == "abandoned" and coop["tier"] is None
 
 
 def test_ending_at_the_rounds_end_plays_the_turn_and_the_round_out():

@@ -207,6 +207,8 @@ def test_commands_go_through_the_game_masters_checks_and_the_log(broker, tmp_pat
             assert not bad["ok"] and bad["error"] == "end: payload.id must be string"
             assert snapshot(cockpit)["phase"] == "in_turn"
 
+            await mistake(cockpit)  # the turn scored (two mistakes): a match was played (rule 25)
+            await mistake(cockpit)
             assert (await command(client, venue, "end"))["ok"]
             assert cockpit.record.status == "ended"
             logged = [e.data["name"] for e in cockpit.store.entries(cockpit.record.id) if e.kind == "action"]
@@ -486,6 +488,7 @@ def test_results_missed_while_away_come_from_the_log_in_order(broker, tmp_path):
                 await new_match(cockpit)
                 await cockpit.action("start_turn", {})
                 await mistake(cockpit)
+                await mistake(cockpit)  # the turn scored: a match was played (rule 25)
                 await cockpit.action("end", {})
                 missed.append((cockpit.record.id, dict(cockpit.match.scores)))
         broker.start()
@@ -555,6 +558,9 @@ def test_a_kaboom_mission_is_not_the_venues(broker, tmp_path):
             await cockpit.input(players["blue"], True)
             assert cockpit.match.outcome == "success" and cockpit.record.status == "finished"
             await new_match(cockpit)
+            await cockpit.action("start_turn", {})
+            await mistake(cockpit)
+            await mistake(cockpit)  # the turn scored: a match was played (rule 25)
             await cockpit.action("end", {})
             match = cockpit.record.id
             await venue.wait(lambda m: str(m.topic).endswith("/result")
@@ -567,5 +573,33 @@ def test_a_kaboom_mission_is_not_the_venues(broker, tmp_path):
                     assert payload["match"] is None or payload["match"]["id"] != mission
                 elif key == "result":
                     assert payload["match"]["id"] != mission
+
+    asyncio.run(scenario())
+
+
+def test_an_unplayed_match_sends_no_result(broker, tmp_path):
+    """START, pause, end with no turn scored is no 0-0 shared win: the match was not played
+    (rule 25), and the venue gets no result for it. The played match after it, published as
+    usual, is the barrier: what came before it has arrived."""
+    async def scenario():
+        venue = Observer(broker, topics=["penguin-panel/v1/c1/result"])
+        async with venue, cockpit_on(broker, tmp_path) as (cockpit, bridge, _):
+            await bridge.connected.wait()
+            await new_match(cockpit)
+            unplayed = cockpit.record.id
+            for action in ("start_turn", "pause", "end"):
+                await cockpit.action(action, {})
+            assert cockpit.record.status == "abandoned" and cockpit.match.winner is None
+            await new_match(cockpit)
+            await cockpit.action("start_turn", {})
+            await mistake(cockpit)
+            await mistake(cockpit)
+            await cockpit.action("end", {})
+            played = cockpit.record.id
+            await venue.wait(lambda m: json.loads(bytes(m.payload))["match"]["id"] == played)
+            results = [p.validate("result", json.loads(bytes(m.payload))) for m in venue.messages]
+            assert unplayed not in {r["match"]["id"] for r in results}
+            [last] = [r for r in results if r["match"]["id"] == played]
+            assert last["winner"] is None and [t["team"] for t in last["turns"]] == ["Gulls"]  # Puffins never played
 
     asyncio.run(scenario())

@@ -83,12 +83,14 @@ async def get(base: str, path: str) -> dict:
 
 
 async def finish(cockpit, *, five: bool = False) -> int:
-    """Play a short match to its end on the game master's "end"; its id."""
+    """Play a short match to its end on the game master's "end"; its id. A turn is scored
+    first (two mistakes end it): a match ended before any is not played (rule 25)."""
     await new_match(cockpit)
     if five:
         await five_card_turn(cockpit)
     else:
         await cockpit.action("start_turn", {})
+        await mistake(cockpit)
         await mistake(cockpit)
     await cockpit.action("end", {})
     return cockpit.record.id
@@ -104,6 +106,9 @@ def test_a_cockpits_match_reaches_the_venue_leaderboard(broker, tmp_path):
             await new_match(cockpit)
             await five_card_turn(cockpit)
             turn = cockpit.match.history[-1]
+            await cockpit.action("start_turn", {})  # Puffins' turn: as many turns each (rule 25)
+            await mistake(cockpit)
+            await mistake(cockpit)
             await cockpit.action("end", {})
             await until(lambda: venue.counted == 1)
             board = await get(base, "/api/venue")
@@ -204,7 +209,9 @@ def test_the_venue_rebuilds_from_retained_messages_then_from_its_own_store(broke
                 assert board["broker"] is False
                 assert {c["id"]: c["state"]["phase"] for c in board["cockpits"]} == {"c1": "finished", "c2": "in_turn"}
                 assert board["leaderboard"]["all"]["matches"] == 1
-                await c2.action("end", {})  # played on meanwhile
+                await mistake(c2)  # played on meanwhile: the turn scored (rule 25), then the end
+                await mistake(c2)
+                await c2.action("end", {})
                 broker.start()
                 await venue.connected.wait()
                 await until(lambda: venue.counted == 1 and venue.cockpits["c2"]["state"]["phase"] == "finished")
@@ -273,12 +280,17 @@ def test_venue_commands_need_the_pin_and_go_through_the_cockpits_checks(broker, 
                     assert r.status == 409 and (await r.json())["error"] == str(refused.value)
                 for body, status in (({"cockpit": "c9", "action": "pause"}, 404),
                                      ({"cockpit": "c1", "action": "abandon"}, 400),
-                                     ({"cockpit": "c1"}, 400), ({"cockpit": "c1", "action": "end", "x": 1}, 400)):
+                                     ({"cockpit": "c1"}, 400), ({"cockpit": "c1", "action": "end", "x": 1}, 400),
+                                     ({"cockpit": "c1", "action": "end", "when": "later"}, 400),
+                                     ({"cockpit": "c1", "action": "pause", "when": "now"}, 400),
+                                     ({"cockpit": "c1", "action": "end", "when": 3}, 400)):
                     async with s.post(base + "/api/admin/command", json=body, headers=csrf) as r:
                         assert r.status == status, body
                 async with s.get(base + "/api/admin/status") as r:
                     status = await r.json()
                     assert status["commands"] == list(p.COMMANDS) and status["cockpits"][0]["id"] == "c1"
+                await mistake(cockpit)  # the turn scored (two mistakes): a match was played (rule 25)
+                await mistake(cockpit)
                 async with s.post(base + "/api/admin/command", json={"cockpit": "c1", "action": "end"},
                                   headers=csrf) as r:
                     assert r.status == 200
@@ -287,3 +299,46 @@ def test_venue_commands_need_the_pin_and_go_through_the_cockpits_checks(broker, 
                 assert r.status == 403
 
     asyncio.run(scenario())
+
+
+# ---------------------------------------------------------------------------- damaged files (issue 24)
+
+def test_a_damaged_venue_file_is_answered_with_what_can_be_read(tmp_path, caplog):
+    """A cockpit's row with bad JSON and a damaged page under the top lists: the venue
+    starts, says each once in one line, and /api/venue answers 200 with the rest (no 500,
+    no traceback), however often it is asked."""
+    from panel.mqtt.settings import BrokerSettings
+    from test_venue_store import damage, result, turn
+
+    db = tmp_path / "venue.db"
+    with VenueStore(db) as store:
+        store.add_result(result("c1", 1, {"Gulls": 9, "Terns": 1}, [turn("Gulls", 9, 5, "five_cards", 20.0),
+                                                                    turn("Terns", 1, 1, "time", 30.0)],
+                                winner=["Gulls"]))
+        store.save_cockpit("c1", "online", {"phase": "idle"}, 0.0)
+        store._db.execute("UPDATE cockpits SET state_json='{\"phase\": ' WHERE id='c1'")
+    damage(db, "board_tops")
+
+    async def scenario():
+        with VenueStore(db) as store:
+            venue = Venue(store, BrokerSettings(host="127.0.0.1", port=1))  # no broker: the board still answers
+            runner = web.AppRunner(build_app(venue, Security(store), name="Test café"), access_log=None)
+            await runner.setup()
+            site = web.TCPSite(runner, "127.0.0.1", 0)
+            await site.start()
+            base = f"http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}"
+            try:
+                for _ in range(3):
+                    board = await get(base, "/api/venue")
+                lb = board["leaderboard"]["all"]
+                assert lb["unreadable"] == ["turns"] and lb["best_turns"] == []
+                assert lb["matches"] == 1 and lb["teams"][0]["team"] == "Gulls"
+                assert [(c["id"], c["state"]) for c in board["cockpits"]] == [("c1", None)]
+            finally:
+                await runner.cleanup()
+
+    with caplog.at_level("WARNING", logger="penguin-panel"):
+        asyncio.run(scenario())
+    said = [r for r in caplog.records if r.name == "penguin-panel"]
+    assert len(said) == 2 and not any(r.exc_info for r in caplog.records), [r.getMessage() for r in said]
+    assert all("\n" not in r.getMessage() for r in said)

@@ -141,14 +141,31 @@ def test_the_venue_board_and_admin_in_a_real_browser(venue):
         expect(bar.locator(".what")).to_have_text("Turn: Blue team", timeout=WAIT)
         expect(at_bar.locator('button[data-action="start"]')).to_be_disabled(timeout=WAIT)  # a turn runs
         expect(at_bar.locator('button[data-action="pause"]')).to_be_enabled(timeout=WAIT)
+        # "End the match" asks first, with /admin's two ends (rule 25); "Keep playing" changes nothing.
         by_window = admin.locator('section.cockpit[data-cockpit="c1"]')
         by_window.locator('button[data-action="end"]').click()
+        dialog = admin.locator("#enddialog")
+        expect(dialog).to_be_visible(timeout=WAIT)
+        expect(admin.locator("#endwhere")).to_have_text("End the match at By the window?")
+        expect(admin.locator("#end_round")).to_have_text("Finish the round, then end (the turn in progress counts)")
+        expect(admin.locator("#end_now")).to_have_text("End now (the turn in progress is not scored)")
+        admin.click("#end_cancel")
+        expect(dialog).to_be_hidden()
+        expect(window.locator(".what")).to_have_text("Turn: Blue team")
+        # At the bar: finish the round, then end; the cockpit says the match ends with the round.
+        at_bar.locator('button[data-action="end"]').click()
+        admin.click("#end_round")
+        expect(at_bar.locator(".reply")).to_have_text("End the match: done", timeout=WAIT)
+        with urllib.request.urlopen(venue.cockpits["c2"] + "/api/state", timeout=20) as r:
+            assert json.load(r)["ending"] is True
+        # By the window: end now. No turn was scored: no match, no win for anybody (rule 25).
+        by_window.locator('button[data-action="end"]').click()
+        admin.click("#end_now")
         expect(by_window.locator(".reply")).to_have_text("End the match: done", timeout=WAIT)
-
-        expect(window.locator(".what")).to_have_text("Shared win: Blue team & Red team", timeout=WAIT)
-        expect(board.locator("#lbmatches")).to_have_text("1 match played", timeout=WAIT)
-        expect(board.locator('#teams tr[data-team="Blue team"] td')).to_have_text(["Blue team", "1", "1", "0"])
-        expect(board.locator("#ticker")).to_have_text("By the window: Blue team & Red team won", timeout=WAIT)
+        expect(window.locator(".what")).to_have_text("Waiting for players: press START", timeout=WAIT)
+        expect(board.locator("#lbmatches")).to_have_text("No match played yet")
+        expect(board.locator("#teams")).to_have_text("No team match yet")
+        assert "won" not in board.locator("#ticker").inner_text()
         # Fits the TV: nothing is cut off at the side.
         assert board.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         assert admin.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
@@ -202,9 +219,87 @@ def test_the_venue_in_spanish_shows_no_english(tmp_path):
             english = leftovers(page.evaluate(READ), names)
             assert not english and not page.evaluate(WIDER), (label, english, page.evaluate(WIDER))
         section.locator('button[data-action="end"]').click()
-        expect(board.locator("#lbmatches")).to_have_text("1 partida jugada", timeout=WAIT)
-        expect(board.locator("#ticker")).to_have_text("Junto a la ventana: ganó Blue team & Red team", timeout=WAIT)
+        expect(admin.locator("#enddialog")).to_be_visible(timeout=WAIT)
+        english = leftovers(admin.evaluate(READ), names)
+        assert not english and not admin.evaluate(WIDER), ("the end dialog", english, admin.evaluate(WIDER))
+        admin.click("#end_now")
+        expect(section.locator(".reply")).to_have_text("Terminar la partida: hecho", timeout=WAIT)
+        expect(tile.locator(".what")).to_have_text("Esperando jugadores: pulsad START", timeout=WAIT)
         english = leftovers(board.evaluate(READ), names)
         assert not english and not board.evaluate(WIDER), (english, board.evaluate(WIDER))
+        browser.close()
+        assert errors == [], errors
+
+
+def _result(cockpit: str, name: str, match_id: int, scores: dict, turns: list, **kw) -> dict:
+    return p.validate("result", {
+        "v": 1, "cockpit": cockpit, "name": name, "finished_at": 0.0, "players": kw.pop("players", 0),
+        "match": {"id": match_id, "created": "2026-11-25T10:00:00+0000", "status": "finished"},
+        "mode": kw.pop("mode", "competitive"), "teams": kw.pop("teams", list(scores)), "scores": scores,
+        "winner": kw.pop("winner", None), "tier": kw.pop("tier", None), "turns": turns})
+
+
+def _turn(team: str, points: int, cards: int, ended_by: str, seconds: float) -> dict:
+    return {"team": team, "round": 1, "points": points, "cards": cards, "counters": points - cards, "mistakes": 0,
+            "ended_by": ended_by, "seconds": seconds}
+
+
+@pytest.mark.browser
+def test_the_venue_board_fits_a_1080_tv_with_every_list_full(tmp_path):
+    """A venue whose day is full: eight walk-up matches on two cockpits and six cooperative
+    landings, every list five rows long, and a turn running. At 1920x1080 the board needs no
+    scrolling, spreads across the TV's width, and shows every row of the fastest turns and
+    the cooperative landings; the walk-up teams are told apart by where and when they
+    played (never "Blue team: 8 played")."""
+    import time as _time
+
+    from panel.venue.store import VenueStore
+
+    now = _time.time()
+    with VenueStore(tmp_path / "venue.db") as store:
+        for i in range(8):
+            cockpit, name = ("c1", NAMES["c1"]) if i % 2 else ("c2", NAMES["c2"])
+            blue, red = 9 - i, i
+            store.add_result(_result(cockpit, name, i + 1, {"Blue team": blue, "Red team": red},
+                                     [_turn("Blue team", max(blue, 5), 5, "five_cards", 20.0 + i),
+                                      _turn("Red team", red, red, "time", 30.0)],
+                                     winner=["Blue team"] if blue > red else ["Red team"]), now)
+        for i in range(6):
+            store.add_result(_result("c1", NAMES["c1"], 100 + i, {"Crew": 10 + i},
+                                     [_turn("Crew", 5, 5, "five_cards", 25.0)], mode="cooperative",
+                                     tier=p.TIERS[i % len(p.TIERS)], teams=["Night owls of the long table"],
+                                     players=4), now)
+    with running_venue(tmp_path, NAMES) as v, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        errors: list[str] = []
+        board = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+        board.on("pageerror", lambda e: errors.append(str(e)))
+        board.goto(v.base + "/?period=all")
+        expect(board.locator(".cockpit")).to_have_count(2, timeout=WAIT)
+        press_start(v.cockpits["c1"])
+        expect(board.locator('.cockpit[data-cockpit="c1"] .what')).to_have_text("Turn: Blue team", timeout=WAIT)
+        expect(board.locator("#lbmatches")).to_have_text("14 matches played", timeout=WAIT)
+        for lst in ("#best", "#fastest", "#crews"):
+            expect(board.locator(f"{lst} li")).to_have_count(5)
+        # Real teams: each walk-up "Blue team" is its own, with its cockpit and time.
+        rows = board.locator("#teams tr")
+        expect(rows).to_have_count(5)
+        assert [rows.nth(i).locator("td").first.inner_text().split("\n")[0] for i in range(5)].count("Blue team") == 4
+        places = [rows.nth(i).locator(".where").inner_text() for i in range(5)]
+        assert all(p_.split(",")[0] in NAMES.values() for p_ in places), places
+        box = board.evaluate("""() => {
+          const r = (s) => document.querySelector(s).getBoundingClientRect();
+          const last = (s) => [...document.querySelectorAll(s)].pop().getBoundingClientRect();
+          return { height: document.documentElement.scrollHeight, width: document.documentElement.scrollWidth,
+                   vh: innerHeight, vw: innerWidth, board: r('.leaderboard'), tiles: r('.cockpits'),
+                   fastest: last('#fastest li'), crews: last('#crews li'), tiers: last('#tiers li'),
+                   ticker: r('#ticker') };
+        }""")
+        assert box["height"] <= box["vh"] and box["width"] <= box["vw"], box
+        for what in ("fastest", "crews", "tiers", "ticker"):
+            assert box[what]["bottom"] <= box["vh"], (what, box[what], box["vh"])
+        # It uses the TV's width: the leaderboard and the cockpits span (nearly) all of it.
+        assert box["board"]["width"] >= 0.9 * box["vw"] and box["tiles"]["width"] >= 0.9 * box["vw"], box
+        assert box["fastest"]["left"] > box["vw"] / 3  # side by side, not one long column
         browser.close()
         assert errors == [], errors

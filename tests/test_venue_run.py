@@ -13,6 +13,7 @@ import logging
 import re
 import socket
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -109,3 +110,16 @@ def test_a_second_venue_on_the_same_port_stops_before_its_database(tmp_path, mon
         with pytest.raises(ConfigError, match="--port"):
             asyncio.run(serve(other))
         assert not (tmp_path / "other").exists()
+
+
+def test_the_guides_venue_toml_example_is_a_valid_settings_file(tmp_path):
+    """The venue's settings file as docs/venues.md (the README's venue page) shows it: read
+    by the venue's own reader, every key it names checked."""
+    from panel.venue.run import read_settings
+
+    guide = (Path(__file__).resolve().parents[1] / "docs" / "venues.md").read_text()
+    [example] = [b for b in re.findall(r"```toml\n(.*?)```", guide, re.S) if "[venue]" in b]
+    settings = tmp_path / "venue.toml"
+    settings.write_text(example)
+    venue, broker = read_settings(str(settings))
+    assert (venue.name, venue.port, broker.username) == ("Penguin Café", 8090, "venue")

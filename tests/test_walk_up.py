@@ -7,6 +7,7 @@ from panel.games.airlines.engine import MatchSettings, Phase
 from panel.core.events import InputEvent
 from panel.service.cockpit import Cockpit
 from panel.storage.store import Store
+from play_helpers import mistake
 from waiting import until
 
 
@@ -30,6 +31,8 @@ def test_start_with_no_match_sets_one_up_and_plays(tmp_path):
                 await cockpit.input("cockpit.start", True)
                 assert cockpit.record.id == first.id
 
+                await mistake(cockpit)  # the turn scored (two mistakes): a match was played (rule 25)
+                await mistake(cockpit)
                 await cockpit.action("end", {})
                 assert store.match(first.id).status == "ended"
                 await cockpit.input("cockpit.start", True)

@@ -331,7 +331,7 @@ class Bridge:
                 # Kept by the broker, it would be carried out again by every new subscriber.
                 raise PayloadError("a retained command is not carried out (it would run again at every "
                                    "reconnect): publish it without the retain flag")
-            await self._carry_out(action)
+            await self._carry_out(action, {"when": body["when"]} if action == "end" and "when" in body else {})
             error = None
             log.info("MQTT: %s from %s: done", action, by)
         except PayloadError as e:
@@ -343,12 +343,13 @@ class Bridge:
         reply = reply_payload(self.settings.cockpit_id, action, request_id, error)
         await client.publish(self.topic("reply"), encode(reply), qos=1)
 
-    async def _carry_out(self, action: str) -> None:
-        """The command through the cockpit's own doors: the game master's actions, and for
-        `start` with no match in play the START button (a walk-up match, as at the panel)."""
+    async def _carry_out(self, action: str, params: dict[str, Any]) -> None:
+        """The command through the cockpit's own doors: the game master's actions (`end` with
+        its `when`, as /admin asks), and for `start` with no match in play the START button
+        (a walk-up match, as at the panel)."""
         cockpit = self.cockpit
         if action != "start" or cockpit.active and not cockpit.match.finished:
-            await cockpit.action(COMMAND_ACTIONS[action], {})
+            await cockpit.action(COMMAND_ACTIONS[action], params)
         else:
             layout = cockpit.any_layout()
             button = next((c for c in layout.cockpit if layout.cockpit_role(c) == "start"), None)

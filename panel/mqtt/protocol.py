@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import Any
 
 from panel import __version__
-from panel.games.airlines.engine import MODES, Phase
+from panel.games.airlines.engine import END_WHEN, MODES, Phase
 from panel.games.airlines.engine.cooperative import TABLE
 from panel.games.registry import event_types
 from panel.games.registry import UnknownGame, game_of
@@ -102,8 +102,9 @@ STATE_SCHEMA = _obj({
     "paused_for": {"type": "array", "items": _STR},
     "link": _obj({"connected": {"type": "boolean"}, "firmware": _nullable(_STR)}),
     "commands": {"type": "array", "items": {"enum": list(COMMANDS)}},  # the ones the cockpit takes now
+    "end_when": {"type": "array", "items": {"enum": list(END_WHEN)}},  # the ends `end` takes now (rule 25)
     "dropped_events": _COUNT,
-})
+}, optional=("end_when",))
 
 EVENT_SCHEMA = _obj({
     "v": _V,
@@ -147,7 +148,8 @@ COMMAND_SCHEMA = _obj({
     "v": _V,
     "id": {"type": "string", "maxLength": 64},  # echoed in the reply
     "by": {"type": "string", "maxLength": 64},  # who asked, for the cockpit's log
-}, optional=("v", "id", "by"))
+    "when": {"enum": list(END_WHEN)},  # end: now, or at the end of the round (rule 25); now when left out
+}, optional=("v", "id", "by", "when"))
 
 REPLY_SCHEMA = _obj({
     "v": _V,
@@ -357,6 +359,7 @@ def state_payload(cockpit: str, name: str, state: dict[str, Any], *, dropped: in
         "paused_for": list(state.get("paused_for") or []) if in_play else [],
         "link": {"connected": bool(link.get("connected")), "firmware": link.get("firmware")},
         "commands": commands_now(state, in_play) if counted else [],
+        "end_when": list(((state.get("actions") or {}).get("end") or {}).get("when") or []) if counted and in_play else [],
         "dropped_events": dropped,
     }
 

@@ -396,7 +396,10 @@ class Cockpit:
         self.saving.set_status(self.record.id, status)
         self.record = replace(self.record, status=status)
         if was_active and status != "active":  # its group keeps the code, or not (join_codes.py)
-            self.codes.over(self.record.code, abandoned=status == "abandoned")
+            # A match the game master ended before anything was scored ends as abandoned (an
+            # engine's `unplayed`, Airlines rule 25), but the group at the table is the same.
+            unplayed = bool(getattr(self.match, "unplayed", False))
+            self.codes.over(self.record.code, abandoned=status == "abandoned" and not unplayed)
 
     def _new_group(self) -> None:
         """The table idle: a new code for the next group; the last group's phones must scan it."""

@@ -10,13 +10,14 @@ panel/server), so a fix to one is a fix to both.
     GET  /api/leaderboard?period=day|week|all
     POST /api/admin/login        {"pin"} -> {"csrf"} and the session cookie
     GET  /api/admin/status       the cockpits and the commands (PIN)
-    POST /api/admin/command      {"cockpit", "action": start|pause|resume|end} -> the cockpit's reply
+    POST /api/admin/command      {"cockpit", "action": start|pause|resume|end, "when"?: now|round} -> the reply
     GET  /api/i18n               the pages' texts in the venue computer's language (its system locale), or ?lang=
     GET  /ws                     the board's live socket
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from aiohttp import web
@@ -48,14 +49,19 @@ async def admin_page(request: web.Request) -> web.StreamResponse:
 
 
 async def get_venue(request: web.Request) -> web.Response:
-    return web.json_response({"venue": request.app[NAME], **request.app[VENUE].snapshot()})
+    """What the TVs show. No login: it is the board on the wall, the same a passer-by reads
+    there (no PIN, no join code, no card in play: the protocol never carries the card). It
+    is served from the venue's snapshot, made once per change, never from the database."""
+    text = request.app[VENUE].snapshot_text()
+    return web.Response(text='{"venue": ' + json.dumps(request.app[NAME]) + ", " + text[1:],
+                        content_type="application/json")
 
 
 async def get_leaderboard(request: web.Request) -> web.Response:
     period = request.query.get("period", "day")
     if period not in PERIODS:
         return error(400, f"period: {period[:20]!r} is not a period (day, week or all)")
-    return web.json_response(request.app[VENUE].store.leaderboard(period, request.app[VENUE].clock()))
+    return web.json_response(request.app[VENUE].leaderboard()[period])
 
 
 async def get_i18n(request: web.Request) -> web.Response:
@@ -75,16 +81,18 @@ async def admin_status(request: web.Request) -> web.Response:
 async def admin_command(request: web.Request) -> web.Response:
     require_admin(request)
     body = await json_body(request)
-    extra = sorted(k for k in body if k not in ("cockpit", "action"))
+    extra = sorted(k for k in body if k not in ("cockpit", "action", "when"))
     if extra:
-        return error(400, f"{extra[0]}: unknown field (expected cockpit, action)")
-    cockpit, action = body.get("cockpit"), body.get("action")
+        return error(400, f"{extra[0]}: unknown field (expected cockpit, action, when)")
+    cockpit, action, when = body.get("cockpit"), body.get("action"), body.get("when")
     if not isinstance(cockpit, str):
         return error(400, "cockpit: missing (the id of a cockpit on the board)")
     if not isinstance(action, str):
         return error(400, f"action: missing ({', '.join(COMMANDS)})")
+    if when is not None and not isinstance(when, str):
+        return error(400, "when: must be \"now\" or \"round\"")
     try:
-        reply = await request.app[VENUE].command(cockpit, action)
+        reply = await request.app[VENUE].command(cockpit, action, when=when)
     except CommandFailed as e:
         return error(e.status, str(e))
     if not reply["ok"]:

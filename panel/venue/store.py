@@ -8,19 +8,28 @@ day and the week a match counts in are the venue's, whatever a cockpit's clock s
 
 Durability: WAL with synchronous=NORMAL. A result lost to a power cut at the venue is sent
 again (it is retained on the broker, and the cockpit keeps it in its own log).
+
+The leaderboard is kept up to date in the same transaction as each result (leaderboard.py),
+so reading it costs the same with a year of results as with a day's. A row that cannot be
+read (bad JSON, a damaged page of the file) is skipped with one warning line: the venue
+answers with what it can read.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import sqlite3
 import time
-from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Iterable
 
-from panel.mqtt.protocol import TIERS
 from panel.storage.sqlite import SQLiteFile
+from panel.venue import leaderboard
+from panel.venue.leaderboard import PERIODS, since  # noqa: F401  (the store's words for its callers)
 
-SCHEMA_VERSION = 1
+log = logging.getLogger("penguin-panel")
+
+SCHEMA_VERSION = 2  # 2: the leaderboard's boards, kept as results arrive
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -69,21 +78,7 @@ CREATE TABLE IF NOT EXISTS settings (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
-"""
-
-PERIODS = ("day", "week", "all")
-TOP = 5  # rows in each leaderboard list
-
-
-def since(period: str, now: float) -> float:
-    """The start of the period holding `now`, on the venue's local calendar (weeks from Monday)."""
-    if period == "all":
-        return 0.0
-    day = datetime.fromtimestamp(now).replace(hour=0, minute=0, second=0, microsecond=0)
-    if period == "week":
-        day -= timedelta(days=day.weekday())
-    return day.timestamp()
-
+""" + leaderboard.SCHEMA
 
 class VenueStore(SQLiteFile):
     """The venue's SQLite file. A context manager; `close()` is idempotent."""
@@ -93,52 +88,113 @@ class VenueStore(SQLiteFile):
     SYNCHRONOUS = "NORMAL"
     WHAT = "venue schema"
 
+    def __init__(self, path, **kw: Any):
+        self._unreadable: set[str] = set()  # the parts of the file already said to be unreadable
+        self._pruned: dict[str, float] = {}  # the boards of days and weeks gone by, dropped up to these
+        super().__init__(path, **kw)
+
     def __enter__(self) -> "VenueStore":
         return self
 
+    def _migrate(self, version: int) -> None:
+        super()._migrate(version)
+        if 0 < version < 2:  # a venue that counted results before the boards were kept
+            self.rebuild_boards()
+
+    def _said(self, what: str, error: Exception) -> None:
+        """One warning line for each part of the file that could not be read, once."""
+        if what not in self._unreadable:
+            self._unreadable.add(what)
+            log.warning("venue: skipped what could not be read in %s (%s): %s", self.path, what,
+                        str(error).splitlines()[0][:200] if str(error) else type(error).__name__)
+
     # ------------------------------------------------------------------ cockpits
     def save_cockpit(self, cockpit: str, status: str | None, state: dict[str, Any] | None, seen: float) -> None:
-        self._db.execute("INSERT INTO cockpits(id, status, state_json, seen) VALUES(?,?,?,?) "
-                         "ON CONFLICT(id) DO UPDATE SET status=excluded.status, state_json=excluded.state_json, "
-                         "seen=excluded.seen", (cockpit, status, json.dumps(state) if state else None, seen))
+        with self._writing():
+            self._db.execute("INSERT INTO cockpits(id, status, state_json, seen) VALUES(?,?,?,?) "
+                             "ON CONFLICT(id) DO UPDATE SET status=excluded.status, state_json=excluded.state_json, "
+                             "seen=excluded.seen", (cockpit, status, json.dumps(state) if state else None, seen))
 
     def forget_cockpit(self, cockpit: str) -> None:
-        self._db.execute("DELETE FROM cockpits WHERE id=?", (cockpit,))
+        with self._writing():
+            self._db.execute("DELETE FROM cockpits WHERE id=?", (cockpit,))
 
     def cockpits(self) -> list[tuple[str, str | None, dict[str, Any] | None, float]]:
-        rows = self._db.execute("SELECT id, status, state_json, seen FROM cockpits ORDER BY id").fetchall()
-        return [(c, st, json.loads(s) if s else None, seen) for c, st, s, seen in rows]
+        """The last word of every cockpit; a row that cannot be read is skipped (one warning)."""
+        out = []
+        try:
+            rows = self._db.execute("SELECT id, status, state_json, seen FROM cockpits ORDER BY id").fetchall()
+        except sqlite3.DatabaseError as e:
+            self._said("cockpits", e)
+            return []
+        for c, st, s, seen in rows:
+            try:
+                state = json.loads(s) if s else None
+                if state is not None and not isinstance(state, dict):
+                    raise ValueError("not a JSON object")
+            except ValueError as e:
+                self._said(f"cockpit {c}", e)
+                state = None
+            out.append((c, st, state, seen))
+        return out
 
     # ------------------------------------------------------------------ results
     def add_result(self, result: dict[str, Any], at: float | None = None) -> bool:
         """Count a result (a `result` topic payload). False when it was counted before."""
-        at = time.time() if at is None else at
+        return self.add_results([(result, time.time() if at is None else at)]) == 1
+
+    def add_results(self, results: Iterable[tuple[dict[str, Any], float]]) -> int:
+        """Count results (each with the venue's time it arrived) in one transaction; how
+        many were new."""
+        with self._writing():
+            self._db.execute("BEGIN")
+            try:
+                new = sum(self._insert(result, at) for result, at in results)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        return new
+
+    def _insert(self, result: dict[str, Any], at: float) -> bool:
         m = result["match"]
         scores = result["scores"]
         winners = set(result.get("winner") or [])
+        cur = self._db.execute(
+            "INSERT OR IGNORE INTO results(cockpit, match_id, created, at, finished_at, name, mode, status, "
+            "players, total, tier, json) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
+            (result["cockpit"], m["id"], m["created"], at, result["finished_at"], result["name"], result["mode"],
+             m["status"], result["players"], sum(scores.values()), result.get("tier"), json.dumps(result)))
+        if cur.rowcount == 0:
+            return False
+        rid = cur.lastrowid
+        self._db.executemany("INSERT INTO standings(result_id, team, points, won) VALUES(?,?,?,?)",
+                             [(rid, team, points, int(team in winners)) for team, points in scores.items()])
+        self._db.executemany(
+            "INSERT INTO turns(result_id, team, round, points, cards, counters, ended_by, seconds) "
+            "VALUES(?,?,?,?,?,?,?,?)",
+            [(rid, t["team"], t["round"], t["points"], t["cards"], t["counters"], t["ended_by"], t["seconds"])
+             for t in result["turns"]])
+        leaderboard.add(self._db, result, rid, at, self._pruned)
+        return True
+
+    def rebuild_boards(self) -> None:
+        """The boards made again from every stored result (a venue upgraded from schema 1);
+        a result whose row cannot be read is skipped, with one warning line."""
+        self._pruned.clear()
         self._db.execute("BEGIN")
         try:
-            cur = self._db.execute(
-                "INSERT OR IGNORE INTO results(cockpit, match_id, created, at, finished_at, name, mode, status, "
-                "players, total, tier, json) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
-                (result["cockpit"], m["id"], m["created"], at, result["finished_at"], result["name"], result["mode"],
-                 m["status"], result["players"], sum(scores.values()), result.get("tier"), json.dumps(result)))
-            if cur.rowcount == 0:
-                self._db.execute("ROLLBACK")
-                return False
-            rid = cur.lastrowid
-            self._db.executemany("INSERT INTO standings(result_id, team, points, won) VALUES(?,?,?,?)",
-                                 [(rid, team, points, int(team in winners)) for team, points in scores.items()])
-            self._db.executemany(
-                "INSERT INTO turns(result_id, team, round, points, cards, counters, ended_by, seconds) "
-                "VALUES(?,?,?,?,?,?,?,?)",
-                [(rid, t["team"], t["round"], t["points"], t["cards"], t["counters"], t["ended_by"], t["seconds"])
-                 for t in result["turns"]])
+            for table in ("board_teams", "board_counts", "board_tops"):
+                self._db.execute(f"DELETE FROM {table}")
+            for rid, at, raw in self._db.execute("SELECT id, at, json FROM results ORDER BY id").fetchall():
+                try:
+                    leaderboard.add(self._db, json.loads(raw), rid, at, self._pruned)
+                except (ValueError, KeyError, TypeError, AttributeError) as e:
+                    self._said(f"result {rid}", e)
             self._db.execute("COMMIT")
         except BaseException:
             self._db.execute("ROLLBACK")
             raise
-        return True
 
     def counted(self) -> list[tuple[str, int]]:
         """(cockpit, match id) of every counted match, in the order they were counted."""
@@ -147,36 +203,6 @@ class VenueStore(SQLiteFile):
     # ------------------------------------------------------------------ the leaderboard
     def leaderboard(self, period: str, now: float | None = None) -> dict[str, Any]:
         """The period's numbers: matches played (all and per cockpit), the competitive teams
-        by wins, the best turns, the fastest five-card turns, the cooperative landings."""
-        start = since(period, time.time() if now is None else now)
-        q = self._db.execute
-        played = q("SELECT COUNT(*) FROM results WHERE at >= ?", (start,)).fetchone()[0]
-        per_cockpit = [{"cockpit": c, "name": n, "matches": k} for c, n, k in q(
-            "SELECT cockpit, MAX(name), COUNT(*) FROM results WHERE at >= ? GROUP BY cockpit ORDER BY cockpit",
-            (start,))]
-        teams = [{"team": t, "played": p, "wins": w, "points": pts} for t, p, w, pts in q(
-            "SELECT s.team, COUNT(*), SUM(s.won), SUM(s.points) FROM standings s JOIN results r ON r.id = s.result_id "
-            "WHERE r.at >= ? AND r.mode = 'competitive' GROUP BY s.team "
-            "ORDER BY SUM(s.won) DESC, SUM(s.points) DESC, COUNT(*) ASC, s.team LIMIT ?", (start, TOP))]
-        turn_cols = "t.team, r.name, r.cockpit, t.points, t.cards, t.counters, t.ended_by, t.seconds, r.at"
-
-        def turn_rows(where: str, order: str) -> list[dict[str, Any]]:
-            return [{"team": team, "name": name, "cockpit": c, "points": pts, "cards": cards, "counters": counters,
-                     "five": ended_by == "five_cards", "seconds": secs, "at": at}
-                    for team, name, c, pts, cards, counters, ended_by, secs, at in q(
-                        f"SELECT {turn_cols} FROM turns t JOIN results r ON r.id = t.result_id "
-                        f"WHERE r.at >= ? AND {where} ORDER BY {order}, r.id LIMIT ?", (start, TOP))]
-
-        best = turn_rows("t.points > 0", "t.points DESC, t.seconds ASC")
-        fastest = turn_rows("t.ended_by = 'five_cards'", "t.seconds ASC, t.points DESC")
-        landed = dict(q("SELECT tier, COUNT(*) FROM results WHERE at >= ? AND mode = 'cooperative' GROUP BY tier",
-                        (start,)).fetchall())
-        tiers = [{"tier": t, "landings": landed.get(t, 0)} for t in TIERS]
-        crews = []
-        for j, n, c, p, total, tier in q("SELECT json, name, cockpit, players, total, tier FROM results "
-                                         "WHERE at >= ? AND mode = 'cooperative' ORDER BY total DESC, id LIMIT ?",
-                                         (start, TOP)):
-            crews.append({"crew": " & ".join(json.loads(j)["teams"]), "name": n, "cockpit": c, "players": p,
-                          "points": total, "tier": tier})
-        return {"period": period, "since": start, "matches": played, "cockpits": per_cockpit, "teams": teams,
-                "best_turns": best, "fastest_five": fastest, "tiers": tiers, "crews": crews}
+        by wins, the best turns, the fastest five-card turns, the cooperative landings;
+        the lists that could not be read (a damaged file) empty and named in `unreadable`."""
+        return leaderboard.read(self._db, period, time.time() if now is None else now, self._said)

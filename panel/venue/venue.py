@@ -16,7 +16,9 @@ fields are accepted); a bad one is said once per cockpit and topic, in one line.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import math
 import secrets
 import time
 from typing import Any, Callable
@@ -24,11 +26,12 @@ from typing import Any, Callable
 import aiomqtt
 
 from panel.core.backoff import Backoff
+from panel.core.errors import StoreError
 from panel.mqtt.client import cancel, client_for, quiet_closed_sockets, why
-from panel.mqtt.protocol import BACKOFF, COMMANDS, VERSION, PayloadError, decode, encode, parse_topic, topic
+from panel.mqtt.protocol import BACKOFF, COMMANDS, END_WHEN, VERSION, PayloadError, decode, encode, parse_topic, topic
 from panel.mqtt.settings import BrokerSettings
 from panel.server.message import Message
-from panel.venue.store import PERIODS, VenueStore
+from panel.venue.store import PERIODS, VenueStore, since
 
 log = logging.getLogger("penguin-panel")
 
@@ -69,8 +72,15 @@ class Venue:
         self._client: aiomqtt.Client | None = None
         self._pending: dict[str, asyncio.Future] = {}
         self._said: set[tuple[str, str]] = set()
+        self._store_said = -math.inf  # when a store problem was last said
         self._new: list[dict[str, Any]] = []
         self._pushed = 0.0  # loop time of the last leaderboard push
+        # The leaderboard and the snapshot as the pages get them, made again only when a
+        # result is counted, something the board shows changes, or a new day begins: a
+        # request reads them, however many TVs ask and however many results are kept.
+        self._boards: Message | None = None
+        self._boards_day: float | None = None
+        self._snapshot: str | None = None
         self._backoff = Backoff(*backoff)
         self._task: asyncio.Task | None = None
         for cockpit, status, state, seen in store.cockpits():  # the last word, until the broker speaks
@@ -105,12 +115,29 @@ class Venue:
                 "online": c["status"] == "online", "seen": c["seen"], "state": state}
 
     def leaderboard(self) -> dict[str, Any]:
+        """The day's, the week's and the all-time boards (made again after a result is
+        counted, or when the day the venue's clock is in changes)."""
         now = self.clock()
-        return {p: self.store.leaderboard(p, now) for p in PERIODS}
+        day = since("day", now)
+        if self._boards is None or day != self._boards_day:
+            self._boards = Message({p: self.store.leaderboard(p, now) for p in PERIODS})
+            self._boards_day = day
+            self._snapshot = None
+        return self._boards
 
     def snapshot(self) -> dict[str, Any]:
         return {"broker": self.connected.is_set(), "cockpits": [self.cockpit_view(c) for c in sorted(self.cockpits)],
                 "leaderboard": self.leaderboard()}
+
+    def snapshot_text(self) -> str:
+        """The snapshot as JSON text, made once for every request until something changes."""
+        boards = self.leaderboard()
+        if self._snapshot is None:
+            # The boards' own text (serialised once per change) in the place of the null.
+            self._snapshot = json.dumps({"broker": self.connected.is_set(),
+                                         "cockpits": [self.cockpit_view(c) for c in sorted(self.cockpits)],
+                                         "leaderboard": None})[:-len("null}")] + boards.text + "}"
+        return self._snapshot
 
     # ------------------------------------------------------------------ the board pages
     def subscribe(self, peer: Any) -> None:
@@ -121,15 +148,21 @@ class Venue:
         self.peers.discard(peer)
 
     def _send_all(self, message: dict[str, Any]) -> None:
+        self._snapshot = None  # whatever the boards hear of changes the snapshot
         message = Message(message)  # serialised once, however many boards listen
         for peer in list(self.peers):
             peer.send(message)
 
     # ------------------------------------------------------------------ commands
-    async def command(self, cockpit: str, action: str, *, by: str = "the venue's admin page") -> dict[str, Any]:
-        """Ask a cockpit to start, pause, resume or end; its reply (done, or why not)."""
+    async def command(self, cockpit: str, action: str, *, when: str | None = None,
+                      by: str = "the venue's admin page") -> dict[str, Any]:
+        """Ask a cockpit to start, pause, resume or end (`when`: now or at the end of the
+        round, the two ends /admin offers); its reply (done, or why not)."""
         if action not in COMMANDS:
             raise CommandFailed(400, f"action: {action!r} is not a command (expected one of: {', '.join(COMMANDS)})")
+        if when is not None and (action != "end" or when not in END_WHEN):
+            raise CommandFailed(400, f"when: {str(when)[:20]!r} is not an end (an end is {' or '.join(END_WHEN)})"
+                                if action == "end" else "when: only an end has one")
         if cockpit not in self.cockpits:
             raise CommandFailed(404, f"cockpit: {cockpit!r} is not a cockpit the venue knows")
         client = self._client
@@ -141,7 +174,8 @@ class Venue:
         name = self.cockpit_view(cockpit)["name"]
         try:
             await client.publish(topic("command", prefix=self.settings.topic_prefix, cockpit=cockpit, action=action),
-                                 encode({"v": VERSION, "id": request_id, "by": by}), qos=1)
+                                 encode({"v": VERSION, "id": request_id, "by": by,
+                                         **({"when": when} if when else {})}), qos=1)
             async with asyncio.timeout(self.reply_seconds):
                 return await future
         except TimeoutError:
@@ -229,8 +263,14 @@ class Venue:
                 self._send_all({"type": "event", "cockpit": cockpit, "name": self.cockpit_view(cockpit)["name"],
                                 "event": payload["event"]})
         elif key == "result":
-            if self.store.add_result(payload, now):
+            try:
+                counted = self.store.add_result(payload, now)
+            except StoreError as e:  # the disk, or a damaged file: said once a minute, the others go on
+                self._store_problem(e)
+                return
+            if counted:
                 self.counted += 1
+                self._boards = None
                 self._new.append({"cockpit": cockpit, "match_id": payload["match"]["id"], "name": payload["name"],
                                   "mode": payload["mode"], "winner": payload["winner"], "tier": payload["tier"]})
         elif key == "reply":
@@ -238,13 +278,22 @@ class Venue:
             if future is not None and not future.done():
                 future.set_result(payload)
 
+    def _store_problem(self, e: StoreError) -> None:
+        now = self.clock()
+        if now - self._store_said >= 60:
+            self._store_said = now
+            log.warning("venue: could not count a result (%s); the broker sends it again at the next connection", e)
+
     def _update(self, cockpit: str, now: float, **change: Any) -> None:
         c = self.cockpits.setdefault(cockpit, {"status": None, "state": None, "seen": now})
         before = (c["status"], _steady(c["state"]))
         c.update(change)
         c["seen"] = now
         if (c["status"], _steady(c["state"])) != before:  # the timer's ticks are not worth a disk write
-            self.store.save_cockpit(cockpit, c["status"], c["state"], now)
+            try:
+                self.store.save_cockpit(cockpit, c["status"], c["state"], now)
+            except StoreError as e:  # the live picture goes on; only its copy on disk is late
+                self._store_problem(e)
         self._send_all({"type": "cockpit", "cockpit": self.cockpit_view(cockpit)})
 
     def _forget(self, cockpit: str) -> None:

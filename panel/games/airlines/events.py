@@ -39,5 +39,5 @@ EVENT_TYPES: dict[str, str] = declare_event_types({
     "turn_ended": "the turn is over (reason: time, five_cards, mistakes; points scored, of them bonus for counters)",
     "round_ended": "every team has played its turn of the round",
     "game_ended": "the match is over (reason: complete, ended, abandoned; scores and result; the turn in progress "
-                  "it left unscored, if any)",
+                  "it left unscored, if any; the turns an end with unequal turns was decided on, if any)",
 })

@@ -128,7 +128,8 @@ class Airlines:
 
         return {"scores": dict(engine.scores), "round": engine.round, "finished": engine.finished,
                 "winner": engine.winner, "tier": engine.tier, "outcome": engine.outcome, "ended_by": engine.ended_by,
-                "unscored": engine.unscored, "turns_played": engine.turns_played(),
+                "unscored": engine.unscored, "decided": engine.decided, "unplayed": engine.unplayed,
+                "turns_played": engine.turns_played(),
                 "cards_per_turn": CARDS_PER_TURN, "mistakes_per_turn": MISTAKES_PER_TURN,
                 "tables": debrief([named(e, engine.layout, None) for e in contract_events(events)])}
 

@@ -258,16 +258,34 @@ export function endedText(turn) {
   return turn.reason || "";
 }
 
-// How a match that is over ended, in a sentence (null when it was played to its end).
+// How a match that is over ended, in a sentence (null when it was played to its end): who
+// played how many turns, and what the winner was decided on (rule 25).
 export function matchEndText(s) {
-  if (s.ended_by === "abandoned") return t("No result: the game master abandoned this match.");
-  if (s.ended_by !== "ended") return null;
-  const u = s.unscored;
-  if (u) {
-    return t("Ended by the game master during round {round}: {whose} turn in progress ({cards} done) was not scored.",
-      { round: u.round, whose: possessive(u.team), cards: cardsText(u.completed) });
+  const played = Object.entries(s.turns_played || {});
+  if (s.ended_by === "abandoned") {
+    return s.unplayed ? t("No result: the match was ended before any turn was scored, so it does not count.")
+      : t("No result: the game master abandoned this match.");
   }
-  return t("Ended by the game master at the end of round {round}: every team played as many turns.", { round: s.round });
+  if (s.ended_by !== "ended") return null;
+  const counts = [...new Set(played.map(([, n]) => n))];
+  const equal = counts.length <= 1;
+  const u = s.unscored;
+  const said = [u ? t("Ended by the game master during round {round}: {whose} turn in progress ({cards} done) was not scored.",
+    { round: u.round, whose: possessive(u.team), cards: cardsText(u.completed) })
+    : equal ? t("Ended by the game master at the end of round {round}: every team played as many turns.", { round: counts[0] || s.round })
+      : t("Ended by the game master during round {round}.", { round: s.round })];
+  if (equal && u && played.length > 1) said.push(tn("Every team played {n} turn.", "Every team played {n} turns.", counts[0] || 0));
+  if (!equal) {
+    said.push(t("Turns played: {turns}.", { turns: played.map(([team, n]) => `${team} ${n}`).join(", ") }));
+    const d = s.decided;
+    if (d && d.turns) {
+      said.push(t("The winner is decided on the turns every team played ({n} each): {scores}.",
+        { n: d.turns, scores: Object.entries(d.scores).map(([team, p]) => `${team} ${p}`).join(", ") }));
+    } else {
+      said.push(t("Nobody wins: not every team has played a turn."));
+    }
+  }
+  return said.join(" ");
 }
 
 // What starts the next turn: START on the panel (the game master's page can too).
@@ -302,7 +320,8 @@ export function describeEvent(e) {
     case "challenge_ruled": return e.upheld ? rulingUpheldText(e) : t("Challenge rejected: the card counts");
     case "turn_ended": return t("Turn over ({why}). {result}", { why: endedText(e), result: turnResultText(e) });
     case "round_ended": return t("Round {round} is over", { round: e.round ?? "" });
-    case "game_ended": return e.reason === "abandoned" ? t("The match was abandoned") : e.reason === "ended" ? t("The game master ended the match") : t("The match is over");
+    case "game_ended": return e.reason === "abandoned" && !e.unplayed ? t("The match was abandoned")
+      : e.reason === "ended" || e.unplayed ? t("The game master ended the match") : t("The match is over");
     case "paused": return e.reason === "link" ? t("Paused: the panel's link is lost") : e.reason === "challenge" ? t("Paused for the challenge") : t("Paused");
     case "resumed": return e.reason === "link" ? t("Resumed: the panel is back") : t("Resumed");
     case "card_skipped": return t("Card skipped (nothing to do)");

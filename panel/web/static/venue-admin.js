@@ -36,7 +36,8 @@ function section(c) {
     el("p", { class: "what muted" }),
     el("div", { class: "controls" }, commands.map((a) => el("button", {
       type: "button", class: a === "end" ? "danger" : a === "start" ? "primary" : "", dataset: { action: a },
-      onclick: () => command(cockpits.get(c.id), a, reply), text: LABELS()[a] || a }))),
+      onclick: () => (a === "end" ? askEnd(cockpits.get(c.id), reply) : command(cockpits.get(c.id), a, reply)),
+      text: LABELS()[a] || a }))),
     reply);
 }
 
@@ -55,12 +56,45 @@ function render() {
   $("#cockpits").replaceChildren(...list.map((c) => sections.get(c.id)));
 }
 
-async function command(c, action, reply) {
+// "End the match…" asks first, and offers the ends the cockpit takes now (its state's
+// `end_when`), worded as on the game master's page: finish the round, or end now.
+let ending = null; // { cockpit id, reply line } while the dialog is open
+function askEnd(c, reply) {
+  ending = { id: c.id, reply };
+  showEndChoices();
+  $("#enddialog").showModal();
+}
+
+function showEndChoices() {
+  const c = ending && cockpits.get(ending.id);
+  if (!c) return;
+  const s = c.state || {};
+  const when = s.end_when || ["now"];
+  const inTurn = s.phase === "in_turn" || s.phase === "paused";
+  $("#endwhere").textContent = t("End the match at {cockpit}?", { cockpit: c.name });
+  $("#endround").classList.toggle("hidden", !when.includes("round"));
+  $("#endnow").classList.toggle("hidden", !when.includes("now"));
+  $("#end_round").textContent = inTurn ? t("Finish the round, then end (the turn in progress counts)")
+    : t("Finish the round, then end (the teams still to play this round play)");
+  $("#end_now").textContent = inTurn ? t("End now (the turn in progress is not scored)") : t("End now and score the match");
+}
+
+for (const [id, when] of [["#end_now", "now"], ["#end_round", "round"]]) {
+  $(id).addEventListener("click", () => {
+    $("#enddialog").close();
+    const c = ending && cockpits.get(ending.id);
+    if (c) command(c, "end", ending.reply, when);
+    ending = null;
+  });
+}
+$("#end_cancel").addEventListener("click", () => { $("#enddialog").close(); ending = null; });
+
+async function command(c, action, reply, when) {
   error("");
   const label = LABELS()[action];
   reply.textContent = t("{command}: asking {cockpit}…", { command: label, cockpit: c.name });
   try {
-    await post("/api/admin/command", { cockpit: c.id, action }, { admin: true });
+    await post("/api/admin/command", { cockpit: c.id, action, ...(when ? { when } : {}) }, { admin: true });
     reply.textContent = t("{command}: done", { command: label });
   } catch (e) {
     if (e.status === 403 && /log in|session|CSRF/i.test(e.message)) { csrf.clear(); showLogin(); }
@@ -98,7 +132,10 @@ $("#login").addEventListener("submit", async (ev) => {
 });
 
 connect("venue", {}, {
-  cockpit(msg) { if (cockpits.size || commands.length) { cockpits.set(msg.cockpit.id, msg.cockpit); render(); } },
+  cockpit(msg) {
+    if (cockpits.size || commands.length) { cockpits.set(msg.cockpit.id, msg.cockpit); render(); }
+    if ($("#enddialog").open) showEndChoices();
+  },
   forget(msg) { cockpits.delete(msg.cockpit); render(); },
   broker(msg) { $("#broker").textContent = msg.connected ? t("Connected to the broker.") : t("Not connected to the broker."); },
 });

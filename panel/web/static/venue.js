@@ -17,7 +17,8 @@ function whatNow(s) {
   if (s.phase === "finished") {
     if (coop) return s.tier ? t("Landed: {tier}", { tier: t(s.tier) }) : t("Landed");
     const w = s.winner || [];
-    return w.length > 1 ? t("Shared win: {teams}", { teams: w.join(" & ") }) : w.length ? t("{team} wins!", { team: w[0] }) : t("Game over");
+    return w.length > 1 ? t("Shared win: {teams}", { teams: w.join(" & ") }) : w.length ? t("{team} wins!", { team: w[0] })
+      : s.match.status === "ended" ? t("No winner") : t("Game over");
   }
   if (s.phase === "paused") {
     const why = pauseText({ ...s, challenge: s.paused_for.includes("challenge") ? {} : null });
@@ -125,19 +126,25 @@ function turnLine(turn, lead) {
     t("{team} on {cockpit}: {cards} in {seconds} s", where));
 }
 
+// A walk-up team (its cockpit's default name) is a team of one match: where and when it played.
+const walkUpPlace = (x) => t("{cockpit}, {time}", { cockpit: x.name,
+  time: new Date(x.at * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) });
+
 function showLeaderboard() {
   const lb = board.leaderboard && board.leaderboard[period];
   $("#lbtitle").textContent = t("Leaderboard: {period}", { period: PERIOD_TITLES()[period] });
   if (!lb) return;
   $("#lbmatches").textContent = lb.matches ? tn("{n} match played", "{n} matches played", lb.matches) : t("No match played yet");
   $("#teams").replaceChildren(...(lb.teams.length ? lb.teams.map((x) => el("tr", { dataset: { team: x.team } },
-    el("td", { text: x.team }), el("td", { class: "num", text: String(x.played) }),
+    el("td", {}, x.team, ...(x.walk_up ? [el("span", { class: "where", text: walkUpPlace(x) })] : [])),
+    el("td", { class: "num", text: String(x.played) }),
     el("td", { class: "num", text: String(x.wins) }), el("td", { class: "num", text: String(x.points) })))
     : [el("tr", {}, el("td", { colspan: 4, class: "muted", text: t("No team match yet") }))]));
   const none = (text) => [el("li", { class: "muted", text })];
   $("#best").replaceChildren(...(lb.best_turns.length ? lb.best_turns.map((x) => turnLine(x, "points")) : none(t("No turn yet"))));
   $("#fastest").replaceChildren(...(lb.fastest_five.length ? lb.fastest_five.map((x) => turnLine(x, "seconds"))
     : none(t("Nobody has done five cards in a turn yet"))));
+  $("#lbunreadable").classList.toggle("hidden", !(lb.unreadable || []).length);
   $("#tiers").replaceChildren(...lb.tiers.map((x) => el("li", { text: `${t(x.tier)}: ${x.landings}` })));
   $("#crews").replaceChildren(...(lb.crews.length ? lb.crews.map((c) => el("li", {},
     el("strong", { text: tn("{n} point", "{n} points", c.points) }), " — ",

@@ -190,6 +190,8 @@ class Match:
         self.ended_by: str | None = None  # complete, ended or abandoned, once the match is over
         self.ending = False  # the game master ends the match at the end of this round (rule 25)
         self.unscored: dict[str, Any] | None = None  # the turn in progress an early end left unscored
+        self.decided: dict[str, Any] | None = None  # an end with unequal turns: what decided it (_decide)
+        self.unplayed = False  # the game master ended it before any turn was scored (rule 25)
         self._allowed: dict[str, dict[str, list]] | None = None  # allowed() until the next input or advance
         self._view: dict[str, Any] | None = None  # snapshot() but the clock, until the next input or advance
         self.history: list[dict[str, Any]] = []  # one entry per finished turn, for the debrief
@@ -480,6 +482,8 @@ class Match:
             "round_left": self.round_left(),
             "turns_played": self.turns_played(),
             "unscored": dict(self.unscored) if self.unscored else None,
+            "decided": dict(self.decided) if self.decided else None,
+            "unplayed": self.unplayed,
             # The cards completed in the turn in progress (by number, in the order the challenge
             # menu counts them), and the last finished turn and its round, for the pages.
             "completed_cards": [c.number for c in turn.completed] if turn else [],
@@ -845,6 +849,9 @@ class Match:
                 self._pile.set_aside(turn.card)
         self._turn = None
         self.phase = Phase.FINISHED
+        if reason == "ended" and not self.history:
+            reason = "abandoned"  # rule 25: a match ended before any turn was scored was not played
+            self.unplayed = True
         self.ended_by = reason
         self._settle_due.clear()
         if reason == "abandoned":
@@ -854,8 +861,31 @@ class Match:
             self.tier = cooperative.tier_for(len(self._coop_players), total)
             self.outcome = cooperative.OUTCOMES[self.tier]
         else:
-            best = max(self.scores.values())
-            self.winner = [name for name, s in self.scores.items() if s == best]
+            self._decide()
         out.append(GameEvent(t, "game_ended", {"reason": reason, "scores": dict(self.scores), "winner": self.winner,
                                                "tier": self.tier, "outcome": self.outcome,
-                                               "unscored": dict(self.unscored) if self.unscored else None}))
+                                               "unscored": dict(self.unscored) if self.unscored else None,
+                                               "decided": dict(self.decided) if self.decided else None,
+                                               "unplayed": self.unplayed}))
+
+    def _decide(self) -> None:
+        """Rules 23 and 25: most points wins, a tie shares the win. When the game master ended
+        the match with some teams a turn ahead, the winner is decided on the turns every team
+        played (each team's first N turns, N the fewest any team played): a team is never
+        beaten by a turn its rival had and it did not. With a team that has not played at
+        all, nobody wins."""
+        played = self.turns_played()
+        fewest = min(played.values())
+        scores = self.scores
+        if len(set(played.values())) > 1:
+            scores = {name: 0 for name in self.scores}
+            seen = {name: 0 for name in self.scores}
+            for h in self.history:
+                if seen[h["team"]] < fewest:
+                    seen[h["team"]] += 1
+                    scores[h["team"]] += h["points"]
+            self.decided = {"turns": fewest, "scores": scores}
+        if fewest == 0:
+            return
+        best = max(scores.values())
+        self.winner = [name for name, s in scores.items() if s == best]

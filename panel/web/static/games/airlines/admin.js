@@ -16,7 +16,9 @@ export const body = (page) => page.declaredBody();
 
 function phaseText(s) {
   if (!hasMatch(s)) return t("No match");
-  if (s.finished) return s.ended_by === "abandoned" ? t("Abandoned") : s.ended_by === "ended" ? t("Ended by the game master") : t("Finished");
+  // An end before any turn was scored ends as abandoned (rule 25), but it was the game master's end.
+  if (s.finished) return s.ended_by === "abandoned" && !s.unplayed ? t("Abandoned")
+    : s.ended_by === "ended" || s.unplayed ? t("Ended by the game master") : t("Finished");
   const why = pauseText(s);
   if (s.phase === "paused") return why || t("Paused for the challenge");
   return s.phase === "in_turn" ? t("Turn in progress") : t("Between turns");
@@ -51,10 +53,15 @@ export function endChoices(s) {
       "The match ends when round {round} does: {teams} still play this round. Then it is scored, every team having played as many turns.",
       left.length, vars);
   $("#end_now").textContent = inTurn ? t("End now (the turn in progress is not scored)") : t("End now and score the match");
-  $("#endnow_text").textContent = (inTurn
-    ? t("{whose} turn in progress ({cards} so far) is not scored: the result is the scores as they stand.",
-      { whose: possessive(s.team), cards: cardsText(s.completed) })
-    : t("The result is the scores as they stand.")) + unequal;
+  // Rule 25: no turn scored yet is no match; unequal turns are decided on the turns every team played.
+  const whose = { whose: possessive(s.team), cards: cardsText(s.completed) };
+  $("#endnow_text").textContent = played.every(([, n]) => n === 0)
+    ? (inTurn ? t("{whose} turn in progress ({cards} so far) is not scored, and no turn was scored before it: the match ends with no result, as if abandoned.", whose)
+      : t("No turn has been scored yet: the match ends with no result, as if abandoned."))
+    : (inTurn
+      ? t("{whose} turn in progress ({cards} so far) is not scored: the result is the scores as they stand.", whose)
+      : t("The result is the scores as they stand.")) + unequal
+      + (unequal ? " " + t("The winner is decided on the turns every team played.") : "");
 }
 
 // The completed cards of the turn (the last turn's between turns), drawn, numbered as the

@@ -204,7 +204,7 @@ function showResult(s) {
   } else {
     const w = Array.isArray(s.winner) ? s.winner : (s.winner ? [s.winner] : []);
     $("#resulttitle").textContent = w.length > 1 ? t("Shared win: {teams}", { teams: w.join(" & ") })
-      : w.length ? t("Winner: {team}", { team: w[0] }) : t("Game over");
+      : w.length ? t("Winner: {team}", { team: w[0] }) : s.ended_by === "ended" ? t("No winner") : t("Game over");
     $("#resulttext").textContent = Object.entries(s.scores || {}).map(([team, p]) => `${team}: ${p}`).join(" · ");
   }
   $("#resultend").textContent = [matchEndText(s), s.walk_up_problem].filter(Boolean).join(" ");

@@ -36,7 +36,7 @@ function resultLine(d) {
   if (d.ended_by === "ended" && s.mode !== "cooperative") {
     const w = d.winner || [];
     return w.length > 1 ? t("Ended early, shared win: {teams}", { teams: w.join(" & ") })
-      : w.length ? t("Ended early, winner: {team}", { team: w[0] }) : t("Ended early");
+      : w.length ? t("Ended early, winner: {team}", { team: w[0] }) : t("Ended early, no winner");
   }
   // The engine's tier and landing text are English; the catalog has them (panel/games/airlines/engine/cooperative.py).
   if (s.mode === "cooperative") return d.tier ? t("Landed: {tier}", { tier: t(d.tier) }) : t("Landed");
