@@ -34,6 +34,7 @@ from typing import Any
 from panel.core import schema
 from panel.core.errors import ConfigError, Problem
 from panel.core.i18n import N_, Text, Word
+from panel.mqtt.broker import reserved
 from panel.mqtt.protocol import COCKPIT_ID, DEFAULT_DISCOVERY_PREFIX, DEFAULT_PREFIX, PREFIX
 
 
@@ -147,6 +148,9 @@ class BridgeSettings(BrokerSettings):
         if not COCKPIT_ID.match(self.cockpit_id):
             bad("cockpit_id", Text(N_("{value}: 1 to 32 of a-z, 0-9, - and _, starting with a letter or digit"),
                                   value=repr(self.cockpit_id)))
+        elif reserved(self.cockpit_id):
+            bad("cockpit_id", Text(N_("{value}: the name of the broker's {value} account, not a cockpit's: "
+                                      "choose another id"), value=repr(self.cockpit_id)))
         if len(self.name) > 64:
             bad("name", Text(N_("at most 64 characters")))
         if not PREFIX.match(self.discovery_prefix):
