@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 from panel.games.airlines.engine import MatchSettings
 from panel.games.registry import DEFAULT, game_named, games
-from panel.core.errors import ConfigError, Problem, StoreError
+from panel.core.errors import ConfigError, DatabaseUnusable, Problem, StoreError
 from panel.core.schema import Bool, Check, Each, Field, Int, Problems, Str, Table
 from panel.core.toml_file import read_toml
 from panel.core.i18n import N_, Several, Text, _, languages, system, system_language, text_of
@@ -31,7 +31,7 @@ from panel.service.history import Retention
 from panel.server.lifecycle import bind_port, first_pin, say, stop_on_signals, until_stopped
 from panel.server.sdnotify import Notifier
 from panel.server.security import PinError, Security, check_pin_format, is_loopback, machine_hosts
-from panel.storage.sqlite import OwnerLock
+from panel.storage.sqlite import OwnerLock, move_aside
 from panel.storage.store import Store
 
 log = logging.getLogger("penguin-panel")
@@ -273,7 +273,7 @@ def take_database_and_port(r: Resolved) -> tuple[OwnerLock, Any, Store]:
         owner.close()
         raise
     try:
-        store = Store(r.db, scan_wal=True)
+        store = open_store(r.db)
     except StoreError as e:
         sock.close()
         owner.close()
@@ -281,14 +281,30 @@ def take_database_and_port(r: Resolved) -> tuple[OwnerLock, Any, Store]:
     return owner, sock, store
 
 
+def open_store(db: Path) -> Store:
+    """The cockpit's store. A file that is no database it can use (damaged, not SQLite, a
+    newer schema) does not stop the show: it is kept beside under a new name (said in the
+    log and on /admin, through the store's warnings) and the cockpit plays on a new one.
+    Any other failure (the disk, the rights) is the caller's StoreError: the file may be fine."""
+    try:
+        store = Store(db, scan_wal=True)
+        damage = store.quick_check()  # a truncated file opens: its missing pages are found here
+        if damage is None:
+            return store
+        store.close()
+        raise DatabaseUnusable(damage, path=db)
+    except DatabaseUnusable as e:
+        kept = move_aside(db)
+        store = Store(db, scan_wal=True)
+        store.warnings.append(Text(N_("{why}: kept as {kept}; this cockpit plays on a new database (its earlier "
+                                      "matches are in the kept file)"), why=e.args[0], kept=kept))
+        return store
+
+
 def start_warnings(store: Store, r: Resolved) -> tuple[list[Any], dict[str, Any]]:
     """What the start found wrong with the database and the saved defaults (said now, and
     to the game master on /admin), and the defaults for new matches."""
-    warnings: list[Any] = list(store.warnings)
-    damage = store.quick_check()
-    if damage:
-        warnings.append(Text(N_("{damage}: copy the file aside and start a new one if matches misbehave"),
-                             damage=damage))
+    warnings: list[Any] = list(store.warnings)  # a damaged file moved aside is among them (open_store)
     defaults, problem = stored_defaults(store, r.match_defaults)
     if problem:
         warnings.append(problem)
