@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from panel.service.cockpit import Cockpit
 
 # What GET /api/state adds to the engine's snapshot: the service's, not the match's.
-SERVICE_FIELDS = ("match_id", "status", "link", "walk_up_problem", "store_error")
+SERVICE_FIELDS = ("match_id", "status", "link", "walk_up_problem", "store_error", "unsaved")
 
 
 def public_event(event: GameEvent) -> dict[str, Any]:
@@ -68,6 +68,7 @@ class Presentation:
         state["link"] = link_status(o.sources, sim=o.sim)
         error = o.saving.error
         state["store_error"] = tr.gettext(error) if error else None
+        state["unsaved"] = o.unsaved.text(tr) if o.unsaved else None
         return state
 
     def event(self, event: GameEvent) -> dict[str, Any]:
