@@ -143,7 +143,7 @@ def test_on_a_full_disk_the_cockpit_plays_without_saving_and_says_so(tmp_path):
     script = tmp_path / "full_disk.py"
     script.write_text(FULL_DISK)
     tests = str(Path(__file__).parent)
-    inside = f'mount -t tmpfs -o size=4m tmpfs "$1" && exec "$2" "$3" "$1" "$4"'
+    inside = 'mount -t tmpfs -o size=4m tmpfs "$1" && exec "$2" "$3" "$1" "$4"'
     cmd = ["unshare", "-rm", "sh", "-c", inside, "full-disk", str(disk), sys.executable, str(script), tests]
     if not shutil.which("unshare") or subprocess.run(["unshare", "-rm", "true"], capture_output=True).returncode:
         pytest.skip("no user and mount namespaces here (unshare -rm)")

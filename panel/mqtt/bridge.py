@@ -42,6 +42,7 @@ from panel.mqtt.protocol import (ACK_WAIT, BACKOFF, counted_at_venue, COMMAND_AC
                                  OUTBOX_EVENTS, PAYLOAD_BYTES, RESULT_STATUSES, RESULTS_WINDOW, PayloadError,
                                  decode, discovery, encode, event_payload, parse_command, parse_topic, reply_payload,
                                  result_payload, state_payload, topic)
+from panel.mqtt.results import Unacknowledged
 from panel.server.guard import Quiet
 from panel.core.backoff import Backoff
 from panel.mqtt.client import WINDOW, cancel, client_for, quiet_closed_sockets, why
@@ -92,12 +93,7 @@ class Bridge:
         self._state: dict[str, Any] | None = None
         self._state_sent: dict[str, Any] | None = None
         self._results_due = True
-        self._sent_id = 0  # the last match whose result the broker has (acknowledged or not)
-        self._acked = 0  # the last match whose result the venue acknowledged, all before it too (in the store)
-        self._window: list[int] = []  # the matches after it with a result for the venue, oldest first
-        self._in_flight: dict[int, float] = {}  # match id: loop time its result was last sent
-        self._got: set[int] = set()  # acknowledged matches in the window (an ack may overtake another)
-        self._venue_online: bool | None = None  # the venue's own status topic (None: not heard yet)
+        self.results = Unacknowledged(0)  # what the venue has not acknowledged (the mark: in the store)
         self.acks = 0  # acknowledgements received
         self._quiet = Quiet(log)
         self._wake = asyncio.Event()
@@ -120,7 +116,7 @@ class Bridge:
             # (the newest few are enough: only the latest match can be in play)
             done = [r.id for r in store.matches_page(limit=10) if r.status != "active"]
             store.set_setting(RESULT_KEY, str(max(done, default=0)))
-        self._acked = self._sent_id = int(store.get_setting(RESULT_KEY) or 0)
+        self.results = Unacknowledged(int(store.get_setting(RESULT_KEY) or 0))
         self.cockpit.subscribe(self._listener)  # sends the state now
         self._task = asyncio.create_task(self._run(), name="mqtt-bridge")
 
@@ -163,7 +159,7 @@ class Bridge:
             self.events.append((self._seq, record.id if record else None, message["event"], self.wall_clock()))
         elif kind == "state":
             self._state = message["state"]
-            if self._state.get("status") in RESULT_STATUSES and (self._state.get("match_id") or 0) > self._acked:
+            if self._state.get("status") in RESULT_STATUSES and (self._state.get("match_id") or 0) > self.results.acked:
                 self._results_due = True  # a match just ended: its result goes out
         else:
             return
@@ -219,7 +215,7 @@ class Bridge:
             await client.subscribe(f"{s.discovery_prefix}/status", qos=1)
         await client.subscribe(self.topic("ack"), qos=1)
         await client.subscribe(self.topic("venue_status"), qos=1)
-        self._in_flight.clear()  # what the venue had not acknowledged goes again
+        self.results.again()
         await self._tidy_retained(client, self._retained_topics())
         await self._announce(client)
         self._state_sent = None  # republish the retained state
@@ -258,7 +254,7 @@ class Bridge:
         s = self.settings
         while True:
             try:
-                async with asyncio.timeout(ACK_WAIT if self._in_flight else None):
+                async with asyncio.timeout(ACK_WAIT if self.results.waiting else None):
                     await self._wake.wait()
             except TimeoutError:  # results sent and not acknowledged: send them again (if the venue is on)
                 self._results_due = True
@@ -293,29 +289,16 @@ class Bridge:
         in flight; one already in flight goes again only after ACK_WAIT (while the venue is
         not known to be offline: once back online it says so, and they all go again)."""
         store = self.cockpit.store
-        self._window = []
-        records = await store.run(lambda: store.matches_after(self._acked, limit=RESULTS_WINDOW))
+        results = self.results
+        records = await store.run(lambda: store.matches_after(results.acked, limit=RESULTS_WINDOW))
         now = asyncio.get_running_loop().time()
-        for record in records:
-            if record.status not in RESULT_STATUSES or not counted_at_venue(record.settings):
-                if record.status == "active":
-                    break  # the match in play (the newest): nothing after it
-                self._got.add(record.id)  # no result for the venue: nothing to wait for
-                self._window.append(record.id)
-                continue
-            self._window.append(record.id)
-            if record.id in self._got:
-                continue
-            sent = self._in_flight.get(record.id)
-            if sent is not None and (now - sent < ACK_WAIT or self._venue_online is False):
-                continue
+        for record in results.due(records, now):
             payload = await self._result(record)
             if payload is None:  # a log that cannot be replayed: said once, never waited for
-                self._got.add(record.id)
+                results.nothing_to_send(record.id)
                 continue
             await client.publish(self.topic("result"), encode(payload), qos=1, retain=True)
-            self._in_flight[record.id] = now
-            self._sent_id = max(self._sent_id, record.id)
+            results.sent_now(record.id, now)
         self._advance()
 
     async def _result(self, record) -> dict[str, Any] | None:
@@ -338,17 +321,11 @@ class Bridge:
                               result=game.venue_result(match))
 
     def _advance(self) -> None:
-        """Move the acknowledged mark over the window's acknowledged start (kept in the store:
-        a restart sends only what the venue has not acknowledged)."""
-        acked = self._acked
-        while self._window and self._window[0] in self._got:
-            acked = self._window.pop(0)
-            self._got.discard(acked)
-            self._in_flight.pop(acked, None)
-        if acked != self._acked:
-            self._acked = acked
-            self.cockpit.store.set_setting(RESULT_KEY, str(acked))
-            self._results_due = True  # room in the window: the next ones go
+        """The mark over what the venue acknowledged, kept in the store (a restart sends only
+        what the venue has not acknowledged), and room in the window for the next ones."""
+        if self.results.advance():
+            self.cockpit.store.set_setting(RESULT_KEY, str(self.results.acked))
+            self._results_due = True
             self._wake.set()
 
     def _ack(self, raw: bytes) -> None:
@@ -358,12 +335,14 @@ class Bridge:
         except PayloadError as e:
             self._quiet.warn("ack", f"MQTT: ignored an acknowledgement on {self.topic('ack')}: {e}")
             return
-        match_id = ack["match"]["id"]
         self.acks += 1
-        if match_id > self._acked:
-            self._got.add(match_id)
-            self._in_flight.pop(match_id, None)
-            self._advance()
+        self.results.acknowledged(ack["match"]["id"])
+        self._advance()
+
+    @property
+    def _sent_id(self) -> int:
+        """The last match whose result the broker has (acknowledged by the venue or not)."""
+        return self.results.sent
 
     # ------------------------------------------------------------------ incoming
     async def _listen(self, client: aiomqtt.Client) -> None:
@@ -380,12 +359,9 @@ class Bridge:
                 self._ack(message.payload)
                 continue
             if name == venue_status:
-                online = bytes(message.payload) == ONLINE.encode()
-                if online and self._venue_online is not True:  # back: what it has not acknowledged goes again
-                    self._in_flight.clear()
+                if self.results.venue_says(bytes(message.payload) == ONLINE.encode()):  # back online
                     self._results_due = True
                     self._wake.set()
-                self._venue_online = online
                 continue
             if name == ha_status:
                 if bytes(message.payload) == ONLINE.encode():  # Home Assistant restarted: announce again
