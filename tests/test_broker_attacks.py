@@ -247,3 +247,11 @@ def test_broker_config_makes_tls_that_a_cockpit_trusts(tmp_path, capsys):
     finally:
         proc.terminate()
         proc.wait()
+
+
+def test_an_empty_user_name_and_control_characters_in_a_cockpits_name_are_refused():
+    with pytest.raises(ConfigError, match="mqtt.username: must name the broker's user"):
+        BridgeSettings.from_table({"cockpit_id": "c1", "username": " ", "password": "pw"})
+    with pytest.raises(ConfigError, match="mqtt.name: .*no control characters"):
+        BridgeSettings.from_table({"cockpit_id": "c1", "name": "By the\x1b[2Jwindow"})
+    assert BridgeSettings.from_table({"cockpit_id": "c1", "name": "Junto a la ventana"}).name == "Junto a la ventana"

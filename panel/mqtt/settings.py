@@ -28,6 +28,7 @@ import socket
 import ssl
 import types
 import typing
+import unicodedata
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -109,6 +110,8 @@ class BrokerSettings(Table):
                                         "(no + or #, no leading or trailing /)"), value=repr(self.topic_prefix)))
         if self.password is not None and self.username is None:
             bad("password", Text(N_("needs a username")))
+        if self.username is not None and not self.username.strip():
+            bad("username", Text(N_("must name the broker's user (or leave the key out)")))
         if (self.cert_file or self.ca_file) and not self.tls:
             bad("tls", Text(N_("must be true to use ca_file or cert_file")))
         if self.key_file and not self.cert_file:
@@ -153,6 +156,9 @@ class BridgeSettings(BrokerSettings):
                                       "choose another id"), value=repr(self.cockpit_id)))
         if len(self.name) > 64:
             bad("name", Text(N_("at most 64 characters")))
+        elif any(unicodedata.category(c).startswith("C") for c in self.name):
+            bad("name", Text(N_("{value}: no control characters (it is shown on the venue board and in Home "
+                                "Assistant)"), value=repr(self.name)))
         if not PREFIX.match(self.discovery_prefix):
             bad("discovery_prefix", Text(N_("{value}: topic levels without + or #"), value=repr(self.discovery_prefix)))
 
