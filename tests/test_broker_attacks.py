@@ -255,3 +255,10 @@ def test_an_empty_user_name_and_control_characters_in_a_cockpits_name_are_refuse
     with pytest.raises(ConfigError, match="mqtt.name: .*no control characters"):
         BridgeSettings.from_table({"cockpit_id": "c1", "name": "By the\x1b[2Jwindow"})
     assert BridgeSettings.from_table({"cockpit_id": "c1", "name": "Junto a la ventana"}).name == "Junto a la ventana"
+
+
+def test_a_ca_file_that_is_a_fifo_is_said_at_start_not_read(tmp_path):
+    fifo = tmp_path / "ca.pem"
+    os.mkfifo(fifo)
+    with pytest.raises(ConfigError, match="mqtt.ca_file: .*not a regular file"):
+        BridgeSettings.from_table({"cockpit_id": "c1", "tls": True, "ca_file": str(fifo)})

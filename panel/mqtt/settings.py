@@ -123,6 +123,9 @@ class BrokerSettings(Table):
                 bad(key, Text(N_("{file}: cannot be read") if os.path.exists(path) else N_("{file}: file not found"),
                              file=path))
                 unreadable = True
+            elif path and not os.path.isfile(path):  # a FIFO or a device would hang the start on reading it
+                bad(key, Text(N_("{file}: not a regular file"), file=path))
+                unreadable = True
         if self.tls and not unreadable:
             try:
                 self.ssl_context()
