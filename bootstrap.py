@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Set up and run the cockpit with nothing but python3.
 
-    python3 bootstrap.py start      # set up, then start the cockpit
+    python3 bootstrap.py start      # set up, then start the cockpit (play --sim)
     python3 bootstrap.py test       # set up, then run the whole test suite
 
 It makes a virtual environment in .venv, installs the project into it (again only when
 pyproject.toml changed), installs the Debian packages the tests need when it can
-(root or password-less sudo), and hands over. Extra arguments go to the command run.
+(root or password-less sudo), and hands over. Extra arguments go to the command run:
+`start --port 8081` runs `play --sim --port 8081` (added to the simulator, not in its
+place); `start --hardware MAP` runs the built cockpit, without --sim.
 """
 
 from __future__ import annotations
@@ -135,6 +137,13 @@ def ensure_test_packages() -> None:
             say("some tests need them and will fail without them")
 
 
+def start_args(rest: list[str]) -> list[str]:
+    """`play`'s arguments for `start REST`: the simulator with REST added, unless REST
+    names a hardware map (a built cockpit) or says --sim itself."""
+    built = any(a == "--hardware" or a.startswith("--hardware=") for a in rest)
+    return ["play", *([] if built or "--sim" in rest else ["--sim"]), *rest]
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in ("start", "test"):
         print(__doc__)
@@ -143,7 +152,7 @@ def main(argv: list[str]) -> int:
     ensure_venv()
     if what == "start":
         ensure_installed([])
-        cmd = [str(BIN / "penguin-panel"), "play", *(rest or ["--sim"])]
+        cmd = [str(BIN / "penguin-panel"), *start_args(rest)]
     else:
         ensure_installed(["dev"])
         ensure_test_packages()

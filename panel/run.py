@@ -30,7 +30,7 @@ from panel.server.guard import ConnectionGuard, guard_process, start_serving
 from panel.service.history import Retention
 from panel.server.lifecycle import bind_port, first_pin, say, stop_on_signals, until_stopped
 from panel.server.sdnotify import Notifier
-from panel.server.security import PinError, Security, check_pin_format, is_loopback, machine_hosts
+from panel.server.security import PinError, Security, check_pin_format, machine_hosts
 from panel.storage.sqlite import OwnerLock, move_aside
 from panel.storage.store import Store
 
@@ -244,7 +244,7 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
 
             bridge = await mqtt_bridge.start(r.mqtt, cockpit)
         app = build_app(cockpit, security, sim=r.sim, sim_from_network=r.sim_from_network, quiet=quiet,
-                        own_screen=not is_loopback(r.host), lan_host=lan_address() if r.host in ANY_HOST else "")
+                        lan_host=lan_address() if r.host in ANY_HOST else "")
         runner = await start_serving(app, sock, ConnectionGuard(quiet=quiet))
         try:
             port = say_serving(r, sock, owner, started)

@@ -4,6 +4,7 @@ small HTTP client with a cookie jar, for the service's API tests."""
 from __future__ import annotations
 
 import asyncio
+import http.client
 import http.cookiejar
 import json
 import re
@@ -125,7 +126,7 @@ class ServiceThread:
         await self.cockpit.start()
         app = build_app(self.cockpit, self.security, sim=self.sim, static_dir=self.static_dir,
                         sim_from_network=self.sim_from_network, quiet=self.guard.quiet,
-                        own_screen=self.host != "127.0.0.1", help_dir=self.help_dir)
+                        help_dir=self.help_dir)
         quiet_failures(self.loop, self.guard.quiet)
         sock = bind(self.host, 0)
         self.runner = await start_serving(app, sock, self.guard)
@@ -154,17 +155,35 @@ class ServiceThread:
             return fn()
         return asyncio.run_coroutine_threadsafe(call(), self.loop).result(10)
 
-    def client(self) -> "Client":
-        return Client(self.base)
+    def client(self, *, source: str | None = None) -> "Client":
+        """A client on this computer, or sending from `source` (NETWORK: a device of the
+        café's network, as far as the cockpit can tell)."""
+        return Client(self.base, source=source)
+
+
+# A device of the café's network, as the tests play it: another address than this
+# computer's own 127.0.0.1 (loopback still reaches a cockpit served on 127.0.0.1 only).
+NETWORK = "127.0.2.1"
+
+
+class _FromSource(urllib.request.HTTPHandler):
+    def __init__(self, source: str):
+        super().__init__()
+        self.source = source
+
+    def http_open(self, req):
+        return self.do_open(lambda host, **kw: http.client.HTTPConnection(host, source_address=(self.source, 0), **kw),
+                            req)
 
 
 class Client:
     """urllib with a cookie jar; every answer is (status, parsed JSON)."""
 
-    def __init__(self, base: str):
+    def __init__(self, base: str, *, source: str | None = None):
         self.base = base
         self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        handlers = [urllib.request.HTTPCookieProcessor(self.jar)] + ([_FromSource(source)] if source else [])
+        self.opener = urllib.request.build_opener(*handlers)
         self.csrf: str | None = None
 
     def request(self, method: str, path: str, body=None, *, raw: bytes | None = None, headers=None,

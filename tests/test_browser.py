@@ -279,27 +279,43 @@ def test_the_tower_shows_nothing_of_the_card_without_the_code(pages):
     expect(join.locator("#code")).to_have_text(code, timeout=WAIT)
     expect(join.locator("#qr svg")).to_be_visible()
     assert f"/tower?code={code}" in join.text_content("#url")
-    # A phone in the room gets no code from /join; the room's screen, once the game master
-    # pairs it with the PIN, shows it.
-    snoop = pages.open(pages.phone, "/join")
-    expect(snoop.locator("#pair")).to_be_visible(timeout=WAIT)
-    assert code not in snoop.content() and snoop.locator("#qr svg").count() == 0
-    tv = pages.laptop.browser.new_context(viewport={"width": 1920, "height": 1080})
-    try:
-        screen = tv.new_page()
-        screen.goto(pages.base + "/join")
-        expect(screen.locator("#pair")).to_be_visible(timeout=WAIT)
-        screen.fill("#pin", "0000")
-        screen.click("#pair button[type=submit]")
-        expect(screen.locator("#pairerror")).to_contain_text("Wrong PIN", timeout=WAIT)
-        screen.fill("#pin", PIN)
-        screen.click("#pair button[type=submit]")
-        expect(screen.locator("#code")).to_have_text(code, timeout=WAIT)
-        expect(screen.locator("#pair")).to_be_hidden()
-        screen.reload()  # paired for good, not just this page
-        expect(screen.locator("#code")).to_have_text(code, timeout=WAIT)
-    finally:
-        tv.close()
+
+
+def test_a_phone_on_the_network_gets_no_code_and_a_paired_room_screen_does(browser, tmp_path):
+    """Served on the network, opened at its network address (another device than the
+    cockpit's computer, whose every page is the room's): a phone in the room gets no code
+    from /join; the room's screen, once the game master pairs it with the PIN, shows it."""
+    from panel.run import lan_address
+
+    lan = lan_address()
+    if not lan:
+        pytest.skip("this machine has no network address besides loopback")
+    with service(tmp_path, host="0.0.0.0") as base:
+        gm = browser.new_context()
+        phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        tv = browser.new_context(viewport={"width": 1920, "height": 1080})
+        try:
+            code = gm.request.get(base + "/api/join").json()["code"]  # this computer's: the room's
+            lan_base = base.replace("127.0.0.1", lan)
+            snoop = phone.new_page()
+            snoop.goto(lan_base + "/join")
+            expect(snoop.locator("#pair")).to_be_visible(timeout=WAIT)
+            assert code not in snoop.content() and snoop.locator("#qr svg").count() == 0
+            screen = tv.new_page()
+            screen.goto(lan_base + "/join")
+            expect(screen.locator("#pair")).to_be_visible(timeout=WAIT)
+            screen.fill("#pin", "0000")
+            screen.click("#pair button[type=submit]")
+            expect(screen.locator("#pairerror")).to_contain_text("Wrong PIN", timeout=WAIT)
+            screen.fill("#pin", PIN)
+            screen.click("#pair button[type=submit]")
+            expect(screen.locator("#code")).to_have_text(code, timeout=WAIT)
+            expect(screen.locator("#pair")).to_be_hidden()
+            screen.reload()  # paired for good, not just this page
+            expect(screen.locator("#code")).to_have_text(code, timeout=WAIT)
+        finally:
+            for ctx in (gm, phone, tv):
+                ctx.close()
 
 
 def test_the_simulator_tokens_drag_and_feed_the_service(pages):

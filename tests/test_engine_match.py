@@ -257,6 +257,16 @@ def test_challenge_upheld_on_a_completed_card_removes_it_and_the_current_card():
     assert of_type(out, "card_drawn")[-1]["number"] == 4
 
 
+def test_challenge_upheld_says_the_time_counters_the_crew_keeps():
+    """Rule 20: the counters earned stay with the crew; the ruling says how many, so the room
+    does not hand them back."""
+    inputs = [start(0)] + complete_simple(2) + [{"t": 5, "action": "challenge", "team": "Snow", "card": 0},
+                                                 {"t": 6, "action": "rule", "upheld": True}]
+    out = run(inputs, end=100)
+    held = of_type(out, "counter_granted")[-1]["held"]
+    assert held == 2 and of_type(out, "challenge_ruled")[0]["counters_held"] == held
+
+
 def test_challenge_rejected_completes_the_current_card_with_its_counter():
     inputs = [start(0), {"t": 5, "action": "challenge", "team": "Snow"}, {"t": 6, "action": "rule", "upheld": False}]
     out = run(inputs, end=100)

@@ -11,7 +11,8 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-ENGINES = ["panel.games.airlines.engine", "panel.games.kaboom.engine"]
+ENGINES = ["panel.games.airlines.engine", "panel.games.kaboom.engine", "panel.games.ultimatum.engine",
+           "panel.games.pengo_jump.engine"]
 
 
 def contracts() -> dict[str, dict]:

@@ -125,4 +125,4 @@ def test_a_table_no_game_has_lists_every_table_the_file_may_have(tmp_path):
         read_settings(str(f))
     tables = ["service", *(g.settings_table for g in games()), "mqtt"]
     assert [str(p) for p in e.value.problems] == [f"{f}: extra: unknown key (expected one of: {', '.join(tables)})"]
-    assert tables == ["service", "match", "kaboom", "mqtt"]
+    assert tables == ["service", "match", "kaboom", "ultimatum", "pengo_jump", "mqtt"]  # every game registered has its table

@@ -49,6 +49,7 @@ def test_the_wheel_ships_the_maps_and_only_what_exists(installed):
     assert {"panel/maps/reference.toml", "panel/maps/small.toml", "panel/layouts/penguin-airlines.toml"} <= set(names)
     assert any(n.startswith("panel/web/static/") for n in names)
     assert {"panel/web/static/games/index.js", "panel/web/static/games/kaboom/board.js"} <= set(names)  # the games' parts
+    assert "panel/web/static/games/pengo-jump/style.css" in names  # a game's own styles, beside its parts
 
 
 def test_hardware_check_takes_a_shipped_map_by_name(installed):

@@ -86,9 +86,11 @@ _SECTION = Table(fields={
     "label": _text(), "buttons": Array(of=Table(fields=_BUTTON)), "tokens": Array(of=_TOKEN)})
 _MODULE = Table(fields={"id": _NAMED, "name": _text(), "expansion": Bool(default=False), "at": _AT,
                         "sections": Array(of=_SECTION)})
-# [kaboom]: how Penguin Kaboom uses this panel's controls, read by panel.games.kaboom.mapping_file
+# [kaboom], [pengo_jump]: how Penguin Kaboom and Pengo Jump use this panel's controls, read by
+# panel.games.kaboom.mapping_file and panel.games.pengo_jump.mapping
 LAYOUT_FILE = Table(fields={"name": _text("layout"), "format": Field(default=1), "description": Field(),
-                            "cockpit": Array(of=_COCKPIT_BUTTON), "modules": Array(of=_MODULE), "kaboom": Field()})
+                            "cockpit": Array(of=_COCKPIT_BUTTON), "modules": Array(of=_MODULE), "kaboom": Field(),
+                            "pengo_jump": Field()})
 
 
 def _pick(value: Any, side: str) -> Any:

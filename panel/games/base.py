@@ -109,8 +109,9 @@ class ResultLimits:
 
 class Game(Protocol):
     """One game of the cockpit. Implementations: panel/games/airlines/game.py,
-    panel/games/kaboom/game.py. A new game is one package providing this and one line in
-    panel/games/registry.py."""
+    panel/games/kaboom/game.py, panel/games/ultimatum/game.py (a scorekeeper: no control of
+    the panel, every entry an action from the game master's page). A new game is one
+    package providing this and one line in panel/games/registry.py."""
 
     id: str  # the game's word everywhere: "airlines", "kaboom"
     title: str  # its name for people (marked N_(), said in the reader's language)
@@ -199,12 +200,26 @@ class Game(Protocol):
 
     result_limits: ResultLimits | None  # the most a venue result can hold (None: not at a venue)
 
+    # Optional (a game may leave it out; ask with `record_of`): the cockpit's record of this
+    # game over every stored match, for the debrief (GET /api/admin/record?game=ID). `listed`
+    # holds each stored match of the game as the debrief's list has it: its `listing`, with
+    # its `outcome` and `status`. Added for Pengo Jump (issue 26), whose café keeps a record
+    # of games played and won, by mode and by number of players; a game with no such record
+    # has nothing to add.
+    #
+    #     def record(self, listed: list[dict[str, Any]]) -> dict[str, Any]: ...
+
     # ---- scenarios (the scripting contract)
     def read_scenario(self, raw: dict[str, Any], *, file: str | None, base: Any) -> "Scenario":
         """A scenario file of this game, every problem at once (ConfigError)."""
 
     def print_log(self, result: dict[str, Any]) -> None:
         """A scenario's result as a log a person reads (`penguin-panel replay FILE`)."""
+
+
+def record_of(game: Game) -> Any:
+    """The game's `record` (see `Game`), or None for a game that keeps none."""
+    return getattr(game, "record", None)
 
 
 class Scenario(Protocol):

@@ -11,8 +11,10 @@ from typing import Any, Iterator
 from panel.games.airlines.game import GAME as AIRLINES
 from panel.games.base import Game
 from panel.games.kaboom.game import GAME as KABOOM
+from panel.games.pengo_jump.game import GAME as PENGO_JUMP
+from panel.games.ultimatum.game import GAME as ULTIMATUM
 
-GAMES: dict[str, Game] = {g.id: g for g in (AIRLINES, KABOOM)}
+GAMES: dict[str, Game] = {g.id: g for g in (AIRLINES, KABOOM, ULTIMATUM, PENGO_JUMP)}
 DEFAULT = AIRLINES.id  # a match or a scenario that names no game: the cockpit's own game
 
 

@@ -1,10 +1,13 @@
-"""The pages' live sockets: one `Peer` per page, with a bounded queue and a writer task, so
-a slow phone never holds up what it follows (the cockpit, the venue: any hub with
-subscribe/unsubscribe); its messages are dropped and it is disconnected instead."""
+"""Who is on the other end: whether a request comes from this computer (`from_this_computer`,
+the one place that decides it), and the pages' live sockets: one `Peer` per page, with a
+bounded queue and a writer task, so a slow phone never holds up what it follows (the
+cockpit, the venue: any hub with subscribe/unsubscribe); its messages are dropped and it
+is disconnected instead."""
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 from typing import Any, Iterable
 
@@ -15,6 +18,32 @@ from panel.server.message import Message
 REVOKED = 4403  # "forbidden", in the private range of WebSocket close codes: the page must ask again
 HEARTBEAT = 20.0  # seconds between pings: a page gone without a word is noticed
 MAX_MESSAGE = 4096  # bytes a page may send (pages only listen)
+
+
+# This computer's own addresses: its screen (the kiosk on the room's TV) and, on a laptop,
+# every browser of the quickest game. Only these two: no device of the café's network can
+# send from them, and the tests stand the rest of 127/8 in for the network's devices.
+THIS_COMPUTER = frozenset({ipaddress.ip_address("127.0.0.1"), ipaddress.ip_address("::1")})
+
+
+def this_computer(address: str | None) -> bool:
+    """Whether a peer's address is this computer's: 127.0.0.1 or ::1, also written as the
+    IPv4-mapped ::ffff:127.0.0.1 that a socket served on "::" hands out for IPv4."""
+    if not address:
+        return False
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:  # a Unix socket, a test's fake transport: not an address of this computer
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip in THIS_COMPUTER
+
+
+def from_this_computer(request: web.BaseRequest) -> bool:
+    """Whether `request` was sent from this computer (by its peer's address, never by a
+    header a client writes): the cockpit trusts such a page as the room's own screen."""
+    return this_computer(request.remote)
 
 
 class Peer:

@@ -4,9 +4,11 @@ PIN hashing, lockouts, tokens, are panel/server/security.py's)."""
 
 from __future__ import annotations
 
+import json
+
 from aiohttp import web
 
-from panel.core.i18n import N_
+from panel.core.i18n import N_, render
 from panel.server.body import json_body
 from panel.server.replies import error, said
 from panel.server.security import LoginRefused, Security
@@ -21,15 +23,22 @@ def check_same_origin(request: web.Request) -> None:
         raise web.HTTPForbidden(text=N_("cross-site request refused (Origin or Referer is not this host)"))
 
 
+def signed_out(request: web.Request, message: str) -> web.HTTPForbidden:
+    """403 with {"error": one line, "signed_out": true}: the page shows its sign-in form by
+    the flag, whatever language the line is in."""
+    body = {"error": render(said(request), message, {}), "signed_out": True}
+    return web.HTTPForbidden(text=json.dumps(body), content_type="application/json")
+
+
 def require_admin(request: web.Request, *, changes_state: bool = True):
     security = request.app[SECURITY]
     session = security.session(request.cookies.get(COOKIE))
-    if session is None:
-        raise web.HTTPForbidden(text=N_("log in with the game master's PIN first"))
+    if session is None:  # never signed in, expired, or ended by a new PIN
+        raise signed_out(request, N_("log in with the game master's PIN first"))
     if changes_state:
         check_same_origin(request)
-        if not security.check_csrf(session, request.headers.get("X-CSRF-Token")):
-            raise web.HTTPForbidden(text=N_("missing or wrong X-CSRF-Token header"))
+        if not security.check_csrf(session, request.headers.get("X-CSRF-Token")):  # a sign-in elsewhere replaced it
+            raise signed_out(request, N_("missing or wrong X-CSRF-Token header"))
     return session
 
 

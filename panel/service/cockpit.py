@@ -41,7 +41,7 @@ from panel.games.base import Build, Engine
 from panel.games.registry import DEFAULT, game_of
 from panel.service import game_master, inputs, restore as restoring, walk_up
 from panel.service.fan_out import FanOut
-from panel.service.join_codes import JoinCodes, code_ok
+from panel.service.join_codes import IDLE_SECONDS, JoinCodes, code_ok
 from panel.service.panel import whole_panel
 from panel.service.ports import Entry, MatchLog as Store, MatchRecord
 from panel.service.presentation import SERVICE_FIELDS, Presentation, public_event  # noqa: F401 (their old home)
@@ -129,7 +129,7 @@ class Cockpit:
         self.saving = Saving(store, publish=lambda: self._publish([]))
         # Why the last START with no match in play set nothing up (the board says it), or None.
         self.walk_up_problem: Text | None = None
-        self.codes = JoinCodes(store, unsaved=self.saving.unsaved)
+        self.codes = JoinCodes(store, unsaved=self.saving.unsaved, clock=clock)
         self._task: asyncio.Task | None = None
         self.started = False
 
@@ -137,6 +137,7 @@ class Cockpit:
     async def start(self) -> None:
         self.store.listener = self.saving.listener(asyncio.get_running_loop(), self.queue)
         restoring.restore(self)  # the latest match back from the store's log
+        self.codes.restarted(self.record.code if self.record is not None else None, in_play=self.active)
         try:
             await self.store.flushed()  # what the restore wrote (a restart's pause) is kept before anyone is served
         except StoreUnavailable as e:  # the card cannot be written: the cockpit starts, and says so
@@ -285,8 +286,9 @@ class Cockpit:
     def _timeout(self) -> float | None:
         now = self.now()
         frames = self.fan_out.effects_wait(now)
-        if not self.active:
-            return frames
+        if not self.active:  # the LEDs' frames, and the moment the table counts as idle
+            waits = [w for w in (frames, self.codes.idle_in()) if w is not None]
+            return min(waits) if waits else None
         waits = [] if frames is None else [frames]
         due = self.match.next_deadline()
         if due is not None:
@@ -297,6 +299,8 @@ class Cockpit:
         return max(0.0, min(waits)) if waits else None
 
     def _on_timer(self) -> None:
+        if not self.active and self.codes.idle_in() == 0:
+            self._new_group()
         if self.active:
             t = self.stamp(self.clock())
             try:
@@ -392,5 +396,15 @@ class Cockpit:
 
     def set_status(self, status: str) -> None:
         """The match's status, in the store when it can write (else kept in memory: it follows from the log)."""
+        was_active = self.record.status == "active"
         self.saving.set_status(self.record.id, status)
         self.record = replace(self.record, status=status)
+        if was_active and status != "active":  # its group keeps the code, or not (join_codes.py)
+            self.codes.over(self.record.code, abandoned=status == "abandoned")
+
+    def _new_group(self) -> None:
+        """The table idle: a new code for the next group; the last group's phones must scan it."""
+        code = self.codes.renew()
+        self.fan_out.revoke_towers(code)
+        log.info("no match in play for %d min: a new join code for the next group", IDLE_SECONDS // 60)
+        self._publish([])

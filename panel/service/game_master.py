@@ -27,22 +27,23 @@ if TYPE_CHECKING:
 log = logging.getLogger("penguin-panel")
 
 
-def set_up_match(owner: "Cockpit", body: Any) -> dict[str, Any]:
-    """A new match on `owner` (on its task): its id and join code."""
+def set_up_match(owner: "Cockpit", body: Any, *, new_group: bool = True) -> dict[str, Any]:
+    """A new match on `owner` (on its task): its id and join code. `new_group`: the game
+    master's match, for a new group (a new code if the last group still holds it); a
+    walk-up's is the group at the table, which keeps its code (join_codes.py)."""
     if not isinstance(body, dict):
         raise Refused(400, N_("the body must be a JSON object"))
     why = refusal(owner.match, Action("new_match", owner.now()))
     if why is not None:
         raise Refused.by_engine(why)
     game, match = new_match(body, build=owner.build, positions=owner.positions, language=owner.language)
-    code = owner.codes.next
+    code = owner.codes.for_match(new_group=new_group)
     try:
         owner.record = owner.store.create_match(stored(game, match), dict(owner.positions), code)
     except StoreWriteError as e:
         raise owner.saving.unsaved(e) from None
     owner.saving.saved()
     match_id = owner.record.id
-    owner.codes.renew()
     owner.begin(match, at=0.0)
     owner.walk_up_problem = None
     owner.fan_out.revoke_towers(code)

@@ -19,7 +19,8 @@ from typing import Any
 
 from panel.core.errors import ConfigError, Problem
 from panel.core.i18n import N_, SOURCE, Several, Text, _, ngettext, system, translations
-from panel.games.registry import UnknownGame, game_of
+from panel.games.base import Game, record_of
+from panel.games.registry import UnknownGame, game_of, named_in
 from panel.service.replay import replay_events
 from panel.core.errors import BadRow, StoreWriteError
 from panel.service.ports import Entry, MatchLog as Store, MatchRecord, Summary
@@ -147,6 +148,18 @@ def outcome_of(store: Store, record: MatchRecord) -> str | None:
         return json.loads(summary_of(store, record).json).get("outcome")
     except (CannotRebuild, UnknownGame):
         return None
+
+
+def record(store: Store, game: Game) -> dict[str, Any] | None:
+    """The cockpit's record of `game` over every stored match of it (`Game.record`, None
+    for a game that keeps none): each match as the debrief lists it, with how it came out
+    (its summary's outcome, made once per match)."""
+    keeps = record_of(game)
+    if keeps is None:
+        return None
+    listed = [{**game.listing(r.settings), "outcome": outcome_of(store, r), "status": r.status}
+              for r in store.iter_matches() if named_in(r.settings) == game.id]
+    return keeps(listed)
 
 
 def said_in(summary: str, language: str) -> str:

@@ -24,7 +24,9 @@ if TYPE_CHECKING:
     from panel.service.cockpit import Cockpit
 
 # What GET /api/state adds to the engine's snapshot: the service's, not the match's.
-SERVICE_FIELDS = ("match_id", "status", "link", "walk_up_problem", "store_error", "unsaved")
+# "join" changes with each new join code (the pages showing it ask /api/join again); it
+# is never the code.
+SERVICE_FIELDS = ("match_id", "status", "link", "walk_up_problem", "store_error", "join", "unsaved")
 
 
 def public_event(event: GameEvent) -> dict[str, Any]:
@@ -69,6 +71,7 @@ class Presentation:
         state["link"] = link_status(o.sources, sim=o.sim)
         error = o.saving.error
         state["store_error"] = tr.gettext(error) if error else None
+        state["join"] = o.codes.version
         state["unsaved"] = o.unsaved.text(tr) if o.unsaved else None
         return state
 

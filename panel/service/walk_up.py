@@ -45,7 +45,7 @@ def set_up(owner: "Cockpit", game: Game, control: str) -> bool:
     if owner.active:
         owner.set_status("finished")
     try:
-        set_up_match(owner, {"game": game.id, **body})
+        set_up_match(owner, {"game": game.id, **body}, new_group=False)  # the group at the table keeps its code
     except Refused as e:  # e.g. default teams a settings file got wrong: said, not raised
         log.warning("no match could be set up at the panel: %s", e)
         owner.walk_up_problem = Text(game.walk_up_problem, why=e.said)

@@ -45,6 +45,9 @@ CHROMIUM_FLAGS = (
     "--overscroll-history-navigation=0",
 )
 BROWSERS = ("chromium", "chromium-browser")  # Debian's name; older Raspberry Pi OS images'
+# The unit's RuntimeDirectory=penguin-panel-kiosk (systemd/penguin-panel-kiosk.service):
+# systemd makes it at each start and hands it over as $RUNTIME_DIRECTORY.
+UNIT_RUNTIME_DIRECTORY = Path("/run/penguin-panel-kiosk")
 
 
 def board_url(port: int, host: str = "127.0.0.1") -> str:
@@ -65,13 +68,16 @@ def find_browser() -> str | None:
     return None
 
 
-def profile_dir(env: dict[str, str] | None = None) -> Path | None:
+def profile_dir(env: dict[str, str] | None = None, *, unit: bool = False) -> Path | None:
     """Where Chromium keeps its profile: the unit's RuntimeDirectory (a tmpfs that systemd
     empties when the kiosk stops), else the login session's runtime folder; None without
-    either (cage needs XDG_RUNTIME_DIR anyway)."""
+    either (cage needs XDG_RUNTIME_DIR anyway). `unit`: the unit's folder wherever this
+    runs (what `--print` shows: the command the unit runs, from any shell)."""
     env = os.environ if env is None else env
     if env.get("RUNTIME_DIRECTORY"):
         return Path(env["RUNTIME_DIRECTORY"].split(":")[0]) / "chromium"
+    if unit:
+        return UNIT_RUNTIME_DIRECTORY / "chromium"
     if env.get("XDG_RUNTIME_DIR"):
         return Path(env["XDG_RUNTIME_DIR"]) / "penguin-panel-kiosk" / "chromium"
     return None

@@ -42,6 +42,9 @@ MEANINGS = {
     "kaboom.custom": "a custom mission's numbers (time_per_player, alert_seconds, recharge_seconds, "
                      "recharge_above_start)",
     "kaboom.missions": "a café's own copy of panel/games/kaboom/missions.toml",
+    "pengo_jump.walk_up": "a Pengo Jump draw button pressed with no match in play sets a game up",
+    "pengo_jump.mode": "the walk-up game's mode (happy: Happy Penguins, sea_lions: Sea Lions Adventure)",
+    "pengo_jump.players": "the walk-up game's players: their names in the order they play, or how many (1: solo)",
     "mqtt.host": "the venue's MQTT broker (a host name or an address)",
     "mqtt.port": "the broker's port (default 1883, or 8883 with TLS)",
     "mqtt.tls": "connect with TLS (needed for ca_file and cert_file)",
@@ -274,6 +277,7 @@ def settings_tables() -> dict[str, tuple[str, list[tuple]]]:
     """Each file's tables: title -> (what it is, rows (table, key, type, default, meaning))."""
     from panel.games.kaboom.game import DEFAULTS_TABLE as KABOOM_DEFAULTS  # the game checks its own table
     from panel.games.kaboom.settings import KaboomSettings
+    from panel.games.pengo_jump.game import DEFAULTS_TABLE as PENGO_DEFAULTS
     from panel.mqtt.settings import BridgeSettings, BrokerSettings
     from panel.run import DEFAULT_PORT, SERVICE
     from panel.service.history import DEFAULT_KEEP_DAYS, Retention
@@ -288,7 +292,8 @@ def settings_tables() -> dict[str, tuple[str, list[tuple]]]:
             "`penguin-panel play --settings FILE` (on a Pi: `/etc/penguin-panel/settings.toml`). "
             "Every table is optional; every key is checked at start, one line per mistake.",
             schema_rows("service", SERVICE, defaults=service_defaults) + match_rows("match", "file")
-            + schema_rows("kaboom", KABOOM_DEFAULTS) + dataclass_rows("mqtt", BridgeSettings)),
+            + schema_rows("kaboom", KABOOM_DEFAULTS) + schema_rows("pengo_jump", PENGO_DEFAULTS)
+            + dataclass_rows("mqtt", BridgeSettings)),
         "The venue's settings file": (
             "`penguin-panel venue --settings FILE` (`/etc/penguin-panel/venue.toml`).",
             dataclass_rows("venue", VenueSettings) + dataclass_rows("mqtt", BrokerSettings)),

@@ -28,12 +28,12 @@ from panel.server.app import web_app
 from panel.server.body import json_body
 from panel.server.guard import Quiet
 from panel.server.pages import catalog_response, serve_help, serve_page, serve_static
-from panel.server.peers import REVOKED, Peer, follow, going_away, open_socket
+from panel.server.peers import REVOKED, Peer, follow, from_this_computer, going_away, open_socket
 from panel.server.replies import error, refused, said
 from panel.server.security import PinError, Security, is_loopback, split_host
 from panel.server.sessions import COOKIE, SECURITY, admin_login, check_same_origin, require_admin
 from panel.service.cockpit import Cockpit
-from panel.service.history import CannotRebuild, NotStored, debrief_json, outcome_of
+from panel.service.history import CannotRebuild, NotStored, debrief_json, outcome_of, record as history_record
 from panel.web.drawing import qr_svg
 
 log = logging.getLogger("penguin-panel")
@@ -51,11 +51,6 @@ QR_CODES = web.AppKey("qr_codes", OrderedDict)
 QR_KEPT = 4  # join addresses whose QR code is kept drawn (this match's and the next one's)
 MATCHES_PAGE = 50  # matches per page of the debrief's list
 SIM_ONLY = N_("the simulator runs only with penguin-panel play --sim")
-# A cockpit serving the network counts a browser on the Pi itself (the kiosk's, on the
-# room's TV) as a room screen: it connects from 127.0.0.1. Listening on 127.0.0.1 only
-# (--sim on a laptop), every browser is on this machine, so none is special.
-OWN_SCREEN = web.AppKey("own_screen", bool)
-OWN_SCREEN_ADDRESSES = ("127.0.0.1", "::1")
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -144,10 +139,11 @@ async def get_sounds(request: web.Request) -> web.Response:
 async def get_join(request: web.Request) -> web.Response:
     """The tower's join code, address and QR code (the match's, or while none runs the next
     one's): for a game master's session or a room screen only (see security.py). The code
-    opens the tower's card, so nobody gets it just by asking the network."""
+    opens the tower's card, so nobody gets it just by asking the network. A page of this
+    computer is the room's own screen (the kiosk on the Pi; every window of the quickest
+    game on a laptop, which is served to this computer only): nobody types a PIN there."""
     security = request.app[SECURITY]
-    own_screen = request.app[OWN_SCREEN] and request.remote in OWN_SCREEN_ADDRESSES
-    if (not own_screen and security.session(request.cookies.get(COOKIE)) is None
+    if (not from_this_computer(request) and security.session(request.cookies.get(COOKIE)) is None
             and not security.screen_ok(request.cookies.get(SCREEN))):
         return error(403, N_("the join code shows only on the room's screen and the game master's page: "
                              "pair this screen with the game master's PIN"), request)
@@ -185,7 +181,7 @@ async def get_games(request: web.Request) -> web.Response:
 
 async def sim_input(request: web.Request) -> web.Response:
     check_same_origin(request)
-    if not request.app[SIM_FROM_NETWORK] and not is_loopback(request.remote):
+    if not request.app[SIM_FROM_NETWORK] and not from_this_computer(request):
         # Anyone on the network could otherwise play the panel without the PIN.
         return error(403, N_("the simulated panel takes presses only on the computer running the cockpit, opened at "
                              "127.0.0.1 (sim_from_network = true in the settings file's [service] table lets other "
@@ -379,6 +375,24 @@ async def match_debrief(request: web.Request) -> str:
         raise Refused(422, e.said) from None
 
 
+async def admin_record(request: web.Request) -> web.Response:
+    """GET /api/admin/record?game=ID: the cockpit's record of a game over its stored matches
+    (panel.service.history.record), read on the store's reader thread; 404 for a game that
+    keeps none."""
+    require_admin(request, changes_state=False)
+    name = request.query.get("game", "")
+    try:
+        game = game_named(name)
+    except UnknownGame:
+        return error(400, N_("game: {value} is not a game of this cockpit ({games})"), request, value=repr(name[:40]),
+                     games=", ".join(g.id for g in games()))
+    store = request.app[COCKPIT].store
+    kept = await store.run(history_record, store, game)
+    if kept is None:
+        return error(404, N_("{game} keeps no record of its matches"), request, game=game.id)
+    return web.json_response({"game": game.id, **kept})
+
+
 async def admin_debrief(request: web.Request) -> web.Response:
     require_admin(request, changes_state=False)
     return web.Response(text=await match_debrief(request), content_type="application/json")
@@ -424,7 +438,7 @@ async def close_sockets(app: web.Application) -> None:
 
 def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static_dir: Path | None = None,
               lan_host: str = "", sim_from_network: bool = False, quiet: Quiet | None = None,
-              own_screen: bool = False, help_dir: Path | None = None) -> web.Application:
+              help_dir: Path | None = None) -> web.Application:
     """help_dir: the built guide served at /help/ (the one shipped with the package without it)."""
     app = web_app(security, static_dir=static_dir, quiet=quiet, language=lambda: cockpit.language)
     app[COCKPIT] = cockpit
@@ -432,7 +446,6 @@ def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static
     app[SIM_FROM_NETWORK] = sim_from_network
     app[LAN_HOST] = lan_host
     app[QR_CODES] = OrderedDict()
-    app[OWN_SCREEN] = own_screen
     r = app.router
     r.add_get("/", page_handler("index"))
     for name in PAGES:
@@ -455,6 +468,7 @@ def build_app(cockpit: Cockpit, security: Security, *, sim: bool = False, static
     r.add_get("/api/admin/status", admin_status)
     r.add_get("/api/admin/matches", admin_matches)
     r.add_get("/api/admin/debrief", admin_debrief)
+    r.add_get("/api/admin/record", admin_record)
     r.add_get("/api/admin/debrief.csv", admin_debrief_csv)
     r.add_get("/ws", websocket)
     app.on_shutdown.append(close_sockets)

@@ -84,6 +84,9 @@ def broker_config(args) -> int:
     for user in users:
         print(f"sudo mosquitto_passwd {'-c ' if first else ''}{args.password_file} {user}", file=sys.stderr)
         first = False
+    # Mosquitto runs as the user mosquitto: it refuses a password file it cannot read, and
+    # warns about one anybody may read (mosquitto_passwd -c leaves it root's, mode 600).
+    print(f"sudo chown root:mosquitto {args.password_file} && sudo chmod 640 {args.password_file}", file=sys.stderr)
     if made is not None:
         print("# " + _("the broker's TLS certificate is {cert}; copy the venue's CA {ca} to every cockpit "
                        "(its [mqtt] ca_file, with tls = true and port = {port})").format(

@@ -4,7 +4,7 @@ The kiosk unit (systemd/penguin-panel-kiosk.service) runs it; it becomes cage ru
 Chromium on the board (panel/tools/kiosk.py says which flags and why).
 
     penguin-panel kiosk --settings /etc/penguin-panel/settings.toml
-    penguin-panel kiosk --print      # the command it would run
+    penguin-panel kiosk --print      # the command the unit runs (from any shell)
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ def register(sub) -> None:
                    help=_("the cockpit's settings file: the board is opened on its port (default 8080)"))
     p.add_argument("--url", metavar=_("URL"),
                    help=_("open this address instead of the board of the cockpit on this machine"))
-    p.add_argument("--print", action="store_true", dest="print_only", help=_("print the command, do not run it"))
+    p.add_argument("--print", action="store_true", dest="print_only",
+                   help=_("print the command the kiosk unit runs, do not run it"))
     p.set_defaults(func=kiosk)
 
 
@@ -39,7 +40,7 @@ def kiosk(args) -> int:
             raise ConfigError(Problem(args.settings, "service.port", Text(N_("0 picks a free port at each start: "
                                                                              "the kiosk needs a fixed one to find the board"))))
         url = k.board_url(port)
-    profile = k.profile_dir()
+    profile = k.profile_dir(unit=args.print_only)  # printed: the unit's, even from an ssh shell
     if profile is None:
         raise ConfigError(Problem(None, None, Text(N_("XDG_RUNTIME_DIR is not set: run the kiosk from its systemd "
                                                       "unit or a login session on this machine"))))

@@ -58,14 +58,23 @@ def list_matches(args) -> int:
     with _open(args.db) as store:
         shown = 0
         for r in islice(store.iter_matches(), args.limit):
-            teams = ", ".join([t["name"] for t in r.settings.get("teams", [])]
-                              or [p.get("name") or p["colour"] for p in r.settings.get("players", [])])
+            teams = ", ".join(str(t) for t in _sides(r.settings))
             removed = _("  (log removed, debrief kept)") if r.pruned else ""
             print(f"{r.id:>4}  {r.created}  {r.status:<9} {r.settings.get('mode', '?'):<11} {teams}{removed}")
             shown += 1
         if not shown:
             print(_("no matches stored yet"))
     return 0
+
+
+def _sides(settings: dict) -> list:
+    """A stored match's teams or players, as its game lists them (`Game.listing`)."""
+    from panel.games.registry import UnknownGame, game_of
+
+    try:
+        return [t for t in game_of(settings).listing(settings)["teams"] if t]
+    except UnknownGame:  # a match of a game this cockpit no longer has
+        return []
 
 
 def export_match(args) -> int:

@@ -74,7 +74,7 @@ function modeChanged() {
 }
 
 // ---------------------------------------------------------------- actions
-const isSignedOut = (e) => e.status === 401 || (e.status === 403 && /session|sign|log ?in|csrf/i.test(e.message));
+const isSignedOut = (e) => e.status === 401 || e.signedOut; // the server's flag, never its words
 
 function signedOut(e) {
   csrf.clear();
@@ -243,8 +243,10 @@ function offer(select, values, text) {
   select.disabled = !values.length;
 }
 
-// What a game's part may use of the page.
-const page = { offer, declaredBody };
+// What a game's part may use of the page: `action(name, params)` sends an action through the
+// page's one action path (its answer, or null with the reason shown), for a game whose
+// part enters its own (a scorekeeper's entries).
+const page = { offer, declaredBody, action };
 
 let shown = null; // the game of the match shown
 
@@ -347,6 +349,7 @@ $("#login").addEventListener("submit", async (ev) => {
     notice("");
     settingsMessage("");
     await refreshStatus();
+    refreshCode(); // asked before the sign-in, it was refused; the match has not changed since
   } catch (e) {
     error(e.status === 429 ? t("Too many wrong PINs: wait a minute.") : e.status === 403 ? t("Wrong PIN.") : e.message);
   }
@@ -450,8 +453,8 @@ connect("board", {}, {
   status: liveBadge(),
   state: (m) => {
     show(m.state);
-    // The join code changes with the match, and at its end (the next match's, made ahead).
-    const key = `${m.state.match_id}/${m.state.status}`;
+    // The join code may change with the match, at its end, and for a new group (its version).
+    const key = `${m.state.match_id}/${m.state.status}/${m.state.join}`;
     if (key !== show.codeFor) { show.codeFor = key; refreshCode(); }
   },
   event: (m) => logEvent(m.event),

@@ -29,8 +29,18 @@ function flash(kind) {
   main.classList.add(`flash-${kind}`);
 }
 
+// The result box: shown with its title and text once the game is over, hidden until then.
+function result(over, title, text) {
+  $("#resultend").textContent = "";
+  $("#result").classList.toggle("hidden", !over);
+  if (over) {
+    $("#resulttitle").textContent = title;
+    $("#resulttext").textContent = text;
+  }
+}
+
 // What a game's part may use of the board.
-const board = { pips, flash, live: () => live, render, lastSeconds: () => cues.lastSeconds(gameOf(live)) };
+const board = { pips, flash, result, live: () => live, render, lastSeconds: () => cues.lastSeconds(gameOf(live)) };
 
 function render() {
   const s = live;

@@ -41,7 +41,8 @@ export function fmtSeconds(s) {
 // ---------------------------------------------------------------- HTTP
 
 export class ApiError extends Error {
-  constructor(status, message) { super(message); this.status = status; }
+  // signedOut: the server's own flag (no session, or its token replaced), in any language.
+  constructor(status, message, signedOut = false) { super(message); this.status = status; this.signedOut = signedOut; }
 }
 
 // Kept where the session cookie is: shared by every tab of this origin. (In sessionStorage a
@@ -71,7 +72,7 @@ export async function api(path, { method = "GET", body, admin = false } = {}) {
   let data = null;
   try { data = await res.json(); } catch (e) { data = null; }
   if (!res.ok) {
-    throw new ApiError(res.status, (data && data.error) || `${res.status} ${res.statusText}`);
+    throw new ApiError(res.status, (data && data.error) || `${res.status} ${res.statusText}`, Boolean(data && data.signed_out));
   }
   return data;
 }
@@ -280,6 +281,15 @@ export const challengedCard = (card) => (card === "current" ? t("the card in pla
 // Who called a challenge: a team, or the game master.
 export const challenger = (team) => team ?? t("the game master");
 
+// An upheld challenge: the cards discarded, and the time counters the crew keeps (rule 20),
+// said so that nobody hands them back.
+export function rulingUpheldText(e) {
+  const n = e.counters_held;
+  const held = n === undefined ? "" : " " + (n ? tn("The crew keeps its {n} time counter.",
+    "The crew keeps its {n} time counters.", n) : t("The crew holds no time counter."));
+  return t("Challenge upheld: the cards are discarded.") + held;
+}
+
 export function describeEvent(e) {
   switch (e.type) {
     case "turn_started": return e.team ? t("{whose} turn started", { whose: possessive(e.team) }) : t("A team's turn started");
@@ -289,7 +299,7 @@ export function describeEvent(e) {
     case "counter_granted": return t("The crew took a time counter");
     case "counter_spent": return t("The crew spent a time counter: the timer is full again");
     case "challenge": return t("Challenge by {team} on {card}", { team: challenger(e.team), card: challengedCard(e.card) });
-    case "challenge_ruled": return e.upheld ? t("Challenge upheld: the cards are discarded") : t("Challenge rejected: the card counts");
+    case "challenge_ruled": return e.upheld ? rulingUpheldText(e) : t("Challenge rejected: the card counts");
     case "turn_ended": return t("Turn over ({why}). {result}", { why: endedText(e), result: turnResultText(e) });
     case "round_ended": return t("Round {round} is over", { round: e.round ?? "" });
     case "game_ended": return e.reason === "abandoned" ? t("The match was abandoned") : e.reason === "ended" ? t("The game master ended the match") : t("The match is over");

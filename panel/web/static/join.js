@@ -4,7 +4,7 @@
 // gives it to nobody else.
 import { $, api, post, t, csrf, connect, liveBadge, onLanguage } from "/static/common.js";
 
-let joinFor; // the match (and its status) whose code is shown: a new match or its end brings another
+let joinFor; // the match (its status, its code's version) whose code is shown: a change may bring another
 
 function shown(yes) {
   for (const id of ["#qr", "#coderow", "#url"]) $(id).classList.toggle("hidden", !yes);
@@ -63,7 +63,7 @@ onLanguage(load); // its note in the new language
 connect("board", {}, {
   status: liveBadge(),
   state: (m) => {
-    const key = m.state && `${m.state.match_id}/${m.state.status}`;
+    const key = m.state && `${m.state.match_id}/${m.state.status}/${m.state.join}`; // join: a new code
     if (key && key !== joinFor) { const first = joinFor === undefined; joinFor = key; if (!first) load(); }
   },
 });

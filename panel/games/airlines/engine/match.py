@@ -594,8 +594,9 @@ class Match:
                 discarded.append(turn.card.number)
                 self._pile.set_aside(turn.card)
                 turn.card = None
+            # The counters the crew holds stay with it (rule 20): the event says how many.
             out.append(GameEvent(t, "challenge_ruled", {"upheld": True, "discarded": discarded,
-                                                        "completed": len(turn.completed)}))
+                                                        "completed": len(turn.completed), "counters_held": turn.held}))
             self._resume("challenge", t, out)
             # Dealt even when another pause (game master, lost link) still holds the timer:
             # the turn must not go on without a card.

@@ -111,6 +111,7 @@ export function show(s, page) {
       { team: challenger(c.team), card: challengedCard(c.card), number: c.number })
     : t("Open challenge by {team} on {card}: rule on it.", { team: challenger(c.team), card: challengedCard(c.card) });
   $("#chinfo").classList.toggle("hidden", !has || s.finished);
+  wordRuling(c);
   const endNote = s.ending && !s.finished
     ? (s.round_left?.length ? t("The match ends at the end of round {round}: {teams} still to play.", { round: s.round, teams: s.round_left.join(", ") })
       : t("The match ends at the end of round {round}.", { round: s.round }))
@@ -119,6 +120,17 @@ export function show(s, page) {
   $("#endinfo").classList.toggle("hidden", !endNote);
   if ($("#enddialog").open) endChoices(s);
   showDoneCards(s);
+}
+
+// The ruling's two buttons say what each does to the cards of this challenge (rules 20, 21):
+// upheld, the challenged card and the card in play are discarded; rejected, the card in play
+// counts as completed (a completed card challenged stands as it was).
+function wordRuling(c) {
+  const done = c && c.card !== "current" ? { card: challengedCard(c.card) } : null;
+  $("#upheld").textContent = done ? t("Uphold: {card} and the card in play are discarded", done)
+    : t("Uphold: the card in play is discarded");
+  $("#rejected").textContent = done ? t("Reject: {card} stands and the card in play counts", done)
+    : t("Reject: the card in play counts");
 }
 
 // Another game's match on the page: no challenge is offered.

@@ -10,7 +10,7 @@
 // The game's part of the board (board.js): update(s) when a state comes, show(s, board),
 // describe(e), event(e, board), tick(s, board), leave(board).
 import { $, el, api, t, tn, Clock, fmtSeconds, describeEvent, hasMatch, pauseText, turnResultText, endedText,
-  matchEndText, possessive, challenger, linkLost } from "/static/common.js";
+  matchEndText, possessive, challenger, challengedCard, linkLost, rulingUpheldText } from "/static/common.js";
 
 // How long each stage of a turn's end stays on screen (ms): long enough to read across a room.
 const HOLD_MS = 1500;
@@ -30,7 +30,7 @@ window.boardMoments = []; // the stages shown: { stage, ... }
 async function showJoin(s) {
   const show = s.status !== "active" || s.finished || s.phase === "between_turns";
   $("#joinbox").classList.toggle("hidden", !show);
-  const key = `${s.match_id}/${s.status}`; // a new match, or the end of one, brings another code
+  const key = `${s.match_id}/${s.status}/${s.join}`; // a new match, its end, a new group: maybe another code
   if (!show || key === joinFor) return;
   joinFor = key;
   try {
@@ -159,10 +159,15 @@ function showTurn(s, board) {
   } else if (s.phase === "paused") {
     const why = pauseText(s);
     cls = linkLost(s) ? "lost" : "paused";
-    text = why || t("Challenge by {team}: the game master rules", { team: challenger(s.challenge.team) });
+    // Which card is challenged: the room checks it against the tower's words.
+    text = why || t("Challenge by {team} on {card} (card number {number}): the game master rules",
+      { team: challenger(s.challenge.team), card: challengedCard(s.challenge.card), number: s.challenge.number });
   } else if (between) {
     cls = "paused";
     text = t("Next: {team} — crew, reset the tokens, then press START", { team: s.team });
+  } else if (ruled && performance.now() < ruled.until && s.phase === "in_turn") {
+    cls = "paused"; // the ruling stays a few seconds: the new card's words follow at once in the ticker
+    text = ruled.text;
   }
   banner.textContent = text;
   banner.className = `banner ${cls}`;
@@ -250,7 +255,13 @@ export function leave() {
 
 export const describe = (e) => describeEvent(e);
 
+// The last upheld ruling, said in the banner for RULING_MS: which cards went, which counters stay.
+const RULING_MS = 8000;
+let ruled = null;
+
 export function event(e, board) {
+  if (e.type === "challenge_ruled") ruled = e.upheld ? { text: rulingUpheldText(e), until: performance.now() + RULING_MS } : null;
+  else if (e.type === "turn_started" || e.type === "turn_ended") ruled = null;
   if (e.type === "mistake") board.flash("mistake");
   else if (e.type === "card_completed") board.flash("card");
   else if (e.type === "challenge") board.flash("challenge");

@@ -1,0 +1,1 @@
+"""Pengo Jump as a game of the cockpit: the companion that keeps the bag (see game.py)."""
