@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 from panel.games.airlines.engine import MatchSettings
 from panel.games.registry import DEFAULT, game_named, games
-from panel.core.errors import ConfigError, Problem, StoreError
+from panel.core.errors import ConfigError, DatabaseUnusable, Problem, StoreError
 from panel.core.schema import Bool, Check, Each, Field, Int, Problems, Str, Table
 from panel.core.toml_file import read_toml
 from panel.core.i18n import N_, Several, Text, _, languages, system, system_language, text_of
@@ -31,7 +31,7 @@ from panel.service.history import Retention
 from panel.server.lifecycle import bind_port, first_pin, say, stop_on_signals, until_stopped
 from panel.server.sdnotify import Notifier
 from panel.server.security import PinError, Security, check_pin_format, machine_hosts
-from panel.storage.sqlite import OwnerLock
+from panel.storage.sqlite import OwnerLock, move_aside
 from panel.storage.store import Store
 
 log = logging.getLogger("penguin-panel")
@@ -231,12 +231,12 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
     sys.setswitchinterval(SWITCH_INTERVAL)
     stop = stop_on_signals(stop)
     quiet = guard_process()
-    owner, sock, store = take_database_and_port(r)
+    owner, sock, store, unsaved = take_database_and_port(r)
     with owner, sock, store, Notifier() as notifier:
         security = Security(store, allow_hosts=r.allow_hosts + ([r.host] if r.host not in ANY_HOST else []))
         first_pin(security, r.pin, N_("game master PIN"),
                   N_("a new one: penguin-panel service reset-pin, or pin = '...' in the settings file"))
-        cockpit = await start_cockpit(r, store, clock=clock, sources=sources)
+        cockpit = await start_cockpit(r, store, clock=clock, sources=sources, unsaved=unsaved)
         preload_drawing()
         bridge = None
         if r.mqtt is not None:  # the venue's broker: beside the cockpit, never in its way
@@ -260,7 +260,7 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
             await cockpit.close()
 
 
-def take_database_and_port(r: Resolved) -> tuple[OwnerLock, Any, Store]:
+def take_database_and_port(r: Resolved) -> tuple[OwnerLock, Any, Store, Text | None]:
     """The order matters: own the database, then take the port, and only then read the
     database. A second play stops at the first step it cannot take, having written nothing."""
     try:
@@ -273,22 +273,79 @@ def take_database_and_port(r: Resolved) -> tuple[OwnerLock, Any, Store]:
         owner.close()
         raise
     try:
-        store = Store(r.db, scan_wal=True)
+        store, unsaved = open_store(r.db)
     except StoreError as e:
         sock.close()
         owner.close()
         raise ConfigError(Problem(None, "--db", e.args[0])) from None
-    return owner, sock, store
+    return owner, sock, store, unsaved
+
+
+def open_store(db: Path) -> tuple[Store, Text | None]:
+    """The cockpit's store, and why it saves nothing when it cannot (else None).
+
+    A file that is no database it can use (damaged, not SQLite, a newer schema) does not
+    stop the show: it is kept beside under a new name (said in the log and on /admin,
+    through the store's warnings) and the cockpit plays on a new one. A full disk does not
+    either: the cockpit plays on a copy in memory, saves nothing, and says so on /admin and
+    the board. Any other failure (the rights, a failing card) is the caller's StoreError."""
+    try:
+        store = Store(db, scan_wal=True)
+        damage = store.quick_check()  # a truncated file opens: its missing pages are found here
+        if damage is None:
+            return store, None
+        store.close()
+        raise DatabaseUnusable(damage, path=db)
+    except DatabaseUnusable as e:
+        kept = move_aside(db)
+        store = Store(db, scan_wal=True)
+        store.warnings.append(Text(N_("{why}: kept as {kept}; this cockpit plays on a new database (its earlier "
+                                      "matches are in the kept file)"), why=e.args[0], kept=kept))
+        return store, None
+    except StoreError as e:
+        if not disk_full(db):
+            raise
+        store = Store(copy_in_memory(db))
+        unsaved = Text(N_("the disk is full ({db}): this cockpit plays without saving anything until it "
+                          "restarts with space free"), db=db)
+        store.warnings.append(Text(N_("{why}: {unsaved}"), why=e.args[0], unsaved=unsaved))
+        return store, unsaved
+
+
+FULL_BYTES = 1 << 20  # less free space than this on the database's file system: full
+
+
+def disk_full(db: Path) -> bool:
+    try:
+        fs = os.statvfs(db.parent)
+    except OSError:
+        return False
+    return fs.f_bavail * fs.f_frsize < FULL_BYTES
+
+
+def copy_in_memory(db: Path) -> Path:
+    """A copy of the database (its matches and settings) in RAM (/dev/shm, where the system
+    has one), to play on while the disk is full; an empty one there if it cannot be copied."""
+    import shutil
+    import tempfile
+
+    ram = Path("/dev/shm") if os.access("/dev/shm", os.W_OK) else Path(tempfile.gettempdir())
+    folder = Path(tempfile.mkdtemp(prefix="penguin-panel-unsaved-", dir=ram))
+    copy = folder / db.name
+    try:
+        for suffix in ("", "-wal"):
+            if db.with_name(db.name + suffix).exists():
+                shutil.copyfile(db.with_name(db.name + suffix), copy.with_name(copy.name + suffix))
+    except OSError:
+        for f in folder.iterdir():
+            f.unlink()
+    return copy
 
 
 def start_warnings(store: Store, r: Resolved) -> tuple[list[Any], dict[str, Any]]:
     """What the start found wrong with the database and the saved defaults (said now, and
     to the game master on /admin), and the defaults for new matches."""
-    warnings: list[Any] = list(store.warnings)
-    damage = store.quick_check()
-    if damage:
-        warnings.append(Text(N_("{damage}: copy the file aside and start a new one if matches misbehave"),
-                             damage=damage))
+    warnings: list[Any] = list(store.warnings)  # a damaged file moved aside is among them (open_store)
     defaults, problem = stored_defaults(store, r.match_defaults)
     if problem:
         warnings.append(problem)
@@ -297,7 +354,8 @@ def start_warnings(store: Store, r: Resolved) -> tuple[list[Any], dict[str, Any]
     return warnings, defaults
 
 
-async def start_cockpit(r: Resolved, store: Store, *, clock: Callable[[], float], sources: list | None) -> Cockpit:
+async def start_cockpit(r: Resolved, store: Store, *, clock: Callable[[], float], sources: list | None,
+                        unsaved: Text | None = None) -> Cockpit:
     """The cockpit on `store`, its inputs and effects (the hardware map's, none in --sim
     beyond `sources`), each game's defaults from its own table, started."""
     warnings, defaults = start_warnings(store, r)
@@ -315,7 +373,7 @@ async def start_cockpit(r: Resolved, store: Store, *, clock: Callable[[], float]
     walk_up = {game: bool(table.pop("walk_up", False)) for game, table in game_defaults.items()}
     cockpit = Cockpit(store, layout_path=r.layout, sim=r.sim, sources=sources, effects=effects,
                       defaults=defaults, touch_sensors=r.touch_sensors, language=language,
-                      game_defaults=game_defaults, walk_up=walk_up, warnings=warnings, clock=clock)
+                      game_defaults=game_defaults, walk_up=walk_up, warnings=warnings, clock=clock, unsaved=unsaved)
     await cockpit.start()
     return cockpit
 

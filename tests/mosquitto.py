@@ -27,6 +27,26 @@ from waiting import GUARD, describe, until, wait_until
 
 MOSQUITTO = "/usr/sbin/mosquitto"
 STRANGER = "stranger"  # a user with a password and no line in the ACL
+# The broker makes every client's id its user name (`use_username_as_clientid`), so one user
+# has one connection at a time. A test's observers listen beside the real venue or Home
+# Assistant: each one logs in as a twin of that user, with exactly its lines of the ACL.
+TWINS = 6
+
+
+def twin(user: str, i: int) -> str:
+    return f"{user}-twin{i}"
+
+
+def with_twins(text: str) -> str:
+    """The ACL with each venue and Home Assistant block copied for the user's twins."""
+    blocks = text.split("\n\n")
+    out = list(blocks)
+    for block in blocks:
+        head, _, rest = block.partition("\n")
+        for user in (VENUE_USER, HA_USER):
+            if head == f"user {user}":
+                out += [f"user {twin(user, i)}\n{rest}" for i in range(TWINS)]
+    return "\n\n".join(out) + "\n"
 
 
 def free_port() -> int:
@@ -46,12 +66,15 @@ class Mosquitto:
         self.port = free_port()
         self.tls_port = free_port() if tls else None
         self.cockpits = list(cockpits)
-        self.passwords = {u: f"pw-{u}" for u in [*self.cockpits, VENUE_USER, HA_USER, STRANGER]}
+        twins = [twin(u, i) for u in (VENUE_USER, HA_USER) for i in range(TWINS)]
+        self.passwords = {u: f"pw-{u}" for u in [*self.cockpits, VENUE_USER, HA_USER, STRANGER, *twins]}
         passwd = self.tmp / "passwd"
         for i, (user, pw) in enumerate(self.passwords.items()):
             subprocess.run(["mosquitto_passwd", "-b", *(["-c"] if i == 0 else []), str(passwd), user, pw],
                            check=True, capture_output=True)
-        (self.tmp / "acl").write_text(acl(self.cockpits, prefix=prefix))
+        self.twins_free = {u: [twin(u, i) for i in range(TWINS)] for u in (VENUE_USER, HA_USER)}
+        self.twins_kept: dict[str, str] = {}
+        (self.tmp / "acl").write_text(with_twins(acl(self.cockpits, prefix=prefix)))
         if tls is not None:
             tls = Tls(tls.certfile, tls.keyfile, tls.cafile, self.tls_port, tls.client_certificates)
         conf = listener_conf(password_file=passwd, acl_file=self.tmp / "acl", port=self.port, bind="127.0.0.1",
@@ -128,6 +151,23 @@ class Mosquitto:
             self.lines.append(token)
             return token
 
+    # ------------------------------------------------------------------ twins
+    def take_twin(self, user: str | None, persistent: str | None) -> str | None:
+        """A twin of the venue or Home Assistant for an observer (the same one again for the
+        same persistent session); any other user as it is."""
+        if user not in self.twins_free:
+            return user
+        if persistent is not None and persistent in self.twins_kept:
+            return self.twins_kept[persistent]
+        name = self.twins_free[user].pop(0)
+        if persistent is not None:
+            self.twins_kept[persistent] = name
+        return name
+
+    def give_back(self, user: str | None, name: str | None, persistent: str | None) -> None:
+        if user in self.twins_free and persistent is None:
+            self.twins_free[user].append(name)
+
     # ------------------------------------------------------------------ settings for our code
     def broker(self, user: str | None, **kw: Any) -> BrokerSettings:
         return BrokerSettings(host="127.0.0.1", port=self.port, username=user,
@@ -155,8 +195,9 @@ class Observer:
         self.client: aiomqtt.Client | None = None
 
     async def __aenter__(self) -> "Observer":
-        self.client = aiomqtt.Client("127.0.0.1", self.broker.port, username=self.user,
-                                     password=self.broker.passwords.get(self.user),
+        self.login = self.broker.take_twin(self.user, self.persistent)
+        self.client = aiomqtt.Client("127.0.0.1", self.broker.port, username=self.login,
+                                     password=self.broker.passwords.get(self.login),
                                      identifier=self.persistent or f"observer-{id(self)}",
                                      clean_session=self.persistent is None)
         await self.client.__aenter__()
@@ -177,6 +218,7 @@ class Observer:
             await self._task
         with contextlib.suppress(aiomqtt.MqttError):
             await self.client.__aexit__(None, None, None)
+        self.broker.give_back(self.user, self.login, self.persistent)
 
     async def wait(self, predicate: Callable[[aiomqtt.Message], bool], *, start: int = 0,
                    guard: float = GUARD) -> aiomqtt.Message:

@@ -146,7 +146,9 @@ def test_acl_gives_each_party_its_own_topics():
     assert "topic write penguin-panel/v1/c1/state" in c1 and "topic read penguin-panel/v1/c1/command/+" in c1
     assert not any("c2" in line for line in c1)
     assert not any(line.startswith("topic write") and "/command/" in line for line in c1)
-    assert blocks["user venue"] == ["topic read penguin-panel/v1/#", "topic write penguin-panel/v1/+/command/+"]
+    assert blocks["user venue"] == ["topic read penguin-panel/v1/#", "topic write penguin-panel/v1/+/command/+",
+                                    # its acknowledgements of results, and its own status (issue 24)
+                                    "topic write penguin-panel/v1/+/ack", "topic write penguin-panel/v1/_venue/status"]
     ha_writes = [line for line in blocks["user homeassistant"] if line.startswith("topic write")]
     assert ha_writes == ["topic write homeassistant/status", "topic write penguin-panel/v1/+/command/pause",
                          "topic write penguin-panel/v1/+/command/resume"]
@@ -159,7 +161,7 @@ def test_broker_config_writes_the_listener_and_the_acl(tmp_path, capsys):
     assert main(["broker-config", "cockpit-1", "cockpit-2", "--out", str(tmp_path)]) == 0
     conf = (tmp_path / "penguin-panel.conf").read_text().splitlines()
     assert "allow_anonymous false" in conf and f"acl_file {tmp_path / 'penguin-panel.acl'}" in conf
-    assert "listener 1883" in conf
+    assert "listener 1883 127.0.0.1" in conf and "listener 8883" in conf  # TLS by default (issue 24)
     assert "user cockpit-2" in (tmp_path / "penguin-panel.acl").read_text()
     err = capsys.readouterr().err
     for user in ("cockpit-1", "cockpit-2", "venue", "homeassistant"):

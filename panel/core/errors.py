@@ -84,6 +84,15 @@ class StoreError(Exception):
     """The database cannot be used (not SQLite, newer schema, read-only ...)."""
 
 
+class DatabaseUnusable(StoreError):
+    """The file is no database this program can use (damaged, not SQLite, a newer schema):
+    `path` is the file. The cockpit moves it aside (kept) and starts on a new one."""
+
+    def __init__(self, message: Any, *, path: Any):
+        super().__init__(message)
+        self.path = path
+
+
 class StoreWriteError(StoreError):
     """A write the database refused (a full disk, a read-only or failing card): the reason
     in plain words. Nothing of that write is kept; the caller tells whoever asked."""

@@ -91,6 +91,22 @@ class Show(Protocol):
     def render(self, snapshot: dict[str, Any], now: float, config: Any, cues: Any = ()) -> list[Any]: ...
 
 
+@dataclass(frozen=True)
+class ResultLimits:
+    """The most a result of a game's match can hold, by its rules: what a venue checks a
+    result against before counting it (a forged result of 99 points in a turn, or of
+    400,000 teams, is refused, said in one line)."""
+
+    teams: int  # sides in a match
+    name: int  # characters of a team's name
+    players: int  # in all
+    turns: int  # turns in a match (a sanity bound: the rules end a match long before)
+    turn_points: int  # points one turn can score
+    turn_cards: int  # cards one turn can complete
+    turn_counters: int  # time counters held at a turn's end
+    turn_mistakes: int  # mistakes in one turn
+
+
 class Game(Protocol):
     """One game of the cockpit. Implementations: panel/games/airlines/game.py,
     panel/games/kaboom/game.py, panel/games/ultimatum/game.py (a scorekeeper: no control of
@@ -181,6 +197,8 @@ class Game(Protocol):
     def venue_result(self, engine: Engine) -> dict[str, Any] | None:
         """What a venue counts of a match that is over (scores, winner, tier), None when
         this game's matches score nothing there."""
+
+    result_limits: ResultLimits | None  # the most a venue result can hold (None: not at a venue)
 
     # Optional (a game may leave it out; ask with `record_of`): the cockpit's record of this
     # game over every stored match, for the debrief (GET /api/admin/record?game=ID). `listed`

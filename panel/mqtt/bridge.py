@@ -7,8 +7,12 @@ to its outbox and wakes its own task. Nothing the cockpit does ever waits on the
 - events wait in a bounded outbox (`OUTBOX_EVENTS`, oldest dropped first and counted in the
   state's `dropped_events`) and go out in order, each removed only once the broker has it;
 - the state is one slot (only the latest matters; it is retained), sent when it changed;
-- results are rebuilt from the cockpit's own log, so none is lost to an outage or a restart
-  (the last one the broker acknowledged is remembered in the store).
+- results are rebuilt from the cockpit's own log, and each one is kept for the venue until
+  the venue acknowledges it on the ack topic (the store remembers the last one acknowledged,
+  so the store's matches after it are the persistent outbox): none is lost to an outage, a
+  restart, a venue away for a day or its queue at the broker overflowing. At most
+  RESULTS_WINDOW go unacknowledged at once; they go again when the venue says it is back
+  online, when the bridge reconnects, or after ACK_WAIT without an answer.
 
 When the broker is away the bridge tries again with a growing pause (`backoff`), and
 once it is back it says `online`, re-announces itself to Home Assistant, republishes the
@@ -34,16 +38,21 @@ from paho.mqtt.subscribeoptions import SubscribeOptions
 from panel.core.errors import Refused
 from panel.games.registry import game_of
 from panel.service.replay import replay
-from panel.mqtt.protocol import (BACKOFF, counted_at_venue, COMMAND_ACTIONS, COMMANDS, OFFLINE, ONLINE, OUTBOX_EVENTS, RESULT_STATUSES,
-                       RESULTS_BACKLOG, PayloadError, discovery, encode, event_payload, parse_command,
-                       parse_topic, reply_payload, result_payload, state_payload, topic)
+from panel.mqtt.protocol import (ACK_WAIT, BACKOFF, counted_at_venue, COMMAND_ACTIONS, COMMANDS, OFFLINE, ONLINE,
+                                 OUTBOX_EVENTS, PAYLOAD_BYTES, RESULT_STATUSES, RESULTS_WINDOW, PayloadError,
+                                 decode, discovery, encode, event_payload, parse_command, parse_topic, reply_payload,
+                                 result_payload, state_payload, topic)
+from panel.mqtt.results import Unacknowledged
+from panel.server.guard import Quiet
 from panel.core.backoff import Backoff
 from panel.mqtt.client import WINDOW, cancel, client_for, quiet_closed_sockets, why
 from panel.mqtt.settings import BridgeSettings
 
 log = logging.getLogger("penguin-panel")
 
-RESULT_KEY = "mqtt_result_sent"  # store setting: the id of the last match whose result the broker has
+# Store setting: the id of the last match whose result the venue acknowledged (every one
+# before it too); the name is from before the venue acknowledged results.
+RESULT_KEY = "mqtt_result_sent"
 RETAINED_KEY = "mqtt_retained"  # store setting: the retained topics this cockpit has put on the broker
 STOP_FLUSH = 2.0  # seconds a stopping cockpit gives its outbox to drain
 
@@ -84,7 +93,9 @@ class Bridge:
         self._state: dict[str, Any] | None = None
         self._state_sent: dict[str, Any] | None = None
         self._results_due = True
-        self._sent_id = 0  # the last match whose result the broker has (kept in the store too)
+        self.results = Unacknowledged(0)  # what the venue has not acknowledged (the mark: in the store)
+        self.acks = 0  # acknowledgements received
+        self._quiet = Quiet(log)
         self._wake = asyncio.Event()
         self._listener = _Listener(self)
         self._backoff = Backoff(*backoff)
@@ -105,7 +116,7 @@ class Bridge:
             # (the newest few are enough: only the latest match can be in play)
             done = [r.id for r in store.matches_page(limit=10) if r.status != "active"]
             store.set_setting(RESULT_KEY, str(max(done, default=0)))
-        self._sent_id = int(store.get_setting(RESULT_KEY) or 0)
+        self.results = Unacknowledged(int(store.get_setting(RESULT_KEY) or 0))
         self.cockpit.subscribe(self._listener)  # sends the state now
         self._task = asyncio.create_task(self._run(), name="mqtt-bridge")
 
@@ -148,7 +159,7 @@ class Bridge:
             self.events.append((self._seq, record.id if record else None, message["event"], self.wall_clock()))
         elif kind == "state":
             self._state = message["state"]
-            if self._state.get("status") in RESULT_STATUSES and (self._state.get("match_id") or 0) > self._sent_id:
+            if self._state.get("status") in RESULT_STATUSES and (self._state.get("match_id") or 0) > self.results.acked:
                 self._results_due = True  # a match just ended: its result goes out
         else:
             return
@@ -202,6 +213,9 @@ class Bridge:
             qos=1, retainAsPublished=True, retainHandling=SubscribeOptions.RETAIN_DO_NOT_SEND))
         if s.homeassistant:
             await client.subscribe(f"{s.discovery_prefix}/status", qos=1)
+        await client.subscribe(self.topic("ack"), qos=1)
+        await client.subscribe(self.topic("venue_status"), qos=1)
+        self.results.again()
         await self._tidy_retained(client, self._retained_topics())
         await self._announce(client)
         self._state_sent = None  # republish the retained state
@@ -239,7 +253,11 @@ class Bridge:
     async def _pump(self, client: aiomqtt.Client) -> None:
         s = self.settings
         while True:
-            await self._wake.wait()
+            try:
+                async with asyncio.timeout(ACK_WAIT if self.results.waiting else None):
+                    await self._wake.wait()
+            except TimeoutError:  # results sent and not acknowledged: send them again (if the venue is on)
+                self._results_due = True
             self._wake.clear()
             while self.events:
                 # Up to WINDOW events in flight at once, in order (a broker across the town
@@ -267,45 +285,84 @@ class Bridge:
                 await self._send_results(client)
 
     async def _send_results(self, client: aiomqtt.Client) -> None:
-        """Every finished match after the last one the broker has, in order, from the log."""
+        """The results the venue has not acknowledged, oldest first, RESULTS_WINDOW at most
+        in flight; one already in flight goes again only after ACK_WAIT (while the venue is
+        not known to be offline: once back online it says so, and they all go again)."""
         store = self.cockpit.store
-        sent = int(store.get_setting(RESULT_KEY) or 0)
-        due = []  # the newest RESULTS_BACKLOG after the last one sent, read a page at a time (newest first)
-        for r in store.iter_matches(page=RESULTS_BACKLOG + 1):
-            if r.id <= sent or len(due) == RESULTS_BACKLOG:
-                break
-            if r.status in RESULT_STATUSES:
-                due.append(r)
-        for record in reversed(due):
-            if not counted_at_venue(record.settings):  # a game that scores nothing at the venue
-                store.set_setting(RESULT_KEY, str(record.id))
-                self._sent_id = record.id
+        results = self.results
+        records = await store.run(lambda: store.matches_after(results.acked, limit=RESULTS_WINDOW))
+        now = asyncio.get_running_loop().time()
+        for record in results.due(records, now):
+            payload = await self._result(record)
+            if payload is None:  # a log that cannot be replayed: said once, never waited for
+                results.nothing_to_send(record.id)
                 continue
-            entries = await store.run(store.entries, record.id)  # on the store's reader thread
-            cockpit = self.cockpit
-            if cockpit.record is not None and cockpit.record.id == record.id and cockpit.match.finished:
-                match = cockpit.match  # the match just played, as the engine left it
-            else:
-                try:  # one from before a restart or an outage: the log replayed, off the loop
-                    match = await asyncio.get_running_loop().run_in_executor(None, lambda: replay(record, entries)[0])
-                except Exception as e:  # a log the engine cannot replay: said once, never retried
-                    log.warning("MQTT: no result sent for match %s: its log cannot be replayed (%s)", record.id, e)
-                    match = None
-            if match is not None:
-                s = self.settings
-                payload = result_payload(s.cockpit_id, s.name, match_id=record.id, created=record.created,
-                                         status=record.status, finished_at=finished_at(record.created, entries),
-                                         result=game_of(record.settings).venue_result(match))
-                await client.publish(self.topic("result"), encode(payload), qos=1, retain=True)
-            store.set_setting(RESULT_KEY, str(record.id))
-            self._sent_id = record.id
+            await client.publish(self.topic("result"), encode(payload), qos=1, retain=True)
+            results.sent_now(record.id, now)
+        self._advance()
+
+    async def _result(self, record) -> dict[str, Any] | None:
+        """A finished match's result payload, from the engine that played it or its log."""
+        store = self.cockpit.store
+        entries = await store.run(store.entries, record.id)  # on the store's reader thread
+        cockpit = self.cockpit
+        if cockpit.record is not None and cockpit.record.id == record.id and cockpit.match.finished:
+            match = cockpit.match  # the match just played, as the engine left it
+        else:
+            try:  # one from before a restart or an outage: the log replayed, off the loop
+                match = await asyncio.get_running_loop().run_in_executor(None, lambda: replay(record, entries)[0])
+            except Exception as e:  # a log the engine cannot replay: said once, never retried
+                log.warning("MQTT: no result sent for match %s: its log cannot be replayed (%s)", record.id, e)
+                return None
+        s = self.settings
+        game = game_of(record.settings)
+        return result_payload(s.cockpit_id, s.name, game=game.id, match_id=record.id, created=record.created,
+                              status=record.status, finished_at=finished_at(record.created, entries),
+                              result=game.venue_result(match))
+
+    def _advance(self) -> None:
+        """The mark over what the venue acknowledged, kept in the store (a restart sends only
+        what the venue has not acknowledged), and room in the window for the next ones."""
+        if self.results.advance():
+            self.cockpit.store.set_setting(RESULT_KEY, str(self.results.acked))
+            self._results_due = True
+            self._wake.set()
+
+    def _ack(self, raw: bytes) -> None:
+        """The venue has the result of a match: kept no longer for it."""
+        try:
+            ack = decode("ack", raw)
+        except PayloadError as e:
+            self._quiet.warn("ack", f"MQTT: ignored an acknowledgement on {self.topic('ack')}: {e}")
+            return
+        self.acks += 1
+        self.results.acknowledged(ack["match"]["id"])
+        self._advance()
+
+    @property
+    def _sent_id(self) -> int:
+        """The last match whose result the broker has (acknowledged by the venue or not)."""
+        return self.results.sent
 
     # ------------------------------------------------------------------ incoming
     async def _listen(self, client: aiomqtt.Client) -> None:
         s = self.settings
         ha_status = f"{s.discovery_prefix}/status"
+        ack, venue_status = self.topic("ack"), self.topic("venue_status")
         async for message in client.messages:
             name = str(message.topic)
+            if len(message.payload) > PAYLOAD_BYTES:  # the broker bounds it too: never read one
+                self._quiet.warn("large", f"MQTT: dropped a message of {len(message.payload)} bytes on {name} "
+                                          f"unread (at most {PAYLOAD_BYTES})")
+                continue
+            if name == ack:
+                self._ack(message.payload)
+                continue
+            if name == venue_status:
+                if self.results.venue_says(bytes(message.payload) == ONLINE.encode()):  # back online
+                    self._results_due = True
+                    self._wake.set()
+                continue
             if name == ha_status:
                 if bytes(message.payload) == ONLINE.encode():  # Home Assistant restarted: announce again
                     await self._announce(client)

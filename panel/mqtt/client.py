@@ -9,7 +9,10 @@ import functools
 import logging
 
 import aiomqtt
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
 
+from panel.mqtt.protocol import PACKET_BYTES
 from panel.mqtt.settings import BrokerSettings
 
 log = logging.getLogger("penguin-panel")
@@ -21,12 +24,18 @@ WINDOW = 32  # events published before the first of them is acknowledged
 def client_for(settings: BrokerSettings, *, identifier: str, will: aiomqtt.Will | None = None,
                clean_session: bool = True, v5: bool = False) -> aiomqtt.Client:
     """An aiomqtt client for these settings (TLS and credentials as the settings say).
-    MQTT 5 where its subscription options are needed; 3.1.1 (persistent sessions) otherwise."""
+    MQTT 5 where its subscription options are needed; 3.1.1 (persistent sessions) otherwise.
+    With MQTT 5 the broker is told the largest packet we take, so it never sends a bigger one
+    (3.1.1 has no such word: the broker's own max_packet_size bounds what anyone can publish)."""
+    properties = None
+    if v5:
+        properties = Properties(PacketTypes.CONNECT)
+        properties.MaximumPacketSize = PACKET_BYTES
     client = aiomqtt.Client(settings.host, settings.real_port, username=settings.username,
                             password=settings.password, identifier=identifier, will=will,
                             protocol=aiomqtt.ProtocolVersion.V5 if v5 else aiomqtt.ProtocolVersion.V311,
                             clean_session=None if v5 else clean_session, keepalive=KEEPALIVE,
-                            tls_context=_tls(settings), timeout=10)
+                            tls_context=_tls(settings), timeout=10, properties=properties)
     client.pending_calls_threshold = WINDOW + 16  # our window in flight is no reason for a warning
     return client
 

@@ -40,8 +40,19 @@ COMMANDS = ("start", "pause", "resume", "end")  # what the venue may ask of a co
 COMMAND_ACTIONS = {"start": "start_turn", "pause": "pause", "resume": "resume", "end": "end"}
 HA_BUTTONS = ("pause", "resume")  # the commands Home Assistant gets buttons (and an ACL) for
 OUTBOX_EVENTS = 1000  # game events kept while the broker is away (~300 kB); older ones dropped
-RESULTS_BACKLOG = 50  # finished matches re-sent at most after an outage (each one is kept in the store)
+# Results: each one is kept in the cockpit's store until the venue acknowledges it (the ack
+# topic), at most this many in flight at once, so five cockpits back after a day away put at
+# most 5 x 20 results into the venue's queue at the broker (Mosquitto keeps 1,000 a client).
+RESULTS_WINDOW = 20
+ACK_WAIT = 30.0  # seconds: a result sent and not acknowledged while the venue is online goes again
 COMMAND_BYTES = 1024  # a bigger command payload is refused unread
+# The largest payload of ours (a result: at most a game's teams and turns; see `result_limits`).
+# Every client of ours drops a bigger one unread, and the broker (broker.py) refuses a bigger
+# message from anyone: a 100 MB retained message would take a Pi Zero's 512 MB.
+PAYLOAD_BYTES = 256 * 1024
+PACKET_BYTES = PAYLOAD_BYTES + 4096  # the whole MQTT packet: the payload, its topic and properties
+JSON_DEPTH = 12  # our deepest payload nests 5 levels; a deeper one is refused before it is parsed
+NUMBER_DIGITS = 20  # a number in a payload: a 5,000-digit one costs the parser, never the cockpit
 BACKOFF = (0.5, 30.0)  # seconds: the first pause after a failed connection (doubling), and the longest
 COCKPIT_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")  # one topic level, a Home Assistant node id, a user name
 PREFIX = re.compile(r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*$")  # topic levels without wildcards
@@ -117,6 +128,12 @@ EVENT_SCHEMA = _obj({
               "properties": {"type": {"enum": list(event_types())}, "t": {"type": "number"}, "card": False}},
 })
 
+ACK_SCHEMA = _obj({
+    "v": _V,
+    "match": _obj({"id": {"type": "integer", "minimum": 1}, "created": _STR}),
+    "counted": {"type": "boolean"},  # false: a repeat, or a result the venue refused (said in its log)
+})
+
 TURN_SCHEMA = _obj({
     "team": _STR,
     "round": {"type": "integer", "minimum": 1},
@@ -132,6 +149,7 @@ RESULT_SCHEMA = _obj({
     "v": _V,
     "cockpit": _ID,
     "name": _NAME,
+    "game": {"type": "string", "maxLength": 32},  # the game's id (a result without one: Penguin Airlines)
     "match": _obj({"id": {"type": "integer", "minimum": 1}, "created": _STR,
                    "status": {"enum": list(RESULT_STATUSES)}}),
     "finished_at": {"type": "number"},
@@ -142,7 +160,7 @@ RESULT_SCHEMA = _obj({
     "winner": _nullable(_TEAMS),
     "tier": _nullable({"enum": list(TIERS)}),
     "turns": {"type": "array", "items": TURN_SCHEMA},
-})
+}, optional=("game",))
 
 COMMAND_SCHEMA = _obj({
     "v": _V,
@@ -212,6 +230,7 @@ class Topic:
     schema: dict[str, Any]
     about: str
     text: bool = False  # plain text, not JSON
+    bytes: int = PAYLOAD_BYTES  # a bigger payload is dropped unread
 
     def render(self, **values: str) -> str:
         return self.pattern.format(**values)
@@ -231,16 +250,24 @@ TOPICS: tuple[Topic, ...] = (
           "`dropped_events` counts the older ones dropped."),
     Topic("result", f"{_BASE}/result", ("cockpit",), True, 1, RESULT_SCHEMA,
           "A match that finished or that the game master ended, once, with its turns. Rebuilt from "
-          f"the cockpit's own log: after an outage the ones not yet sent follow (up to {RESULTS_BACKLOG})."),
+          "the cockpit's own log and kept there until the venue acknowledges it (`ack`): after an outage "
+          f"or while the venue is away the ones not yet acknowledged follow, in order, {RESULTS_WINDOW} at a time."),
     Topic("command", f"{_BASE}/command/{{action}}",
           ("venue", "homeassistant"), False, 1,
           COMMAND_SCHEMA,
           f"`{{action}}` is one of {', '.join(COMMANDS)}. `start` sets up a walk-up match (as the "
           "START button) or starts the next turn; the others are the game master's. The broker's "
           "ACL decides who may publish which; a retained command is refused. The payload is a JSON "
-          "object, `{}` at least."),
+          "object, `{}` at least.", bytes=COMMAND_BYTES),
     Topic("reply", f"{_BASE}/reply", ("cockpit",), False, 1, REPLY_SCHEMA,
           "The answer to each command: done, or the game master page's reason for refusing it."),
+    Topic("ack", f"{_BASE}/ack", ("venue",), False, 1, ACK_SCHEMA,
+          "The venue has a result (counted, or a repeat, or refused and said in its log): the cockpit "
+          "stops keeping it for the venue and sends the next."),
+    Topic("venue_status", "{prefix}/v1/_venue/status", ("venue",), True, 1, STATUS_SCHEMA,
+          "The venue's own `online` (and `offline` as its last will): a venue back online gets the "
+          "results not yet acknowledged again. (`_venue` is no cockpit id: ids start with a letter or digit.)",
+          text=True),
     Topic("ha_sensor", "{discovery}/sensor/{cockpit}/{object}/config", ("cockpit",), True, 1, HA_SENSOR_SCHEMA,
           "Home Assistant discovery: `{object}` is phase, time_left, team or scores. Empty (deleted) "
           "when the bridge is switched off."),
@@ -265,7 +292,7 @@ def parse_topic(name: str, prefix: str) -> tuple[str, str, str | None] | None:
     if not name.startswith(head):
         return None
     parts = name[len(head):].split("/")
-    if len(parts) == 2 and parts[1] in ("status", "state", "event", "result", "reply"):
+    if len(parts) == 2 and parts[1] in ("status", "state", "event", "result", "reply", "ack"):
         cockpit, key, arg = parts[0], parts[1], None
     elif len(parts) == 3 and parts[1] == "command":
         cockpit, key, arg = parts[0], "command", parts[2]
@@ -303,19 +330,95 @@ def validate(key: str, payload: Any, *, strict: bool = True) -> Any:
         raise PayloadError(e.message.replace("data", "payload", 1)) from None
 
 
+def check_size(key: str, raw: bytes | bytearray) -> None:
+    """PayloadError when a payload is larger than its topic's bound (before anything reads it)."""
+    most = TOPIC[key].bytes
+    if len(raw) > most:
+        raise PayloadError(f"payload is {len(raw)} bytes, larger than {most} bytes: dropped unread")
+
+
 def decode(key: str, raw: bytes | bytearray, *, strict: bool = False) -> Any:
-    """A received payload, parsed and checked; PayloadError (one line) otherwise."""
+    """A received payload, parsed and checked; PayloadError (one line) otherwise. Bounded
+    before it is parsed: its size, its nesting and the digits of its numbers."""
+    check_size(key, raw)
     try:
         text = bytes(raw).decode("utf-8")
     except UnicodeDecodeError:
         raise PayloadError("payload is not UTF-8 text") from None
     if TOPIC[key].text:
         return validate(key, text, strict=strict)
+    return validate(key, loads(text), strict=strict)
+
+
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def loads(text: str) -> Any:
+    """JSON from a client: PayloadError (one line) for what is not JSON, nests deeper than
+    JSON_DEPTH or has a number longer than NUMBER_DIGITS (Python would raise a ValueError
+    past 4,300 digits and a RecursionError on deep nesting: a traceback per message)."""
+    depth = most = 0
+    for bracket in _BRACKETS.findall(_STRINGS.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        most = max(most, depth)
+    if most > JSON_DEPTH:
+        raise PayloadError(f"payload nests deeper than {JSON_DEPTH} levels")
     try:
-        payload = json.loads(text)
+        return json.loads(text, parse_int=_number(int), parse_float=_number(float), parse_constant=_no_constant)
     except json.JSONDecodeError as e:
         raise PayloadError(f"payload is not JSON ({e.msg} at character {e.pos})") from None
-    return validate(key, payload, strict=strict)
+    except (ValueError, RecursionError) as e:
+        raise PayloadError(str(e) if isinstance(e, PayloadError) else "payload is not JSON we can read") from None
+
+
+def _number(kind):
+    def parse(digits: str):
+        if len(digits) > NUMBER_DIGITS:
+            raise PayloadError(f"payload has a number of {len(digits)} characters (at most {NUMBER_DIGITS})")
+        return kind(digits)
+    return parse
+
+
+def _no_constant(name: str):
+    raise PayloadError(f"payload has {name}, which is not a JSON number")
+
+
+def check_result(result: dict[str, Any]) -> dict[str, Any]:
+    """A result (already checked against its schema) within what its game's rules allow
+    (`Game.result_limits`): PayloadError (one line) for more teams, longer names, more
+    turns, more points, cards, counters or mistakes in a turn than a match can have."""
+    try:
+        game = game_of(result)
+    except UnknownGame as e:
+        raise PayloadError(f"a result of a game this venue does not know ({e})") from None
+    most = game.result_limits
+    if most is None:
+        raise PayloadError(f"a result of {game.id}, whose matches score nothing at a venue")
+    teams, scores, turns = result["teams"], result["scores"], result["turns"]
+
+    def over(what: str, n: int, limit: int) -> None:
+        if n > limit:
+            raise PayloadError(f"{what}: {n}, more than its rules allow ({limit})")
+
+    over("teams", len(teams), most.teams)
+    over("players", result["players"], most.players)
+    over("turns", len(turns), most.turns)
+    over("a team's name, in characters", max((len(t) for t in [*teams, *scores]), default=0), most.name)
+    if not set(scores) <= set(teams):
+        raise PayloadError("scores: a team that is not among the teams")
+    turns_of: dict[str, int] = {}
+    for t in turns:
+        if t["team"] not in teams:
+            raise PayloadError(f"turns: team {t['team'][:40]!r} is not among the teams")
+        over("points in a turn", t["points"], most.turn_points)
+        over("cards in a turn", t["cards"], most.turn_cards)
+        over("time counters in a turn", t["counters"], most.turn_counters)
+        over("mistakes in a turn", t["mistakes"], most.turn_mistakes)
+        turns_of[t["team"]] = turns_of.get(t["team"], 0) + 1
+    for team, points in scores.items():
+        over(f"points of {team!r}", points, most.turn_points * turns_of.get(team, 0))
+    return result
 
 
 def encode(payload: Any) -> bytes:
@@ -387,16 +490,22 @@ def event_payload(cockpit: str, seq: int, match_id: int | None, event: dict[str,
     return {"v": VERSION, "cockpit": cockpit, "seq": seq, "match_id": match_id, "at": round(at, 3), "event": event}
 
 
-def result_payload(cockpit: str, name: str, *, match_id: int, created: str, status: str, finished_at: float,
-                   result: dict[str, Any]) -> dict[str, Any]:
+def result_payload(cockpit: str, name: str, *, game: str, match_id: int, created: str, status: str,
+                   finished_at: float, result: dict[str, Any]) -> dict[str, Any]:
     """A finished match: what its game reports to a venue (`Game.venue_result`: its teams,
-    scores, result and turns) in the result topic's frame."""
+    scores, result and turns) in the result topic's frame, with the game's id (the venue
+    checks the result against that game's `result_limits`)."""
     return {
-        "v": VERSION, "cockpit": cockpit, "name": name,
+        "v": VERSION, "cockpit": cockpit, "name": name, "game": game,
         "match": {"id": match_id, "created": created, "status": status},
         "finished_at": round(finished_at, 3),
         **result,
     }
+
+
+def ack_payload(result: dict[str, Any], *, counted: bool) -> dict[str, Any]:
+    return {"v": VERSION, "match": {"id": result["match"]["id"], "created": result["match"]["created"]},
+            "counted": counted}
 
 
 def reply_payload(cockpit: str, command: str, request_id: str | None, error: str | None) -> dict[str, Any]:
@@ -407,8 +516,7 @@ def reply_payload(cockpit: str, command: str, request_id: str | None, error: str
 def parse_command(raw: bytes | bytearray) -> dict[str, Any]:
     """A command's payload, {"id"?, "by"?} ({} at least); PayloadError otherwise. An empty
     payload is not a command: it is what clears a retained message."""
-    if len(raw) > COMMAND_BYTES:
-        raise PayloadError(f"payload is larger than {COMMAND_BYTES} bytes")
+    check_size("command", raw)
     if not bytes(raw).strip():
         raise PayloadError("payload is empty: send a JSON object, {} at least")
     return decode("command", raw, strict=True)
@@ -472,10 +580,15 @@ def discovery_key(name: str) -> str:
 def markdown() -> str:
     """The limits, the table and the schemas of docs/mqtt.md (between its `generated` markers)."""
     lines = [f"- Events kept while the broker is away: the last {OUTBOX_EVENTS} (older ones dropped and counted).",
-             f"- Results sent after an outage: up to the last {RESULTS_BACKLOG} not yet acknowledged, in order.",
+             f"- Results: kept by the cockpit until the venue acknowledges each one (`ack`), sent in order, "
+             f"at most {RESULTS_WINDOW} not yet acknowledged at once; one sent while the venue is online and not "
+             f"acknowledged within {ACK_WAIT:g} s goes again.",
+             f"- A payload: at most {PAYLOAD_BYTES} bytes (a command's {COMMAND_BYTES}), nesting at most "
+             f"{JSON_DEPTH} levels, numbers at most {NUMBER_DIGITS} characters; anything larger is dropped "
+             "unread, and the venue's broker refuses a packet over {PACKET_BYTES} bytes from anyone.".replace(
+                 "{PACKET_BYTES}", str(PACKET_BYTES)),
              f"- Reconnecting: after {BACKOFF[0]:g} s, then twice as long each time, at most every {BACKOFF[1]:g} s "
              "(with ±20 % jitter, so many cockpits do not knock on a restarted broker at once).",
-             f"- A command's payload: at most {COMMAND_BYTES} bytes.",
              "", "| topic | published by | retained | QoS | payload |", "|---|---|---|---|---|"]
     for t in TOPICS:
         payload = "plain text" if t.text else f"JSON, [schema](#{t.key})"

@@ -34,6 +34,7 @@ from typing import Any
 from panel.core import schema
 from panel.core.errors import ConfigError, Problem
 from panel.core.i18n import N_, Text, Word
+from panel.mqtt.broker import reserved
 from panel.mqtt.protocol import COCKPIT_ID, DEFAULT_DISCOVERY_PREFIX, DEFAULT_PREFIX, PREFIX
 
 
@@ -124,6 +125,9 @@ class BrokerSettings(Table):
                 bad(key, Text(N_("{file}: cannot be read") if os.path.exists(path) else N_("{file}: file not found"),
                              file=path))
                 unreadable = True
+            elif path and not os.path.isfile(path):  # a FIFO or a device would hang the start on reading it
+                bad(key, Text(N_("{file}: not a regular file"), file=path))
+                unreadable = True
         if self.tls and not unreadable:
             try:
                 self.ssl_context()
@@ -152,6 +156,9 @@ class BridgeSettings(BrokerSettings):
         if not COCKPIT_ID.match(self.cockpit_id):
             bad("cockpit_id", Text(N_("{value}: 1 to 32 of a-z, 0-9, - and _, starting with a letter or digit"),
                                   value=repr(self.cockpit_id)))
+        elif reserved(self.cockpit_id):
+            bad("cockpit_id", Text(N_("{value}: the name of the broker's {value} account, not a cockpit's: "
+                                      "choose another id"), value=repr(self.cockpit_id)))
         if len(self.name) > 64:
             bad("name", Text(N_("at most 64 characters")))
         elif not self.name.isprintable():  # the board, the venue and Home Assistant show it

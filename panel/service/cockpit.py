@@ -93,8 +93,12 @@ class Cockpit:
                  sources: Iterable[Any] = (), effects: Iterable[Any] = (), defaults: dict[str, Any] | None = None,
                  touch_sensors: bool = False, language: str = SOURCE, clock: Callable[[], float] = time.monotonic,
                  tick: float = TICK, game_defaults: dict[str, dict[str, Any]] | None = None,
-                 walk_up: dict[str, bool] | None = None, warnings: Iterable[str] = ()):
+                 walk_up: dict[str, bool] | None = None, warnings: Iterable[str] = (),
+                 unsaved: Text | None = None):
         self.store = store
+        # Why nothing this cockpit plays is saved (a full disk at start: it plays on a copy in
+        # memory), for the board and /admin; None when its store is the real one.
+        self.unsaved = unsaved
         self.layout_path = layout_path
         self.sim = sim
         self.sources = list(sources)

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 # What GET /api/state adds to the engine's snapshot: the service's, not the match's.
 # "join" changes with each new join code (the pages showing it ask /api/join again); it
 # is never the code.
-SERVICE_FIELDS = ("match_id", "status", "link", "walk_up_problem", "store_error", "join")
+SERVICE_FIELDS = ("match_id", "status", "link", "walk_up_problem", "store_error", "join", "unsaved")
 
 
 def public_event(event: GameEvent) -> dict[str, Any]:
@@ -71,6 +71,7 @@ class Presentation:
         error = o.saving.error
         state["store_error"] = tr.gettext(error) if error else None
         state["join"] = o.codes.version
+        state["unsaved"] = o.unsaved.text(tr) if o.unsaved else None
         return state
 
     def event(self, event: GameEvent) -> dict[str, Any]:

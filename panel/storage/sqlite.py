@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from panel.core.errors import DatabaseInUse, StoreError, StoreWriteError
+from panel.core.errors import DatabaseInUse, DatabaseUnusable, StoreError, StoreWriteError
 from panel.core.i18n import N_, Text
 
 BUSY_MS = 5000  # how long a connection waits for another process's write (matches prune)
@@ -35,6 +35,30 @@ def plain_error(e: sqlite3.Error) -> str:
         if cause in text:
             return words
     return text.splitlines()[0][:160] if text else type(e).__name__
+
+
+def _damage(e: sqlite3.Error) -> bool:
+    """Whether an SQLite error says the file itself is damaged (not the disk or the rights)."""
+    text = str(e)
+    return any(w in text for w in ("malformed", "not a database", "no such table", "corrupt"))
+
+
+def move_aside(path: str | Path, *, now: float | None = None) -> Path:
+    """Keep an unusable database (and its WAL and shared-memory files) beside it under a new
+    name, `<name>.damaged-<date>-<time>`, so a new one can start in its place; the new name."""
+    path = Path(path)
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
+    kept = path.with_name(f"{path.name}.damaged-{stamp}")
+    n = 1
+    while kept.exists():  # two in one second: never over an older one
+        n += 1
+        kept = path.with_name(f"{path.name}.damaged-{stamp}-{n}")
+    os.replace(path, kept)
+    for suffix in ("-wal", "-shm"):
+        side = path.with_name(path.name + suffix)
+        if side.exists():
+            os.replace(side, kept.with_name(kept.name + suffix))
+    return kept
 
 
 class OwnerLock:
@@ -132,14 +156,24 @@ class SQLiteFile:
             self._db = self._connect()
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version > self.VERSION:
-                raise StoreError(Text(N_("{db}: made by a newer penguin-panel ({what} {version})"), db=self.path,
-                                      what=self.WHAT, version=version))
+                raise DatabaseUnusable(Text(N_("{db}: made by a newer penguin-panel ({what} {version})"),
+                                            db=self.path, what=self.WHAT, version=version), path=self.path)
             self._migrate(version)
             self._opened()
-        except sqlite3.DatabaseError as e:
-            raise StoreError(Text(N_("{db}: cannot open the database ({why})"), db=self.path, why=e)) from None
-        except OSError as e:
-            raise StoreError(Text(N_("{db}: cannot open the database ({why})"), db=self.path, why=e.strerror)) from None
+        except BaseException as e:
+            self.close()  # no connection left on a file that may be moved aside
+            if isinstance(e, StoreError):
+                raise
+            if isinstance(e, sqlite3.OperationalError) and not _damage(e):
+                # the disk, the card, the permissions: the file itself may be fine
+                raise StoreError(Text(N_("{db}: cannot open the database ({why})"), db=self.path, why=e)) from None
+            if isinstance(e, sqlite3.DatabaseError):  # not SQLite, truncated, malformed
+                raise DatabaseUnusable(Text(N_("{db}: cannot open the database ({why})"), db=self.path, why=e),
+                                       path=self.path) from None
+            if isinstance(e, OSError):
+                raise StoreError(Text(N_("{db}: cannot open the database ({why})"), db=self.path,
+                                      why=e.strerror)) from None
+            raise
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)

@@ -9,8 +9,16 @@ retained states, statuses and last results come again and rebuild the live pictu
 own store keeps the counted matches and the last word of every cockpit, so a venue
 started while the broker is down still shows the leaderboard and the last known states.
 
-Incoming payloads are checked against the protocol's schemas (a newer cockpit's extra
-fields are accepted); a bad one is said once per cockpit and topic, in one line.
+Incoming payloads are bounded before they are read (size, nesting, digits) and checked
+against the protocol's schemas (a newer cockpit's extra fields are accepted) and a result
+against its game's rules (`Game.result_limits`); a bad one is said once per cockpit and
+topic, in one line, and anything else odd in one line a minute, never a traceback.
+
+Every result it has handled (counted, a repeat, or refused) is acknowledged on the
+cockpit's ack topic: the cockpit keeps each one until then, so none is lost to a venue
+away for a day or its queue at the broker overflowing. Its own status topic says
+`online` when it connects (`offline` is its last will): the cockpits then send again what
+it has not acknowledged.
 """
 
 from __future__ import annotations
@@ -28,8 +36,10 @@ import aiomqtt
 from panel.core.backoff import Backoff
 from panel.core.errors import StoreError
 from panel.mqtt.client import cancel, client_for, quiet_closed_sockets, why
-from panel.mqtt.protocol import BACKOFF, COMMANDS, END_WHEN, VERSION, PayloadError, decode, encode, parse_topic, topic
+from panel.mqtt.protocol import (BACKOFF, COMMANDS, END_WHEN, OFFLINE, ONLINE, VERSION, PayloadError, ack_payload,
+                                 check_result, decode, encode, parse_topic, topic)
 from panel.mqtt.settings import BrokerSettings
+from panel.server.guard import Quiet
 from panel.server.message import Message
 from panel.venue.store import PERIODS, VenueStore, since
 
@@ -83,6 +93,8 @@ class Venue:
         self._snapshot: str | None = None
         self._backoff = Backoff(*backoff)
         self._task: asyncio.Task | None = None
+        self._quiet = Quiet(log)
+        self.refused = 0  # results refused (over their game's limits, or not a game the venue counts)
         for cockpit, status, state, seen in store.cockpits():  # the last word, until the broker speaks
             self.cockpits[cockpit] = {"status": status, "state": state, "seen": seen}
 
@@ -192,18 +204,24 @@ class Venue:
         last_reason = None
         while True:
             try:
-                self._client = client_for(s, identifier=self.client_id, clean_session=False)
+                status = topic("venue_status", prefix=s.topic_prefix, cockpit="")
+                will = aiomqtt.Will(status, OFFLINE, qos=1, retain=True)
+                self._client = client_for(s, identifier=self.client_id, clean_session=False, will=will)
                 async with self._client as client:
                     self._backoff.reset()
                     last_reason = None
                     for key, qos in FOLLOWED.items():
                         await client.subscribe(topic(key, prefix=s.topic_prefix, cockpit="+"), qos=qos)
+                    # Once subscribed: the cockpits send again what it has not acknowledged.
+                    await client.publish(status, ONLINE, qos=1, retain=True)
                     self.connected.set()
                     self._send_all({"type": "broker", "connected": True})
                     log.info("venue: following the cockpits on %s (%s/v%d/+/...)", s.where, s.topic_prefix, VERSION)
                     loop = asyncio.get_running_loop()
                     async for message in client.messages:
-                        self._guard(message)
+                        ack = self._guard(message)
+                        if ack is not None:
+                            await client.publish(*ack, qos=1)
                         # The new leaderboard once the messages that came together are handled
                         # (a hundred results at once make one push, not a hundred).
                         if self._new and (not len(client.messages) or loop.time() - self._pushed >= PUSH_EVERY):
@@ -227,14 +245,16 @@ class Venue:
                 last_reason = reason
             await asyncio.sleep(pause)
 
-    def _guard(self, message: aiomqtt.Message) -> None:
+    def _guard(self, message: aiomqtt.Message) -> tuple[str, bytes] | None:
         try:
-            self.handle(str(message.topic), bytes(message.payload))
-        except Exception:  # one odd message must not stop the others
-            log.exception("venue: could not handle a message on %s", message.topic)
+            return self.handle(str(message.topic), bytes(message.payload))
+        except Exception as e:  # one odd message must not stop the others, nor flood the log
+            self._quiet.warn("odd", f"venue: could not handle a message on {str(message.topic)[:120]}: "
+                                    f"{type(e).__name__}: {str(e)[:160]}")
+            return None
 
-    def handle(self, name: str, raw: bytes) -> None:
-        """One message from the broker."""
+    def handle(self, name: str, raw: bytes) -> tuple[str, bytes] | None:
+        """One message from the broker; the acknowledgement to publish for a result."""
         parsed = parse_topic(name, self.settings.topic_prefix)
         if parsed is None or parsed[1] not in FOLLOWED:
             return
@@ -248,10 +268,8 @@ class Venue:
             if key != "status" and payload["cockpit"] != cockpit:
                 raise PayloadError(f"payload speaks for cockpit {payload['cockpit']!r}")
         except PayloadError as e:
-            if (cockpit, key) not in self._said:
-                self._said.add((cockpit, key))
-                log.warning("venue: ignored a message from cockpit %s on %s: %s", cockpit, name, e)
-            return
+            self._say(cockpit, key, f"venue: ignored a message from cockpit {cockpit} on {name}: {e}")
+            return None
         self._said.discard((cockpit, key))
         now = self.clock()
         if key == "status":
@@ -263,26 +281,50 @@ class Venue:
                 self._send_all({"type": "event", "cockpit": cockpit, "name": self.cockpit_view(cockpit)["name"],
                                 "event": payload["event"]})
         elif key == "result":
-            try:
-                counted = self.store.add_result(payload, now)
-            except StoreError as e:  # the disk, or a damaged file: said once a minute, the others go on
-                self._store_problem(e)
-                return
-            if counted:
-                self.counted += 1
-                self._boards = None
-                self._new.append({"cockpit": cockpit, "match_id": payload["match"]["id"], "name": payload["name"],
-                                  "mode": payload["mode"], "winner": payload["winner"], "tier": payload["tier"]})
+            return self._result(cockpit, name, payload, now)
         elif key == "reply":
             future = self._pending.get(payload.get("id") or "")
             if future is not None and not future.done():
                 future.set_result(payload)
+        return None
+
+    def _result(self, cockpit: str, name: str, payload: dict[str, Any], now: float) -> tuple[str, bytes] | None:
+        """Count a result within its game's rules; the acknowledgement either way (a refused
+        one would come again forever)."""
+        counted = False
+        try:
+            check_result(payload)
+        except PayloadError as e:
+            self.refused += 1
+            self._say(cockpit, "result", f"venue: refused a result from cockpit {cockpit} "
+                                         f"(match {payload['match']['id']}): {e}")
+        else:
+            try:
+                counted = self.store.add_result(payload, now)
+            except StoreError as e:  # the disk, or a damaged file: said once a minute, the others go on
+                self._store_problem(e)
+                return None  # not acknowledged: the cockpit sends it again
+        if counted:
+            self.counted += 1
+            self._boards = None
+            self._new.append({"cockpit": cockpit, "match_id": payload["match"]["id"], "name": payload["name"],
+                              "mode": payload["mode"], "winner": payload["winner"], "tier": payload["tier"]})
+        return (topic("ack", prefix=self.settings.topic_prefix, cockpit=cockpit),
+                encode(ack_payload(payload, counted=counted)))
+
+    def _say(self, cockpit: str, key: str, line: str) -> None:
+        """A bad message: said once per cockpit and topic until a good one comes, and all of
+        them at most one line a minute (a stream of odd ones cannot flood the log)."""
+        if (cockpit, key) not in self._said:
+            if len(self._said) < 10_000:  # cockpit ids come from the broker's users: a bound anyway
+                self._said.add((cockpit, key))
+            self._quiet.warn(f"payload {cockpit} {key}", line)
 
     def _store_problem(self, e: StoreError) -> None:
         now = self.clock()
         if now - self._store_said >= 60:
             self._store_said = now
-            log.warning("venue: could not count a result (%s); the broker sends it again at the next connection", e)
+            log.warning("venue: could not count a result (%s); its cockpit sends it again until it is acknowledged", e)
 
     def _update(self, cockpit: str, now: float, **change: Any) -> None:
         c = self.cockpits.setdefault(cockpit, {"status": None, "state": None, "seen": now})

@@ -15,13 +15,21 @@ from panel.core.layout import Layout
 from panel.core.layout_file import load_layout
 from panel.games.airlines import show
 from panel.games.airlines.debrief import COLUMNS, debrief
-from panel.games.airlines.engine.settings import CHOICE_NAMES, MODES
+from panel.games.airlines.engine.settings import CHOICE_NAMES, MODES, NAME_MAX, PLAYERS_MAX, SETTINGS, TEAMS_MAX
 from panel.games.airlines.engine import (CARDS_PER_TURN, CREW, MISTAKES_PER_TURN, Match, MatchSettings,
                                          default_teams, names)
-from panel.games.base import Build, Engine
+from panel.games.base import Build, Engine, ResultLimits
 
 TITLES = {"turns": N_("Turns: points, cards and mistakes"), "card_kinds": N_("Instruction types: time and mistakes"),
           "controls": N_("Controls that caused mistakes")}
+
+_MOST_COUNTERS = int(next(s.high for s in SETTINGS if s.name == "time_counters"))
+# What the rules let a result hold (rule 8: a point a card, five cards a turn, plus the
+# counters held when five cards end it; rule 3: the second mistake ends the turn).
+RESULT_LIMITS = ResultLimits(teams=TEAMS_MAX, name=NAME_MAX, players=TEAMS_MAX * PLAYERS_MAX,
+                             turns=1000,  # 8 teams x 125 rounds: far past any café's match
+                             turn_points=CARDS_PER_TURN + _MOST_COUNTERS, turn_cards=CARDS_PER_TURN,
+                             turn_counters=_MOST_COUNTERS, turn_mistakes=MISTAKES_PER_TURN)
 
 
 @lru_cache(maxsize=8)
@@ -37,6 +45,7 @@ class Airlines:
     event_types = EVENT_TYPES
     settings_table = "match"
     at_venue = True
+    result_limits = RESULT_LIMITS
     lists_outcome = False  # its status and teams say enough in the list; the debrief has the scores
     show = show
     columns = COLUMNS

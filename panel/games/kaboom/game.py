@@ -64,6 +64,7 @@ class Kaboom:
     event_types = EVENT_TYPES
     settings_table = "kaboom"
     at_venue = False  # a mission scores nothing at a venue: its state shows the cockpit idle there
+    result_limits = None
     lists_outcome = True  # "finished" says nothing of a mission: accomplished or failed
     show = show
     columns = COLUMNS

@@ -41,6 +41,7 @@ class PengoJump:
     event_types = EVENT_TYPES
     settings_table = "pengo_jump"
     at_venue = False  # a cooperative game scores nothing on a venue's leaderboard: the cockpit is idle to it
+    result_limits = None  # nothing of it is counted at a venue (Game.result_limits)
     lists_outcome = True  # "finished" says nothing: won or lost
     show = show
     columns = COLUMNS

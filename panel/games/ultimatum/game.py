@@ -42,6 +42,7 @@ class Ultimatum:
     # A venue's leaderboard counts Penguin Airlines teams: an Ultimatum game's points are not
     # theirs to add up (Ultimatum rule 14). The venue and Home Assistant see the cockpit idle.
     at_venue = False
+    result_limits = None  # nothing of it is counted at a venue (Game.result_limits)
     lists_outcome = False  # finished says it: the debrief has the winner and the points
     show = show
     columns = COLUMNS

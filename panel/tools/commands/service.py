@@ -38,6 +38,8 @@ SETTINGS_TEMPLATE = """\
 
 # [mqtt]                              # a venue's broker (the guide, docs/venues.md)
 # host = "venue-broker.local"
+# tls = true                          # port 8883; the venue's CA, from its broker-config:
+# ca_file = "/etc/penguin-panel/penguin-panel-ca.crt"
 # username = "cockpit-1"
 # password = "..."
 # cockpit_id = "cockpit-1"
@@ -49,7 +51,7 @@ VENUE_SETTINGS_TEMPLATE = """\
 # pin = "135790"                      # the venue admin's PIN (else made at first start)
 
 [mqtt]
-host = "localhost"
+host = "localhost"                    # the broker on this machine: its plain listener is on 127.0.0.1 only
 username = "venue"
 password = "change me"                # the one given with mosquitto_passwd
 """

@@ -64,6 +64,9 @@ function show(s) {
   $("#saveerror").textContent = s.store_error
     ? t("The cockpit cannot save ({reason}): presses do not count until it can", { reason: s.store_error }) : "";
   $("#saveerror").classList.toggle("hidden", !s.store_error);
+  // A full disk at start: the cockpit plays on a copy in memory, and the room knows nothing is kept.
+  $("#unsaved").textContent = s.unsaved ? t("Nothing is saved: {reason}", { reason: s.unsaved }) : "";
+  $("#unsaved").classList.toggle("hidden", !s.unsaved);
   games.of(s)?.update?.(s);
   render();
 }
