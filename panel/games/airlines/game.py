@@ -15,7 +15,8 @@ from panel.core.layout import Layout
 from panel.core.layout_file import load_layout
 from panel.games.airlines import show
 from panel.games.airlines.debrief import COLUMNS, debrief
-from panel.games.airlines.engine.settings import CHOICE_NAMES, MODES, NAME_MAX, PLAYERS_MAX, SETTINGS, TEAMS_MAX
+from panel.games.airlines.engine.settings import CHOICE_NAMES, MODES, PLAYERS_MAX, SETTINGS, TEAMS_MAX
+from panel.games.names import NAME_MAX
 from panel.games.airlines.engine import (CARDS_PER_TURN, CREW, MISTAKES_PER_TURN, Match, MatchSettings,
                                          default_teams, names)
 from panel.games.base import Build, Engine, ResultLimits
