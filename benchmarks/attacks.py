@@ -42,6 +42,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Callable
 
+from benchmarks.attack_broker import SECTIONS as BROKER_SECTIONS, run as broker_run
 from benchmarks.soak import PIN, Service
 from benchmarks.stats import summary
 
@@ -561,6 +562,12 @@ def smaller(t: Targets) -> None:
 
 # ---------------------------------------------------------------------------- the list
 
+def broker_attack(name: str) -> None:
+    """One of the broker's attacks (client-id takeover, a flood of results while the venue is
+    away, an oversized message), on a Mosquitto of its own; its figures said as it goes."""
+    asyncio.run(broker_run(only=(name,)))
+
+
 @dataclass
 class Attack:
     name: str
@@ -578,6 +585,8 @@ ATTACKS = [
     Attack("many-addresses-pins", many_addresses_pins, 24),
     Attack("client-input", client_input, 24),
     Attack("smaller", smaller, 24),
+    # the broker's (benchmarks/attack_broker.py): each on a real Mosquitto of its own
+    *(Attack(f"broker-{name}", lambda t, name=name: broker_attack(name), 24) for name in BROKER_SECTIONS),
 ]
 
 
