@@ -222,3 +222,23 @@ def test_sessions_and_counts_of_wrong_pins_survive_a_restart(tmp_path):
         clock.t += 61
         assert login_status(again, "2468", "10.0.0.66") == 200
         assert "2468" not in str(store.settings()) and s.token not in str(store.settings())
+
+
+def test_the_game_master_signs_in_on_a_full_disk(tmp_path):
+    """A full disk keeps no new session or pairing, and the game master signs in all the same
+    (the sessions hold in memory until a restart; the browser is paired at a later sign-in)."""
+    from service_helpers import NETWORK, ServiceThread, fill_the_disk, free_the_disk
+
+    with ServiceThread(tmp_path / "panel.db") as svc:
+        gm = svc.client()
+        gm.login()
+        match_id = gm.new_match()["match_id"]
+        svc.on_loop(lambda: fill_the_disk(svc.store, match_id, svc.cockpit.now()))
+        try:
+            phone = svc.client(source=NETWORK)
+            phone.login()  # asserts 200
+            status, body = phone.get("/api/admin/status")
+            assert status == 200, body
+            assert not any(c.name == "pp_device" for c in phone.jar)  # not paired: nothing could keep it
+        finally:
+            svc.on_loop(lambda: free_the_disk(svc.store))

@@ -8,6 +8,7 @@ import json
 
 from aiohttp import web
 
+from panel.core.errors import StoreError
 from panel.core.i18n import N_, render
 from panel.server.body import json_body
 from panel.server.replies import error, said
@@ -59,6 +60,10 @@ async def admin_login(request: web.Request) -> web.Response:
     resp = web.json_response({"csrf": session.csrf})
     resp.set_cookie(COOKIE, session.token, httponly=True, samesite="Strict", path="/")
     if not security.device_ok(device):  # paired now: it gets in when the network's logins are closed
-        resp.set_cookie(DEVICE, security.pair_device(), httponly=True, samesite="Strict", path="/",
-                        max_age=PAIRED_COOKIE_SECONDS)
+        try:
+            token = security.pair_device()
+        except StoreError:  # a full disk: signed in all the same, paired at a later sign-in
+            token = None
+        if token is not None:
+            resp.set_cookie(DEVICE, token, httponly=True, samesite="Strict", path="/", max_age=PAIRED_COOKIE_SECONDS)
     return resp
