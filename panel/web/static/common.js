@@ -303,6 +303,10 @@ export function describeEvent(e) {
 
 // Why a turn is paused, in words for the room; null when it is not paused. A lost link
 // says so (the timer waits by itself until the cockpit's panel is heard again).
+// The control the turn's first mistake left stuck, said with what the crew does about it (rule 16).
+export const stuckText = (s) => (s.stuck_name
+  ? t("Stuck finger: keep a finger on {name} until the turn ends", { name: s.stuck_name }) : "");
+
 export function pauseText(s) {
   if (!s || s.phase !== "paused") return null;
   const why = s.paused_for || [];
