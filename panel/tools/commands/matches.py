@@ -55,13 +55,17 @@ def _open(db: str | None):
 def list_matches(args) -> int:
     from itertools import islice
 
+    from panel.service.history import outcome_of
+
     with _open(args.db) as store:
         shown = 0
         for r in islice(store.iter_matches(), args.limit):
             teams = ", ".join([t["name"] for t in r.settings.get("teams", [])]
                               or [p.get("name") or p["colour"] for p in r.settings.get("players", [])])
             removed = _("  (log removed, debrief kept)") if r.pruned else ""
-            print(f"{r.id:>4}  {r.created}  {r.status:<9} {r.settings.get('mode', '?'):<11} {teams}{removed}")
+            # A mission over says how it came out ("failed"), as the debrief's list does: "finished" says nothing.
+            status = outcome_of(store, r) or r.status
+            print(f"{r.id:>4}  {r.created}  {status:<9} {r.settings.get('mode', '?'):<11} {teams}{removed}")
             shown += 1
         if not shown:
             print(_("no matches stored yet"))
