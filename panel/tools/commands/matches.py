@@ -100,8 +100,8 @@ def export_match(args) -> int:
     text = tomli_w.dumps(doc)
     if args.out:
         Path(args.out).write_text(text)
-        print(_("match {id}: {n} inputs written to {file}").format(id=record.id, n=len(inputs), file=args.out),
-              file=sys.stderr)
+        print(ngettext("match {id}: {n} input written to {file}", "match {id}: {n} inputs written to {file}",
+                       len(inputs)).format(id=record.id, n=len(inputs), file=args.out), file=sys.stderr)
     else:
         sys.stdout.write(text)
     return 0

@@ -204,7 +204,8 @@ export function liveBadge() {
   // Down, it says so in words a player understands (it was a tiny corner dot before).
   const show = (kind, ok) => {
     last = [kind, ok];
-    b.textContent = ok ? t("live") : t("Connection to the cockpit lost: {why}", { why: t("reconnecting…") });
+    const why = t("reconnecting…"); // on its own: a t() inside another's arguments never reaches the catalog
+    b.textContent = ok ? t("live") : t("Connection to the cockpit lost: {why}", { why });
     b.classList.toggle("down", !ok);
   };
   onLanguage(() => { if (last) show(...last); });
