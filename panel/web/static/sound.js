@@ -109,6 +109,7 @@ export function soundSwitch(button, cues) {
     button.setAttribute("aria-pressed", off ? "false" : "true");
     button.dataset.sound = off ? "off" : cues.blocked ? "blocked" : "on";
     button.classList.toggle("missed", !off && cues.blocked && cues.missed > 0);
+    button.dataset.missed = String(cues.missed); // cues unheard while the browser waits for a tap
   };
   button.addEventListener("click", () => {
     if (cues.blocked) cues.context(); // the first tap wakes it
