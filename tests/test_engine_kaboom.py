@@ -46,6 +46,20 @@ def test_before_the_start_a_colour_pressed_joins_and_pressed_again_leaves():
     assert only(press(m, e["first"], 7.0), "turn_passed").details["from"] == e["first"]  # now a pass
 
 
+def test_a_set_up_player_pressing_their_colour_before_the_start_stays():
+    """Kaboom rule 1: the game master's players are in the mission; a press of their colour
+    before START (checking the button, or saying "here") is answered and leaves no one out;
+    a penguin who joined at the panel still leaves by pressing again."""
+    m = match(("red", "blue"))
+    for t in (1.0, 2.0):  # the first press, and the next: still in
+        assert refused(m, "red", t) == "the red penguin has already joined"
+    assert m.colours == ("red", "blue")
+    assert types(press(m, "green", 3.0)) == ["player_joined"]
+    assert types(press(m, "green", 4.0)) == ["player_left"]
+    assert types(act(m, "leave", 5.0, colour="blue")) == ["player_left"]  # the game master can take one out
+    assert m.colours == ("red",)
+
+
 def test_only_penguins_the_panel_has_can_join():
     m = match(())
     assert refused_act(m, "join", 0.0, colour="pink").startswith("'pink' is not a penguin colour")

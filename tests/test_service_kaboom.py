@@ -181,6 +181,131 @@ def test_a_cafe_walks_up_to_kaboom_with_the_colour_buttons(tmp_path):
     asyncio.run(scenario())
 
 
+def test_after_a_success_start_at_the_panel_plays_the_next_mission(tmp_path):
+    """The walk-up follows the rulebook's campaign: START after a mission accomplished sets
+    the next mission up (the same penguins, started); after a mission lost or abandoned,
+    the same one again; after the file's last mission, the first."""
+    lowered = next(p for p in MAPPING.cover_positions if p != MAPPING.cover_open)
+
+    async def win(cockpit):
+        await cockpit.input(MAPPING.cover, lowered)
+        await cockpit.input(MAPPING.cover, MAPPING.cover_open)  # the protection lifted during the mission
+        await cockpit.input(MAPPING.mission, True)
+        await cockpit.input(MAPPING.mission, False)
+        await cockpit.input(MAPPING.players["yellow"], True)
+        await cockpit.input(MAPPING.players["yellow"], False)
+        assert cockpit.match.outcome == "success"
+
+    async def scenario():
+        with Store(tmp_path / "panel.db") as store:
+            cockpit = Cockpit(store, sim=True, game_defaults={"kaboom": {"difficulty": "advanced", "mission": 14}},
+                              walk_up={"kaboom": True})
+            await cockpit.start()
+            try:
+                await cockpit.input(MAPPING.players["yellow"], True)  # sets mission 14 up, yellow joins
+                await cockpit.input(MAPPING.players["yellow"], False)
+                await cockpit.input(MAPPING.start, True)
+                await win(cockpit)
+                await cockpit.input(MAPPING.start, True)  # the next mission, started
+                assert cockpit.match.settings.mission == 15 and cockpit.match.phase is Phase.PLAYING
+                assert cockpit.record.settings["difficulty"] == "advanced"
+                await cockpit.action("abandon", {})
+                await cockpit.input(MAPPING.start, True)  # abandoned: the same mission again
+                assert cockpit.match.settings.mission == 15 and cockpit.match.phase is Phase.PLAYING
+                await win(cockpit)
+                await cockpit.input(MAPPING.start, True)  # the last one won: the campaign again from the first
+                assert cockpit.match.settings.mission == 1 and cockpit.match.colours == ("yellow",)
+            finally:
+                await cockpit.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_walk_up_mission_after_an_airlines_turn_that_left_the_lever_down_starts_protected(tmp_path):
+    """Kaboom rule 9 at a café's panel: an Airlines turn left the big lever down; a penguin's
+    colour sets a mission up, START starts it, and one press of the mission button is
+    refused (the protection is on) until the players move the lever."""
+    lowered = next(p for p in MAPPING.cover_positions if p != MAPPING.cover_open)
+
+    async def scenario():
+        with Store(tmp_path / "panel.db") as store:
+            cockpit = Cockpit(store, sim=True, walk_up={"kaboom": True})
+            await cockpit.start()
+            try:
+                await cockpit.create_match({"teams": [{"name": "Gulls", "players": ["Ana", "Bo"]},
+                                                      {"name": "Puffins", "players": ["Cy", "Di"]}]})
+                await cockpit.action("start_turn", {})
+                await cockpit.input(MAPPING.cover, MAPPING.cover_open)
+                await cockpit.action("end", {"when": "now"})
+                await cockpit.input(MAPPING.players["red"], True)  # a mission set up at the panel, red joins
+                await cockpit.input(MAPPING.players["red"], False)
+                match = cockpit.match
+                assert isinstance(match, KaboomMatch) and match.positions[MAPPING.cover] == MAPPING.cover_open
+                await cockpit.input(MAPPING.start, True)
+                await cockpit.input(MAPPING.start, False)
+                await cockpit.input(MAPPING.mission, True)
+                await cockpit.input(MAPPING.mission, False)
+                assert match.phase is Phase.PLAYING and not match.cover_open
+                await cockpit.input(MAPPING.cover, lowered)
+                await cockpit.input(MAPPING.cover, MAPPING.cover_open)
+                await cockpit.input(MAPPING.mission, True)
+                assert match.phase is Phase.CLOSING
+            finally:
+                await cockpit.close()
+
+    asyncio.run(scenario())
+
+
+class Page:
+    """A page's socket: every refusal the cockpit tells the pages."""
+
+    view = "board"
+
+    def __init__(self):
+        self.refused: list[dict] = []
+
+    def send(self, message):
+        if message["type"] == "refused":
+            self.refused.append(message["refused"])
+
+
+def test_a_refused_press_is_told_to_the_pages_in_the_players_words(tmp_path):
+    """Kaboom rule 13: a press the rules refuse changes nothing and the pages are told why,
+    in the pages' language: a waiting player's colour, the mission button with its cover
+    on, a set-up player's colour before the start."""
+    async def scenario():
+        with Store(tmp_path / "panel.db") as store:
+            cockpit = Cockpit(store, sim=True)
+            await cockpit.start()
+            page = Page()
+            cockpit.subscribe(page)
+            try:
+                await cockpit.create_match({**MISSION, "players": ["red", "blue"]})
+                await cockpit.input(MAPPING.players["red"], True)
+                assert page.refused[-1]["reason"] == "the red penguin has already joined"
+                assert page.refused[-1]["control"] == MAPPING.players["red"] and page.refused[-1]["colour"] == "red"
+                await cockpit.input(MAPPING.players["red"], False)  # a release asks nothing: nothing said
+                assert len(page.refused) == 1
+                await cockpit.input(MAPPING.start, True)
+                waiting = next(c for c in ("red", "blue") if c != cockpit.match.active)
+                await cockpit.input(MAPPING.players[waiting], True)
+                assert page.refused[-1]["reason"] == f"it is the {cockpit.match.active} penguin's turn"
+                await cockpit.input(MAPPING.mission, True)
+                assert page.refused[-1] == {**page.refused[-1], "action": "confirm", "control": MAPPING.mission,
+                                            "reason": "lift the mission button's cover first",
+                                            "plain": "up on the direction cross"}
+                assert cockpit.match.phase is Phase.PLAYING
+                cockpit.set_language("es")
+                await cockpit.input(MAPPING.mission, False)
+                await cockpit.input(MAPPING.mission, True)
+                assert page.refused[-1]["reason"] == "levanta primero la tapa del botón de misión"
+                assert len(page.refused) == 4
+            finally:
+                await cockpit.close()
+
+    asyncio.run(scenario())
+
+
 def test_an_airlines_cafe_s_colour_buttons_set_nothing_up(tmp_path):
     async def scenario():
         with Store(tmp_path / "panel.db") as store:

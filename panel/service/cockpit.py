@@ -349,7 +349,13 @@ class Cockpit:
         if not self.active:
             self._publish([])
             return False
-        self.log_and_handle(InputEvent(event.control, event.value, self.stamp(event.t)))
+        stamped = InputEvent(event.control, event.value, self.stamp(event.t))
+        self.advance(stamped.t)  # a deadline due first, logged: the press is judged at its moment, as replayed
+        asked = self.match.asks(stamped)
+        why = self.match.refusal(asked) if asked is not None else None
+        self.log_and_handle(stamped)
+        if why is not None:  # a fact all the same (a button down), but what it asked is refused: said
+            self.fan_out.refused(stamped.control, asked, why)
         return True
 
     # ------------------------------------------------------------------ log first, then judge

@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from panel.core.clock import SLACK
 from panel.core.errors import Refused
-from panel.core.events import GameEvent
+from panel.core.events import Action, GameEvent
 from panel.core.i18n import NOT_A_LANGUAGE, languages
+from panel.core.refusal import Refusal
 from panel.server.message import Message
 from panel.service.effects import sim_leds
 from panel.service.presentation import Presentation
@@ -60,6 +61,13 @@ class FanOut:
                     leds = leds or Message(sim_leds(full or {"phase": "idle"}, now=now, layout_path=o.layout_path))
                     sub.send(leds)
         self._card_changed(full)
+
+    def refused(self, control: str, asked: Action, why: Refusal) -> None:
+        """A press on the panel (or /sim) whose action the rules refuse: every page told
+        why, in the players' words ("it is the red penguin's turn"); a game's pages say it."""
+        message = Message(type="refused", refused=self.presentation.refusal(control, asked, why))
+        for sub in list(self.subscribers):
+            sub.send(message)
 
     def frames(self, now: float) -> None:
         """The effects whose deadline has come (LED frames, buzzer notes between game events) updated."""

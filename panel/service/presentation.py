@@ -13,9 +13,10 @@ import asyncio
 import json
 from typing import TYPE_CHECKING, Any
 
-from panel.core.events import GameEvent
+from panel.core.events import Action, GameEvent
 from panel.core.i18n import N_, Text, Word, text_of, translations
 from panel.core.layout import Layout
+from panel.core.refusal import Refusal
 from panel.games.airlines.engine import allowed_actions
 from panel.service.inputs import link_status
 
@@ -75,6 +76,15 @@ class Presentation:
         if o.match is None:
             return public_event(event)
         return o.game.present_event(public_event(event), o.match, translations(o.language))
+
+    def refusal(self, control: str, asked: Action, why: Refusal) -> dict[str, Any]:
+        """A refused press for the pages: the control, the action it asked for and why, in
+        the pages' language."""
+        o = self.owner
+        tr = translations(o.language)
+        layout = o.any_layout()
+        return {"control": control, "action": asked.name, **asked.params, "reason": why.text(tr),
+                "plain": layout.plain_name(control, tr) if control in layout else None, "t": o.now()}
 
     def problems(self) -> list[str]:
         """What the game master should know, in the pages' language: the start's findings,

@@ -87,6 +87,9 @@ class KaboomMatch:
         self.mapping = mapping
         # Who plays: the set-up's players, and before the start whoever joins by pressing their colour.
         self.players: dict[str, str | None] = {p.colour: p.name for p in settings.players}
+        # The game master's players stay when they press their colour before the start (Kaboom
+        # rule 1): only a penguin who joined at the panel leaves by pressing it again.
+        self.set_up = frozenset(self.players)
         self.clocks = {c: Countdown(self.rules.time_per_player) for c in self.players}
         self.alert_clock = Countdown(self.rules.alert_seconds)
         self._rng = random.Random(settings.seed)
@@ -187,7 +190,8 @@ class KaboomMatch:
         kind, colour = role
         if kind == "colour":
             if self.phase is Phase.SETUP:  # Kaboom rule 1: a penguin joins, or leaves, before the start
-                return Action("leave" if colour in self.players else "join", event.t, {"colour": colour})
+                leaves = colour in self.players and colour not in self.set_up
+                return Action("leave" if leaves else "join", event.t, {"colour": colour})
             return None if self.phase is Phase.CLOSING else Action("pass", event.t, {"colour": colour})
         if kind == "cover":
             return None

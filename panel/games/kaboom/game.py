@@ -12,7 +12,7 @@ from panel.games.kaboom.events import ACTIONS, EVENT_TYPES
 from panel.core.i18n import NC_, N_, Text, _
 from panel.core.schema import Bool, Field, Problems, Table
 from panel.games.base import Build, Engine
-from panel.games.kaboom import show
+from panel.games.kaboom import panel_words, show
 from panel.games.kaboom.build import declaration, kaboom_match, panel_for
 from panel.games.kaboom.debrief import COLUMNS, debrief
 from panel.games.kaboom.engine import KaboomMatch
@@ -36,12 +36,25 @@ PENGUINS = {
 }
 # What the game master's form and a walk-up may choose (the rest is the build's or stored).
 FORM = tuple(k for k in KaboomSettings.FORM if k != "mode")
-# What a walk-up mission keeps of the last one: the same mission again.
+# What a walk-up mission keeps of the last one: the same difficulty, and the same mission
+# (the next one after a success: `next_mission`).
 AGAIN = ("difficulty", "mission", "custom")
 # The settings file's [kaboom] table: a mission's defaults, and whether a penguin's colour
 # pressed between matches sets one up.
 DEFAULT_KEYS = ("difficulty", "mission", "custom", "missions", "walk_up")
 DEFAULTS_TABLE = Table(fields={**{k: Field() for k in DEFAULT_KEYS}, "walk_up": Bool(default=False)})
+
+
+def next_mission(engine: KaboomMatch) -> int | str:
+    """The mission the panel sets up after `engine`'s (docs/kaboom.md, "Beside the game"):
+    the next one of its missions file after a success, as the rulebook's campaign moves on
+    (after the file's last, its first: a new campaign); the same one after a failure or an
+    abandon, to try again; the custom mission stays the custom mission."""
+    number = engine.settings.mission
+    if engine.outcome != "success" or not isinstance(number, int):
+        return number
+    numbers = sorted(load_missions(engine.settings.missions).missions)
+    return next((n for n in numbers if n > number), numbers[0])
 
 
 class Kaboom:
@@ -114,10 +127,12 @@ class Kaboom:
 
     def walk_up_body(self, control: str, last: dict[str, Any] | None, last_engine: Engine | None, *,
                      build: Build, language: str) -> dict[str, Any]:
-        """The last mission's difficulty and mission (or the [kaboom] defaults); START plays
-        it with the same penguins, a colour sets it up for the players to join, this press
-        the first."""
+        """The last mission's difficulty and its `next_mission` (or the [kaboom] defaults);
+        START plays it with the same penguins, a colour sets it up for the players to join,
+        this press the first."""
         body = {k: last[k] for k in AGAIN if last and last.get(k) is not None}
+        if isinstance(last_engine, KaboomMatch):
+            body["mission"] = next_mission(last_engine)
         layout, _mapping = panel_for(build.layout_path)
         if isinstance(last_engine, KaboomMatch) and layout.cockpit_role(control) == "start":
             body["players"] = [{"colour": c, "name": n} for c, n in last_engine.players.items()]
@@ -128,7 +143,11 @@ class Kaboom:
 
     # ------------------------------------------------------------------ what people see
     def present(self, state: dict[str, Any], engine: KaboomMatch, tr: Any) -> dict[str, Any]:
-        return state  # ids and numbers only: the pages word them
+        """The snapshot's ids and numbers (the pages word them), with the panel's buttons said
+        by what they are on the panel, how the protection is lifted now, and the mission
+        START at the panel plays next once this one is over."""
+        return {**state, "legend": panel_words.legend(engine, tr), "protection": panel_words.protection(engine, tr),
+                "next_mission": next_mission(engine) if engine.finished else None}
 
     def present_event(self, event: dict[str, Any], engine: KaboomMatch | None, tr: Any) -> dict[str, Any]:
         return event

@@ -90,5 +90,6 @@ connect("board", {}, {
   status: liveBadge(),
   state: (m) => show(m.state),
   event: (m) => onEvent(m.event),
+  refused: (m) => games.of(live)?.refused?.(m.refused, board), // a press the rules refused: the game says why
 });
 requestAnimationFrame(tick);

@@ -39,6 +39,28 @@ async function send(control, value) {
 }
 
 // ---------------------------------------------------------------- buttons
+// Several buttons held at once with one mouse or a keyboard (a Kaboom mission is closed
+// with every player's finger on their colour): a button pressed with Shift, or while the
+// "Hold buttons" switch is on, stays down (latched) until it is pressed again; Escape, or
+// the switch turned off, lets go of every latched button. Multi-touch needs none of this.
+const latched = new Map(); // id -> its let-go function
+let holding = false; // the "Hold buttons" switch
+
+function letGoAll() {
+  for (const letGo of [...latched.values()]) letGo();
+}
+
+function holdSwitch(node) {
+  const show = () => {
+    node.setAttribute("aria-pressed", holding ? "true" : "false");
+    node.textContent = holding ? t("Hold buttons: on") : t("Hold buttons: off");
+    node.title = t("A button pressed while this is on (or with Shift) stays down until pressed again: several at once");
+  };
+  node.addEventListener("click", () => { holding = !holding; if (!holding) letGoAll(); show(); });
+  onLanguage(show);
+  show();
+}
+
 function buttonEl(c) {
   buttons[c.id] = c;
   const cap = el("span", { class: "cap" });
@@ -58,17 +80,26 @@ function buttonEl(c) {
     title: c.plain, "aria-label": c.plain,
   }, cap, el("span", { class: "led" }));
   let down = false;
+  const latch = (on) => {
+    b.classList.toggle("latched", on);
+    b.setAttribute("aria-pressed", on ? "true" : "false");
+    if (on) latched.set(c.id, () => { latch(false); release(); });
+    else latched.delete(c.id);
+  };
   const press = (ev) => {
+    if (latched.has(c.id)) { latched.get(c.id)(); return; } // pressed again: let go
     if (down) return;
     down = true; b.classList.add("pressed");
     if (ev.pointerId !== undefined) b.setPointerCapture(ev.pointerId);
     send(c.id, true);
+    if (ev.shiftKey || holding) latch(true);
   };
   const release = () => {
-    if (!down) return;
+    if (!down || latched.has(c.id)) return; // a latched button stays down when the pointer or key goes up
     down = false; b.classList.remove("pressed");
     send(c.id, false);
   };
+  b.setAttribute("aria-pressed", "false");
   b.addEventListener("pointerdown", (ev) => { ev.preventDefault(); press(ev); });
   b.addEventListener("pointerup", release);
   b.addEventListener("pointercancel", release);
@@ -228,6 +259,7 @@ function tokenEl(c) {
 
 // ---------------------------------------------------------------- the panel
 function build(layout, state) {
+  letGoAll(); // no button left down on the service by a drawing that goes away
   // Drawn again for each match: its side changes the colours, the expansion the modules.
   $("#panel").replaceChildren();
   $("#cockpit").querySelectorAll(".ctl").forEach((n) => n.remove());
@@ -342,5 +374,8 @@ onLanguage(() => {
   if (building || builtFor === undefined) return;
   building = rebuild(builtFor, lastState).finally(() => { building = null; if (lastState) show(lastState); });
 });
-connect("sim", {}, { status: liveBadge(), state: (m) => show(m.state), leds });
+holdSwitch($("#hold"));
+document.addEventListener("keydown", (ev) => { if (ev.key === "Escape") letGoAll(); });
+connect("sim", {}, { status: liveBadge(), state: (m) => show(m.state), leds,
+  refused: (m) => games.of(lastState)?.refused?.(m.refused, { positionName }) }); // a press refused: the game says why
 requestAnimationFrame(tick);

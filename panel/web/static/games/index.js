@@ -8,8 +8,10 @@
 // Each game's part of a page exports (the `board`, `sim` and `page` arguments: what the page
 // lends its parts, ? an export a game may leave out):
 //   board.js    update?(s), show(s, board), describe(e, s), event?(e, board),
-//               tick(s, board) -> [seconds left of a running clock or null, the node that beats], leave?(board)
-//   sim.js      caption(layout) -> [the title's words after the game's name], show(s, sim), seconds() -> text
+//               tick(s, board) -> [seconds left of a running clock or null, the node that beats], leave?(board),
+//               refused?(r, board) (a press the rules refused: r.reason in the pages' words, r.control, r.plain)
+//   sim.js      caption(layout) -> [the title's words after the game's name], show(s, sim), seconds() -> text,
+//               refused?(r, sim)
 //   admin.js    form(declared, page), word(), body(page) -> the New match body, show(s, page), tick(s),
 //               describe(e, s), leave?(page), endChoices?(s) (a game with an "end" action)
 //   debrief.js  show(d, page), listing(m, page) -> [the picker's words for a stored match]

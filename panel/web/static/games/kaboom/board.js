@@ -2,8 +2,11 @@
 // large, the alert cards, what the players must do now, and the result (its own sounds).
 // The game's part of the board (board.js): show(s, board), describe(e, s), tick(s, board).
 import { $, el, t } from "/static/common.js";
-import { Clocks, banner, describeEvent, fmtClock, missionTitle, outcomeText, outcomeTitle, paint, playerName }
-  from "/static/games/kaboom/common.js";
+import { Clocks, banner, describeEvent, fmtClock, legendItems, missionTitle, nextText, outcomeText, outcomeTitle,
+  paint, playerName, sayRefused } from "/static/games/kaboom/common.js";
+
+// The result box's look for each outcome: never mistaken for one another (colour, sign, words).
+const OUTCOMES = ["success", "failed", "abandoned"];
 
 const clocks = new Clocks();
 
@@ -32,13 +35,30 @@ export function show(s) {
   node.textContent = text || "";
   node.className = `banner ${a.waiting && !s.finished ? "alert" : s.phase === "paused" ? "paused" : ""}`;
   node.classList.toggle("hidden", !text || s.finished);
-  $("#resultend").textContent = "";
+  // How the players lift the mission button's protection now, and which button is which.
+  $("#kprotection").textContent = s.protection || "";
+  $("#kprotection").classList.toggle("off", s.cover_open === true);
+  $("#kprotection").classList.toggle("hidden", !s.protection);
+  $("#klegend").replaceChildren(...legendItems(s));
+  $(".klegend").classList.toggle("hidden", !s.legend?.length || s.finished);
+  $("#resultend").textContent = s.finished ? nextText(s) : "";
   const res = $("#result");
   res.classList.toggle("hidden", !s.finished);
+  for (const o of OUTCOMES) res.classList.toggle(`kresult-${o}`, s.finished && (s.outcome || "abandoned") === o);
   if (s.finished) {
     $("#resulttitle").textContent = outcomeTitle(s);
     $("#resulttext").textContent = outcomeText(s);
   }
+}
+
+// The result box back as the other games show it.
+export function leave() {
+  for (const o of OUTCOMES) $("#result").classList.remove(`kresult-${o}`);
+}
+
+// A press the rules refused: said on the TV, in the players' words.
+export function refused(r) {
+  sayRefused($("#krefused"), r);
 }
 
 export const describe = (e, s) => describeEvent(e, s);

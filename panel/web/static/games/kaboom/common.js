@@ -2,7 +2,7 @@
 // /api/games), what a mission's events and results say, and each player's clock between two
 // pushes of the state. Every rule is the engine's (the state's `actions`, `players`,
 // `alerts`); this only words and draws it. Shared by the game's parts of each page.
-import { t, tn } from "/static/common.js";
+import { colourCss, el, t, tn } from "/static/common.js";
 import { info } from "/static/games/index.js";
 
 export const GAME = "kaboom";
@@ -112,4 +112,37 @@ export function fmtClock(s) {
   if (s < 10) return s.toFixed(1);
   const whole = Math.ceil(s);
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+// A press the rules refused, said in `node` for a few seconds: the service's reason in the
+// players' words ("it is the red penguin's turn"), and which control was pressed.
+const SAY_REFUSED_MS = 8000;
+export function sayRefused(node, r) {
+  const reason = r.reason ? r.reason[0].toUpperCase() + r.reason.slice(1) : "";
+  node.replaceChildren(el("b", { class: "kreason", text: reason }),
+    ...(r.plain ? [" ", el("span", { class: "kpressed", text: t("({control} pressed)", { control: r.plain }) })] : []));
+  node.classList.remove("hidden", "again");
+  void node.offsetWidth; // the same refusal twice: seen again
+  node.classList.add("again");
+  clearTimeout(node.hideTimer);
+  node.hideTimer = setTimeout(() => node.classList.add("hidden"), SAY_REFUSED_MS);
+}
+
+// The panel's buttons for the mission, each by what it is on the panel (the service's words,
+// from the layout), with a swatch of its colour.
+export function legendItems(s) {
+  return (s.legend || []).map((row) => {
+    const chip = el("span", { class: "kchip", "aria-hidden": "true" });
+    chip.style.background = colourCss(row.colour);
+    return el("li", { dataset: { role: row.role } }, chip, el("b", { text: row.what }), el("span", { text: row.name }));
+  });
+}
+
+// What START at the panel plays now that the mission is over.
+export function nextText(s) {
+  const next = s.next_mission;
+  if (next === null || next === undefined) return "";
+  if (next === "custom") return t("Press START to play the custom mission again");
+  if (next === (s.mission || {}).number) return t("Press START to try this mission again");
+  return t("Press START for mission {number}", { number: next });
 }
