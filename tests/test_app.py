@@ -639,7 +639,7 @@ def test_the_game_master_chooses_the_language_and_every_page_is_told(svc, gm):
     assert body["languages"] == [{"code": "en", "name": "English"}, {"code": "es", "name": "Español"}]
     public = svc.client()
     assert public.get("/api/i18n")[1]["language"] == "en"
-    assert public.get("/api/i18n?lang=es")[1]["messages"]["Press START to play"] == "Pulsa START para jugar"
+    assert public.get("/api/i18n?lang=es")[1]["messages"]["Press START to play"] == "Pulsad START para jugar"
     assert "lang" in is_error(*public.get("/api/i18n?lang=xx"), 400)
     # Not one of its languages: refused, and nothing else in the request is taken.
     for bad in ("fr", ["es"], None):

@@ -206,7 +206,7 @@ def test_a_turn_played_in_the_browser(pages):
     # Between turns the board shows the tower's QR code and says START starts the turn.
     expect(board.locator("#joincode")).to_have_text(code, timeout=WAIT)
     expect(board.locator("#joinbox .qr svg")).to_be_visible()
-    expect(board.locator("#banner")).to_have_text("Next: Penguins — crew, reset the tokens, then press START")
+    expect(board.locator("#banner")).to_have_text(re.compile(r"^Crew: put the tokens back \(the switches down, .*\), then press START$"))
 
     admin.click("#start_turn")
     card = read_card(tower)
@@ -225,7 +225,8 @@ def test_a_turn_played_in_the_browser(pages):
     wrong = outside_buttons(nxt, 2)
     sim_press(sim, wrong[0])
     expect(board.locator("#mistakes")).to_have_attribute("data-count", "1", timeout=WAIT)
-    expect(board.locator("#stuck")).to_have_text(f"Stuck finger: {LAYOUT.plain_name(wrong[0])}", timeout=WAIT)
+    expect(board.locator("#stuck")).to_have_text(f"Stuck finger: keep a finger on {LAYOUT.plain_name(wrong[0])} until the turn ends",
+                                                 timeout=WAIT)
     expect(sim.locator(f'.ctl[data-control="{wrong[0]}"]')).to_have_class(re.compile(r"\bstuck\b"), timeout=WAIT)
     sim_press(sim, wrong[1])
     # The turn scored its one card: the score is on the board, the next team is up.
@@ -399,7 +400,7 @@ def test_a_whole_competitive_match_played_through_the_pages(pages):
     for team, tower_player in (("Penguins", "Ana"), ("Puffins", "Cleo")):
         # (After the first turn the board shows its result a few seconds, then the next team.)
         expect(board.locator("#team")).to_have_text(f"Next: {team}", timeout=MOMENT_WAIT)
-        expect(board.locator("#banner")).to_contain_text(f"Next: {team}", timeout=WAIT)
+        expect(board.locator("#banner")).to_contain_text("then press START", timeout=WAIT)  # the team is named once, above
         expect(tower.locator("#waiting")).to_contain_text(f"{tower_player} is the tower", timeout=WAIT)
         expect(admin.locator("#start_turn")).to_be_enabled(timeout=WAIT)
         admin.click("#start_turn")
@@ -997,8 +998,7 @@ def test_walk_up_play_names_no_placeholder_and_says_what_starts_a_turn(browser, 
             timeout=WAIT)
         sim_press(sim, "cockpit.start")
         expect(board.locator("#team")).to_have_text("Turn: Blue team", timeout=WAIT)
-        expect(board.locator("#roles")).to_have_text(
-            "Blue team: pick your tower. One player reads the card on the phone, the others are the crew.")
+        expect(board.locator("#roles")).to_have_text("")  # the team picks its tower between turns, not under its timer
         read_card(tower)  # the phone that joined ahead has the card
         expect(sim.locator("#phase")).to_have_text("Blue team is playing")
         for page in (board, sim, tower):

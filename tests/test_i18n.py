@@ -135,7 +135,7 @@ def test_the_html_extractor_reads_marked_texts_and_refuses_markup_inside():
 def test_the_pages_catalog():
     es = i18n.catalog("es")
     assert es["language"] == "es" and es["name"] == "Español"
-    assert es["messages"]["Press START to play"] == "Pulsa START para jugar"
+    assert es["messages"]["Press START to play"] == "Pulsad START para jugar"  # the board speaks to the crew (vosotros)
     assert es["messages"]["language name\x04English"] == "Español"
     forms = es["messages"]["{control}: {n} position, {positions}"]
     assert isinstance(forms, list) and forms[0] == "{control}: {n} posición, {positions}"

@@ -29,6 +29,9 @@ _TOKEN_WORDS = {
     "slider": (N_("the slider"), N_("the {colour} slider"), N_("the {name} slider")),
     "round_lever": (N_("the round lever"), N_("the {colour} round lever"), N_("the {name} round lever")),
 }
+# Every token of a kind at once (Layout.start_words): "put the switches down".
+_TOKEN_PLURALS = {"knob": N_("the rotating knobs"), "switch": N_("the switches"), "click": N_("the clicks"),
+                  "lever": N_("the big levers"), "slider": N_("the sliders"), "round_lever": N_("the round levers")}
 _DIRECTION_WORDS = {"up": NC_("direction", "up"), "down": NC_("direction", "down"),
                     "left": NC_("direction", "left"), "right": NC_("direction", "right")}
 
@@ -143,6 +146,25 @@ class Layout:
 
     def start_positions(self) -> dict[str, str]:
         return {tid: t.start for tid, t in self.tokens.items()}
+
+    def start_words(self, tr: gettext.NullTranslations | None = None) -> str:
+        """Where the tokens start, kind by kind, for the crew that puts them back between
+        turns: "the switches down, the big lever up, ..., the rotating knob at 1" (a kind
+        whose tokens start apart is said token by token)."""
+        tr = tr or translations(SOURCE)
+        kinds: dict[str, list[Token]] = {}
+        for t in self.tokens.values():
+            kinds.setdefault(t.token_kind, []).append(t)
+        said = []
+        for kind, kin in kinds.items():
+            starts = {t.start for t in kin}
+            groups = ([(tr.gettext(_TOKEN_PLURALS[kind]) if len(kin) > 1 else self.plain_name(kin[0].id, tr), kin[0].start)]
+                      if len(starts) == 1 else [(self.plain_name(t.id, tr), t.start) for t in kin])
+            for name, start in groups:
+                # Translators: a token (or every token of a kind) and the position it starts at, "the switches down".
+                said.append(render(tr, N_("{tokens} at {position}") if start.isdigit() else N_("{tokens} {position}"),
+                                   {"tokens": name, "position": start if start.isdigit() else Word(start)}))
+        return ", ".join(said)
 
     def plain_name(self, control_id: str, tr: gettext.NullTranslations | None = None) -> str:
         """What a person calls the control, derived from the layout: "the white beacon",

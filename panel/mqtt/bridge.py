@@ -36,6 +36,7 @@ import aiomqtt
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from panel.core.errors import Refused
+from panel.core.i18n import _
 from panel.games.registry import game_of
 from panel.service.replay import replay
 from panel.mqtt.protocol import (ACK_WAIT, BACKOFF, counted_at_venue, COMMAND_ACTIONS, COMMANDS, OFFLINE, ONLINE,
@@ -198,8 +199,9 @@ class Bridge:
                 failed_since = time.monotonic()
             pause = self._backoff.pause()
             if reason != last_reason:  # one line per new reason, not one per attempt
-                log.warning("MQTT: broker %s: %s; trying again in %.2g s, then less and less often, every "
-                            "%.2g s at most (play goes on)", s.where, reason, pause, self._backoff.high)
+                log.warning(_("MQTT: broker {broker}: {reason}; trying again in {seconds} s, then less and less often, "
+                              "every {most} s at most (play goes on)").format(
+                    broker=s.where, reason=reason, seconds=f"{pause:.2g}", most=f"{self._backoff.high:.2g}"))
                 last_reason = reason
             await asyncio.sleep(pause)
 

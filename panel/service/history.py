@@ -85,8 +85,11 @@ class Retention:
     def describe(self) -> str:
         """What is kept, in the system's language (the prune command says it)."""
         if self.days is not None and self.matches is not None:
-            return _("logs of the last {days} days and of the newest {matches} matches").format(
-                days=self.days, matches=self.matches)
+            # Each count with its own plural ("1 día", "2 días"), then joined.
+            days = ngettext("the last {days} day", "the last {days} days", self.days).format(days=self.days)
+            matches = ngettext("the newest {matches} match", "the newest {matches} matches",
+                               self.matches).format(matches=self.matches)
+            return _("logs of {days} and of {matches}").format(days=days, matches=matches)
         if self.days is not None:
             return ngettext("logs of the last {days} day", "logs of the last {days} days", self.days).format(days=self.days)
         if self.matches is not None:

@@ -35,6 +35,7 @@ import aiomqtt
 
 from panel.core.backoff import Backoff
 from panel.core.errors import StoreError
+from panel.core.i18n import _
 from panel.mqtt.client import cancel, client_for, quiet_closed_sockets, why
 from panel.mqtt.protocol import (BACKOFF, COMMANDS, END_WHEN, OFFLINE, ONLINE, VERSION, PayloadError, ack_payload,
                                  check_result, decode, encode, parse_topic, topic)
@@ -240,8 +241,9 @@ class Venue:
                 self._client = None
             pause = self._backoff.pause()
             if reason != last_reason:
-                log.warning("venue: broker %s: %s; trying again in %.2g s (the board shows the last known states)",
-                            s.where, reason, pause)
+                # Said at start-up when the broker is not up yet: in the venue computer's language, as its other lines.
+                log.warning(_("venue: broker {broker}: {reason}; trying again in {seconds} s (the board shows the last "
+                              "known states)").format(broker=s.where, reason=reason, seconds=f"{pause:.2g}"))
                 last_reason = reason
             await asyncio.sleep(pause)
 

@@ -96,6 +96,7 @@ async def get_layout(request: web.Request) -> web.Response:
         "sections": [{"id": s.id, "module": s.module, "kind": s.kind, "label": s.label,
                       "controls": list(s.controls)} for s in layout.sections.values()],
         "controls": controls,
+        "start_words": layout.start_words(tr),  # where the crew puts the tokens back between turns
     })
 
 

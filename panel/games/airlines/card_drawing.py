@@ -146,22 +146,29 @@ class _Look(NamedTuple):
     target: bool
 
 
+# The smallest word drawn beside a token, in card units: 12 px on a phone, where the tower's
+# page draws the 600-unit card about 370 px wide.
+MIN_WORD = 20
+
+
 def _slot(t: Token, pos: str, cx: float, cy: float, s: float, look: _Look) -> list[str]:
-    """A switch or a lever: a slot with a handle at one end; positions run top to bottom as the slot reads."""
-    k, small = t.token_kind, s * 0.14
-    w, h = s * (0.26 if k == "switch" else 0.34), s * 0.78
-    p = [_el("rect", x=cx - w / 2, y=cy - h / 2, width=w, height=h, rx=w / 2, fill="#3a3d44",
+    """A switch or a lever: a slot with a handle at one end, its position's word under it
+    (beside the slot, the word sat under the handle when it stood at that end)."""
+    k = t.token_kind
+    word = max(s * 0.16, MIN_WORD)
+    w, h = s * (0.26 if k == "switch" else 0.34), s * 0.7
+    top = cy - s * 0.46  # the slot high in its box, the word below it
+    mid = top + h / 2
+    p = [_el("rect", x=cx - w / 2, y=top, width=w, height=h, rx=w / 2, fill="#3a3d44",
              stroke="#222", stroke_width=2)]
-    up_names = ("up", "on", "1")
-    at_top = pos in up_names
-    hy = cy - h / 2 + w * 0.6 if at_top else cy + h / 2 - w * 0.6
-    hr = w * (0.75 if k == "switch" else 0.95)
+    at_top = pos in ("up", "on", "1")
+    hy = top + w * 0.6 if at_top else top + h - w * 0.6
+    hr = w * (0.75 if k == "switch" else 0.8)
     handle_fill = look.fill if k == "lever" else "#e9e9e9"
-    p.append(_el("line", x1=cx, y1=cy, x2=cx, y2=hy, stroke="#bbb", stroke_width=w * 0.35))
+    p.append(_el("line", x1=cx, y1=mid, x2=cx, y2=hy, stroke="#bbb", stroke_width=w * 0.35))
     p.append(_el("circle", cx=cx, cy=hy, r=hr, fill=handle_fill, **look.hl))
-    p.append(_text(cx + w / 2 + small * 0.9, cy - h / 2 + small * 0.6,
-                   look.word(t.positions[-1] if t.positions[-1] in up_names else t.positions[0]),
-                   small * 0.8, weight="normal", anchor="start", fill="#333"))
+    below = max(top + h, hy + hr)
+    p.append(_text(cx, below + word * 0.7, look.word(pos), word, fill="#222", class_="position-word"))
     return p
 
 

@@ -55,12 +55,16 @@ def _open(db: str | None):
 def list_matches(args) -> int:
     from itertools import islice
 
+    from panel.service.history import outcome_of
+
     with _open(args.db) as store:
         shown = 0
         for r in islice(store.iter_matches(), args.limit):
             teams = ", ".join(str(t) for t in _sides(r.settings))
             removed = _("  (log removed, debrief kept)") if r.pruned else ""
-            print(f"{r.id:>4}  {r.created}  {r.status:<9} {r.settings.get('mode', '?'):<11} {teams}{removed}")
+            # A mission over says how it came out ("failed"), as the debrief's list does: "finished" says nothing.
+            status = outcome_of(store, r) or r.status
+            print(f"{r.id:>4}  {r.created}  {status:<9} {r.settings.get('mode', '?'):<11} {teams}{removed}")
             shown += 1
         if not shown:
             print(_("no matches stored yet"))
@@ -105,8 +109,8 @@ def export_match(args) -> int:
     text = tomli_w.dumps(doc)
     if args.out:
         Path(args.out).write_text(text)
-        print(_("match {id}: {n} inputs written to {file}").format(id=record.id, n=len(inputs), file=args.out),
-              file=sys.stderr)
+        print(ngettext("match {id}: {n} input written to {file}", "match {id}: {n} inputs written to {file}",
+                       len(inputs)).format(id=record.id, n=len(inputs), file=args.out), file=sys.stderr)
     else:
         sys.stdout.write(text)
     return 0

@@ -39,9 +39,12 @@ function showApp() {
 }
 
 // ---------------------------------------------------------------- teams editor
-function teamRow(name = "", players = "") {
+// A name given by the defaults (`auto`) follows the page's language until someone types one.
+function teamRow(name = "", players = "", { auto = false } = {}) {
+  const nameInput = el("input", { class: "tname", value: name, dataset: auto ? { auto: "yes" } : null });
+  nameInput.addEventListener("input", () => { delete nameInput.dataset.auto; });
   const row = el("div", { class: "team" },
-    el("input", { class: "tname", value: name }),
+    nameInput,
     el("input", { class: "tplayers", value: players }),
     el("button", { type: "button", class: "tremove", onclick: () => row.remove(), text: "✕" }));
   $("#teams").append(row);
@@ -175,9 +178,20 @@ function showDefaults(defaults, { setup = false } = {}) {
   if (setup) {
     const teams = inForm("form").find((st) => st.kind === "teams");
     $("#teams").replaceChildren();
-    for (const t of value(teams)) teamRow(t.name, t.players.join(", "));
+    const auto = !(defaults && teams.name in defaults); // the declaration's names, in the page's language
+    for (const t of value(teams)) teamRow(t.name, t.players.join(", "), { auto });
     modeChanged();
   }
+}
+
+// The default team names in the language the status came in: a name nobody typed follows it
+// (switched back to English, the form no longer offers "Equipo azul").
+function followLanguage(defaults) {
+  const teams = inForm("form").find((st) => st.kind === "teams");
+  if (!teams || (defaults && teams.name in defaults)) return;
+  $$("#teams .team .tname").forEach((input, i) => {
+    if (input.dataset.auto && teams.default[i]) input.value = teams.default[i].name;
+  });
 }
 
 // The cockpit's languages, each named in itself; the one in use selected.
@@ -324,7 +338,7 @@ async function refreshStatus() {
       defaultsShown = true;
       showDefaults(st.defaults, { setup: !setupFilled });
       setupFilled = true;
-    }
+    } else followLanguage(st.defaults);
     showLanguages(st.languages, st.language);
     return true;
   } catch (e) {

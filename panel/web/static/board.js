@@ -99,8 +99,6 @@ function tick() {
 
 await cues.load();
 soundSwitch($("#sound"), cues);
-// A browser that keeps sound asleep until a tap: any tap on the board wakes it.
-document.addEventListener("pointerdown", () => { if (cues.on) cues.context(); }, { once: true });
 connect("board", {}, {
   status: liveBadge(),
   state: (m) => show(m.state),

@@ -205,7 +205,8 @@ export function liveBadge() {
   // Down, it says so in words a player understands (it was a tiny corner dot before).
   const show = (kind, ok) => {
     last = [kind, ok];
-    b.textContent = ok ? t("live") : t("Connection to the cockpit lost: {why}", { why: t("reconnecting…") });
+    const why = t("reconnecting…"); // on its own: a t() inside another's arguments never reaches the catalog
+    b.textContent = ok ? t("live") : t("Connection to the cockpit lost: {why}", { why });
     b.classList.toggle("down", !ok);
   };
   onLanguage(() => { if (last) show(...last); });
@@ -332,6 +333,10 @@ export function describeEvent(e) {
 
 // Why a turn is paused, in words for the room; null when it is not paused. A lost link
 // says so (the timer waits by itself until the cockpit's panel is heard again).
+// The control the turn's first mistake left stuck, said with what the crew does about it (rule 16).
+export const stuckText = (s) => (s.stuck_name
+  ? t("Stuck finger: keep a finger on {name} until the turn ends", { name: s.stuck_name }) : "");
+
 export function pauseText(s) {
   if (!s || s.phase !== "paused") return null;
   const why = s.paused_for || [];

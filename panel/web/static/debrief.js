@@ -56,6 +56,12 @@ function niceMax(v) {
   return 10 * step;
 }
 
+// The charts' smallest type is 18 units (the grid's values): drawn at no less than 2/3 of its
+// size, it reads at 12 px or more; a chart wider than its box then scrolls in it (a phone).
+const MIN_SCALE = 2 / 3;
+const PHONE = () => window.innerWidth < 600;
+const chartBox = (width) => ({ width, style: `min-width: ${Math.ceil(width * MIN_SCALE)}px` });
+
 // ---------------------------------------------------------------- vertical bars, grouped
 // groups: [{label, bars: [{label, value, text, fill, data}]}]
 function vbars({ id, title, unit, groups, legend, integer = false }) {
@@ -69,7 +75,7 @@ function vbars({ id, title, unit, groups, legend, integer = false }) {
   const height = TOP + PLOT_H + FOOT;
   const max = niceMax(Math.max(0, ...groups.flatMap((g) => g.bars.map((b) => b.value || 0))));
   const y = (v) => TOP + PLOT_H - (v / max) * PLOT_H;
-  const s = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, role: "img", class: "chart",
+  const s = svg("svg", { viewBox: `0 0 ${width} ${height}`, ...chartBox(width), role: "img", class: "chart",
     "aria-label": title, dataset: { plot: id, bars: n } }, svg("title", { text: title }));
   if (legend) s.append(legend.defs);
   // Grid lines with their values: whole steps for small counts (no "0.3 points"), else fifths.
@@ -106,22 +112,27 @@ function vbars({ id, title, unit, groups, legend, integer = false }) {
 
 // ---------------------------------------------------------------- horizontal bars
 // rows: [{label, value, text, data}]
+// On a phone each label stands above its bar, the chart no wider than a phone's page at 2/3
+// scale; on a wider screen the labels are beside the bars.
 function hbars({ id, title, unit, rows, fill }) {
-  const ROW = 50, TOP = 44, BAR_W = 560, CHAR = 12.5;
-  const labelW = Math.max(120, Math.ceil(Math.max(...rows.map((r) => r.label.length)) * CHAR) + 24);
-  const width = labelW + BAR_W + 190;
+  const narrow = PHONE();
+  const TOP = 44, CHAR = 12.5, LABEL = narrow ? 26 : 0, ROW = 50 + LABEL;
+  const labelW = narrow ? 8 : Math.max(120, Math.ceil(Math.max(...rows.map((r) => r.label.length)) * CHAR) + 24);
+  const BAR_W = narrow ? 300 : 560;
+  const width = labelW + BAR_W + (narrow ? 230 : 190);
   const height = TOP + rows.length * ROW + 16;
   const max = niceMax(Math.max(0, ...rows.map((r) => r.value || 0)));
-  const s = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, role: "img", class: "chart",
+  const s = svg("svg", { viewBox: `0 0 ${width} ${height}`, ...chartBox(width), role: "img", class: "chart",
     "aria-label": title, dataset: { plot: id, bars: rows.length } }, svg("title", { text: title }),
     svg("text", { x: 8, y: 28, class: "unit", text: unit }),
     svg("line", { x1: labelW, x2: labelW, y1: TOP - 6, y2: height - 8, class: "axis" }));
   rows.forEach((r, i) => {
-    const top = TOP + i * ROW + 6;
+    const top = TOP + i * ROW + 6 + LABEL;
     const w = ((r.value || 0) / max) * BAR_W;
     s.append(svg("g", { class: "barg" },
-      svg("text", { x: labelW - 12, y: top + 26, class: "blabel", "text-anchor": "end", text: r.label }),
-      svg("rect", { x: labelW, y: top, width: w, height: ROW - 14, fill: r.fill || fill, class: "bar", stroke: "#111",
+      narrow ? svg("text", { x: labelW + 4, y: top - 8, class: "blabel", text: shorten(r.label, 38) })
+        : svg("text", { x: labelW - 12, y: top + 26, class: "blabel", "text-anchor": "end", text: r.label }),
+      svg("rect", { x: labelW, y: top, width: w, height: ROW - LABEL - 14, fill: r.fill || fill, class: "bar", stroke: "#111",
         "stroke-width": w ? 1.5 : 0, dataset: { value: r.value ?? "", ...r.data } }, svg("title", { text: `${r.label}: ${r.text}` })),
       svg("text", { x: labelW + w + 10, y: top + 26, class: "val", text: r.text })));
   });
@@ -140,7 +151,7 @@ function table(name, rows, emptyText, { columns, heads, cell = (c, v) => v }) {
   const head = el("thead", {}, el("tr", {}, columns.map((c) => el("th", { class: typeof rows[0]?.[c] === "number" ? "num" : null, text: heads[c] || c }))));
   const body = el("tbody", {}, rows.length ? rows.map((r) => el("tr", {}, columns.map((c) => {
     const v = cell(c, r[c]);
-    return el("td", { class: typeof r[c] === "number" ? "num" : null, dataset: { col: c }, text: v === null || v === undefined || v === "" ? "–" : String(v) });
+    return el("td", { class: typeof r[c] === "number" ? "num" : null, dataset: { col: c, head: heads[c] || c }, text: v === null || v === undefined || v === "" ? "–" : String(v) });
   }))) : el("tr", {}, el("td", { colspan: columns.length, class: "empty", text: emptyText })));
   node.replaceChildren(head, body);
 }

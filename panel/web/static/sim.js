@@ -291,7 +291,23 @@ function build(layout, state) {
   }
   for (const c of layout.controls.filter((c) => c.section === "cockpit")) $("#cockpit").insertBefore(buttonEl(c), $("#pixels"));
   for (const id of Object.keys(tokens)) drawToken(id);
+  fitPanel();
 }
+
+// On a tablet or a wider screen the whole panel is in sight, its bottom row too: drawn smaller
+// (CSS zoom: the pointer's coordinates and the boxes stay in step) until the page fits the
+// screen, never below 60 %. A phone scrolls down through the modules at full size instead.
+const FIT_FROM = 900; // px wide: a tablet held sideways and anything wider
+function fitPanel() {
+  const panel = $("#panel");
+  panel.style.zoom = "";
+  if (window.innerWidth < FIT_FROM) return;
+  const over = () => document.documentElement.scrollHeight > window.innerHeight;
+  for (let zoom = 0.95; over() && zoom >= 0.6; zoom -= 0.05) panel.style.zoom = zoom.toFixed(2);
+  panel.dataset.zoom = panel.style.zoom || "1";
+}
+window.addEventListener("resize", fitPanel);
+new ResizeObserver(fitPanel).observe($(".statusline")); // a longer status line takes room from the panel
 
 let lastLeds = null; // the latest lights, shown again on a panel drawn anew
 function leds(msg) {

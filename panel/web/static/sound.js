@@ -12,7 +12,8 @@ export class Cues {
     this.ctx = null;
     this.playing = null; // { name, gain, until }
     this.on = localStorage.getItem(KEY) !== "off";
-    this.played = []; // every cue asked for: { name, audible }, for the tests and the curious
+    this.played = []; // every cue asked for: { name, audible, blocked }, for the tests and the curious
+    this.missed = 0; // cues the browser kept silent since the sound last played: the switch says so
     this.listeners = [];
   }
 
@@ -27,26 +28,34 @@ export class Cues {
   forEvent(game, type) { return ((this.spec.games[game] || {}).events || {})[type] || null; }
 
   // The audio context, made (or woken) on demand; a browser that wants a tap first leaves it
-  // suspended until the switch (or any tap) is used.
+  // suspended ("AudioContext was not allowed to start") until the switch (or any tap) is used.
+  // Made as soon as the sound is on, so that the switch says at once whether it plays.
   context() {
     const Ctx = window.AudioContext || window.webkitAudioContext;
     if (!Ctx) return null;
     if (!this.ctx) {
       this.ctx = new Ctx();
-      this.ctx.onstatechange = () => { for (const fn of this.listeners) fn(); };
+      this.ctx.onstatechange = () => {
+        if (!this.blocked) this.missed = 0;
+        this.changed();
+      };
+      this.changed(); // born suspended: no state change tells it
     }
     if (this.ctx.state === "suspended") this.ctx.resume().catch(() => {});
     return this.ctx;
   }
 
-  get blocked() { return !!this.ctx && this.ctx.state !== "running"; }
+  // Sound on, but the browser has not let it start yet: cues are heard only after a tap.
+  get blocked() { return this.on && (!this.ctx || this.ctx.state !== "running"); }
+
+  changed() { for (const fn of this.listeners) fn(); }
 
   setOn(on) {
     this.on = on;
     localStorage.setItem(KEY, on ? "on" : "off");
     if (on) this.context();
-    if (!on) this.stop();
-    for (const fn of this.listeners) fn();
+    if (!on) { this.stop(); this.missed = 0; }
+    this.changed();
   }
 
   onChange(fn) { this.listeners.push(fn); }
@@ -61,8 +70,10 @@ export class Cues {
     const tune = this.spec.tunes[name];
     if (!tune) return false;
     const ctx = this.on ? this.context() : null;
-    const audible = !!ctx && !this.blocked;
-    this.played.push({ name, audible });
+    const blocked = this.on && (!ctx || this.blocked);
+    const audible = !!ctx && !blocked;
+    this.played.push({ name, audible, blocked });
+    if (blocked) { this.missed += 1; this.changed(); } // not lost in silence: the switch asks for a tap
     if (!audible) return false;
     const now = ctx.currentTime;
     const pr = this.spec.priority;
@@ -88,21 +99,30 @@ export class Cues {
   }
 }
 
-// The board's switch: words and a symbol, never colour alone; a press also wakes a context the
-// browser kept asleep until a tap.
+// The board's switch: words and a symbol, never colour alone. "Sound: on" only while the
+// browser plays; while it refuses to start the sound until a tap, "Sound: tap to start" (and
+// marked once a cue went unheard). A tap on the switch, or anywhere on the page, starts it.
 export function soundSwitch(button, cues) {
   const show = () => {
     const off = !cues.on;
     button.textContent = off ? t("Sound: off") : cues.blocked ? t("Sound: tap to start") : t("Sound: on");
     button.setAttribute("aria-pressed", off ? "false" : "true");
+    button.dataset.sound = off ? "off" : cues.blocked ? "blocked" : "on";
+    button.classList.toggle("missed", !off && cues.blocked && cues.missed > 0);
+    button.dataset.missed = String(cues.missed); // cues unheard while the browser waits for a tap
   };
   button.addEventListener("click", () => {
-    if (cues.on && cues.blocked) cues.context(); // the first tap wakes it
+    if (cues.blocked) cues.context(); // the first tap wakes it
     else cues.setOn(!cues.on);
     show();
   });
+  // Any tap or key on the page is a gesture the browser accepts: it starts a sound kept asleep.
+  // (Not on the switch: its own click wakes it, and must not find it awake and turn it off.)
+  const wake = (ev) => { if (cues.blocked && !button.contains(ev.target)) cues.context(); };
+  for (const type of ["pointerdown", "keydown"]) document.addEventListener(type, wake, { capture: true });
   cues.onChange(show);
   onLanguage(show);
+  if (cues.on) cues.context(); // asked at once: the switch tells at once whether the browser plays
   show();
   return show;
 }

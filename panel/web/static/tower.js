@@ -2,7 +2,7 @@
 // timer. Nothing of the card is shown without the match's join code: the server refuses
 // the socket (4403) and /api/tower (403) with a wrong one. During a turn the page keeps the
 // phone's screen awake (Screen Wake Lock, where the browser offers it).
-import { $, el, api, t, connect, liveBadge, Clock, fmtSeconds, pauseText, hasMatch, possessive, linkLost }
+import { $, el, api, t, connect, liveBadge, Clock, fmtSeconds, pauseText, hasMatch, possessive, linkLost, stuckText }
   from "/static/common.js";
 
 const params = new URLSearchParams(location.search);
@@ -105,7 +105,7 @@ function showState(s) {
     text = why || t("Challenge! Timer paused");
     cls = linkLost(s) ? "lost" : "paused";
   }
-  else if (s.stuck_name) { text = t("Stuck finger: {name}", { name: s.stuck_name }); cls = "stuck"; }
+  else if (s.stuck_name) { text = stuckText(s); cls = "stuck"; }
   else if (s.finished) { text = t("Game over"); cls = "paused"; }
   banner.textContent = text;
   banner.className = `banner ${cls}`;

@@ -10,7 +10,8 @@
 // The game's part of the board (board.js): update(s) when a state comes, show(s, board),
 // describe(e), event(e, board), tick(s, board), leave(board).
 import { $, el, api, t, tn, Clock, fmtSeconds, describeEvent, hasMatch, pauseText, turnResultText, endedText,
-  matchEndText, possessive, challenger, challengedCard, linkLost, rulingUpheldText } from "/static/common.js";
+  matchEndText, possessive, challenger, challengedCard, linkLost, rulingUpheldText, language, stuckText }
+  from "/static/common.js";
 
 // How long each stage of a turn's end stays on screen (ms): long enough to read across a room.
 const HOLD_MS = 1500;
@@ -127,13 +128,25 @@ function showMoment(live) {
 
 // ---------------------------------------------------------------- the screen
 
+// Where the tokens start (the layout's, in the page's language), fetched for each match and language.
+let startWords = "";
+let startsFor = null;
+async function loadStarts(s, board) {
+  const key = `${s.match_id}/${language()}`;
+  if (key === startsFor) return;
+  startsFor = key;
+  try { startWords = (await api("/api/layout")).start_words || ""; board.render(); } catch (e) { startsFor = null; }
+}
+
 function rolesText(s) {
   if (s.mode === "cooperative") {
     const crew = (s.roles && s.roles.crew) || [];
     return t("Tower: {tower} · Crew: {crew}", { tower: s.roles?.tower || "–", crew: crew.join(", ") || "–" });
   }
   if (!s.roles || !s.roles.tower) {
-    return t("{team}: pick your tower. One player reads the card on the phone, the others are the crew.", { team: s.team });
+    // Said while the team chooses (between turns), gone once the timer runs: the team is named above.
+    return s.phase === "between_turns"
+      ? t("Pick your tower: one player reads the card on the phone, the others are the crew.") : "";
   }
   return t("Tower: {tower} · Crew: {crew}", { tower: s.roles.tower, crew: s.roles.crew.join(", ") || "–" });
 }
@@ -141,15 +154,18 @@ function rolesText(s) {
 function showTurn(s, board) {
   const coop = s.mode === "cooperative";
   const between = s.phase === "between_turns" && !s.finished;
-  $("#round").textContent = coop && s.rounds ? t("Round {round} of {rounds}", { round: s.round, rounds: s.rounds })
+  const round = coop && s.rounds ? t("Round {round} of {rounds}", { round: s.round, rounds: s.rounds })
     : t("Round {round}", { round: s.round });
+  // Between rounds the board still shows the last round's cards: the header says both rounds.
+  const doneRound = between && s.last_turn ? s.last_turn.round : s.round;
+  $("#round").textContent = doneRound !== s.round ? t("Round {done} is over · round {round} next", { done: doneRound, round: s.round }) : round;
   $("#team").textContent = coop ? t("Cooperative flight") : between ? t("Next: {team}", { team: s.team }) : t("Turn: {team}", { team: s.team });
   $("#roles").textContent = rolesText(s);
   board.pips($("#done"), s.completed || 0, s.cards_per_turn, "done");
   board.pips($("#mistakes"), s.mistakes || 0, s.mistakes_per_turn, "mistake");
   board.pips($("#counters"), s.counters_held || 0, s.time_counters || 0, "");
-  $("#pool").textContent = t("held · {n} in the pool", { n: s.counters_pool ?? 0 });
-  $("#stuck").textContent = s.stuck_name ? t("Stuck finger: {name}", { name: s.stuck_name }) : "";
+  $("#pool").textContent = t("{held} held · {pool} in the pool", { held: s.counters_held || 0, pool: s.counters_pool ?? 0 });
+  $("#stuck").textContent = stuckText(s);
 
   const banner = $("#banner");
   let text = "", cls = "";
@@ -163,8 +179,10 @@ function showTurn(s, board) {
     text = why || t("Challenge by {team} on {card} (card number {number}): the game master rules",
       { team: challenger(s.challenge.team), card: challengedCard(s.challenge.card), number: s.challenge.number });
   } else if (between) {
-    cls = "paused";
-    text = t("Next: {team} — crew, reset the tokens, then press START", { team: s.team });
+    cls = "paused between";
+    // The team is named once, above; the crew is told where each token goes.
+    text = startWords ? t("Crew: put the tokens back ({starts}), then press START", { starts: startWords })
+      : t("Crew: put the tokens back, then press START");
   } else if (ruled && performance.now() < ruled.until && s.phase === "in_turn") {
     cls = "paused"; // the ruling stays a few seconds: the new card's words follow at once in the ticker
     text = ruled.text;
@@ -239,6 +257,7 @@ export function show(s, board) {
   showJoin(s);
   showMoment(s);
   if (!hasMatch(s)) { showNoMatch(s); return; }
+  loadStarts(s, board);
   // While a turn's end is on screen, its final state stands in for the live one.
   showTurn(moment && moment.stage === "hold" ? moment.final : s, board);
   showScores(moment && moment.stage === "hold" ? moment.final : s);

@@ -1,7 +1,7 @@
 // Penguin Airlines on the simulator: the turn's cards and mistakes, who plays, the stuck
 // finger, the turn's seconds. The game's part of /sim (sim.js): caption(layout), show(s, sim),
 // seconds().
-import { $, el, t, Clock, fmtSeconds, pauseText, nextTurnText } from "/static/common.js";
+import { $, el, t, Clock, fmtSeconds, pauseText, nextTurnText, stuckText } from "/static/common.js";
 
 const clock = new Clock();
 
@@ -20,7 +20,7 @@ export function show(s) {
   $("#phase").textContent = s.finished ? t("The game is over: press START to play again.")
     : s.phase === "between_turns" ? nextTurnText(s)
     : why ? t("Paused: {why}", { why }) : s.phase === "paused" ? t("Paused for the challenge") : t("{team} is playing", { team: s.team });
-  $("#stuck").textContent = s.stuck_name ? t("Stuck finger: {name}", { name: s.stuck_name }) : "";
+  $("#stuck").textContent = stuckText(s);
   document.querySelectorAll(".ctl.stuck").forEach((e) => { if (e.dataset.control !== s.stuck) e.classList.remove("stuck"); });
   if (s.stuck) document.querySelector(`.ctl[data-control="${CSS.escape(s.stuck)}"]`)?.classList.add("stuck");
 }

@@ -4,7 +4,7 @@
 // the page's (enabled exactly when the state's actions list them). The game's part of
 // /admin (admin.js): form(declared, page), word(), body(page), show(s, page), tick(s),
 // describe(e, s).
-import { $, $$, el, t } from "/static/common.js";
+import { $, $$, el, t, tn } from "/static/common.js";
 import { Clocks, banner, colourName, describeEvent, difficultyName, fmtClock, missionTitle, outcomeTitle, paint,
   playerName } from "/static/games/kaboom/common.js";
 
@@ -12,10 +12,12 @@ const clocks = new Clocks();
 let declared = null; // the missions, penguins and limits this panel offers (built once)
 
 function numbers(r) {
-  return t("{seconds} s each, an alert every {alert} s, recharge {recharge} s ({cap}), {cards} alert cards ({up} face up)", {
-    seconds: r.time_per_player, alert: r.alert_seconds, recharge: r.recharge_seconds,
-    cap: r.recharge_above_start ? t("may go above the start") : t("never above the start"),
-    cards: r.alerts, up: r.alerts_face_up });
+  // Each part worded on its own line: the catalog's extractor reads no call inside another's arguments
+  // (so "may go above the start" stayed English in Spanish).
+  const cap = r.recharge_above_start ? t("may go above the start") : t("never above the start");
+  const cards = tn("{n} alert card ({up} face up)", "{n} alert cards ({up} face up)", r.alerts, { up: r.alerts_face_up });
+  return t("{seconds} s each, an alert every {alert} s, recharge {recharge} s ({cap}), {cards}", {
+    seconds: r.time_per_player, alert: r.alert_seconds, recharge: r.recharge_seconds, cap, cards });
 }
 
 // The form from the game's declaration, once: the penguins this panel has a button for, the
@@ -109,8 +111,8 @@ export function show(s) {
   $("#phase").textContent = s.finished ? outcomeTitle(s) : `${phase}${said ? ` · ${said}` : ""}`;
   $("#whose").textContent = `· ${missionTitle(s)}${s.active && !s.finished ? ` · ${playerName(s, s.active)}` : ""}`;
   const a = s.alerts || {};
-  const cards = t("{down} face down, {up} face up, {waiting} waiting",
-    { down: a.remaining ?? 0, up: a.face_up ?? 0, waiting: a.waiting ?? 0 });
+  const waiting = tn("{n} waiting", "{n} waiting", a.waiting ?? 0); // "1 pendiente", "2 pendientes"
+  const cards = t("{down} face down, {up} face up, {waiting}", { down: a.remaining ?? 0, up: a.face_up ?? 0, waiting });
   $("#counts").textContent = t("Alert cards") + ": " + cards;
 }
 
