@@ -298,7 +298,7 @@ def test_a_refused_press_is_told_to_the_pages_in_the_players_words(tmp_path):
                 cockpit.set_language("es")
                 await cockpit.input(MAPPING.mission, False)
                 await cockpit.input(MAPPING.mission, True)
-                assert page.refused[-1]["reason"] == "levanta primero la tapa del botón de misión"
+                assert page.refused[-1]["reason"] == "primero hay que levantar la tapa del botón de misión"
                 assert len(page.refused) == 4
             finally:
                 await cockpit.close()

@@ -107,7 +107,8 @@ function build() {
   $("#uundo").addEventListener("click", () => send("undo"));
   $("#uend").addEventListener("click", () => {
     const lines = Object.values(state.lines_if_ended || {}).join("\n");
-    if (confirm(`${t("End the game and count the entertainer cards?")}\n\n${lines}`)) send("end");
+    const question = t("End the game and count the entertainer cards?");
+    if (confirm(`${question}\n\n${lines}`)) send("end");
   });
   $("#ucancel").addEventListener("click", () => stopCorrecting());
   wordSheet();
