@@ -772,10 +772,10 @@ def test_the_pages_follow_the_language_chosen_on_admin(browser, tmp_path):
         admin.select_option("#language", "es")
         expect(admin.locator("#settingsmsg")).to_have_text(
             "Idioma guardado: todas las páginas se muestran ahora en Español.", timeout=WAIT)
-        expect(board.locator("#team")).to_have_text("Pulsa START para jugar", timeout=WAIT)  # by its socket
+        expect(board.locator("#team")).to_have_text("Pulsad START para jugar", timeout=WAIT)  # by its socket
         expect(board.locator("html")).to_have_attribute("lang", "es")
-        expect(board.locator(".joincaption")).to_have_text("Torre de control: escanea esto")  # data-t
-        expect(board.locator("#joinbox")).to_have_attribute("aria-label", "Únete como torre de control")
+        expect(board.locator(".joincaption")).to_have_text("Torre de control: escanear este código")  # data-t
+        expect(board.locator("#joinbox")).to_have_attribute("aria-label", "Unirse como torre de control")
         board.reload()
         expect(board.locator("#round")).to_have_text("Aún no hay partida", timeout=WAIT)
 

@@ -174,7 +174,7 @@ def test_a_whole_game_lost_in_spanish_at_phone_and_tv_sizes(rig):
     for board in (tv, phone):
         expect(board.locator("#resulttitle")).to_have_text("Cayó la noche sobre el hielo", timeout=WAIT)
     expect(tv.locator("#resulttext")).to_have_text(
-        "La bolsa está vacía y aún quedan 3 pingüinos sobre el hielo: esta vez habéis perdido.")
+        "La bolsa está vacía y aún quedan 3 pingüinos sobre el hielo: esta vez, partida perdida.")
     assert "pengo_lost" in [c["name"] for c in tv.evaluate("window.boardCues")]
     state = rig.gm.state()
     assert state["outcome"] == "lost" and state["reason"] == "bag_empty" and state["left"] == 0
