@@ -13,6 +13,9 @@ from pathlib import Path
 
 import pytest
 
+# (it reads the kiosk's Chromium command line: with the browser tests, as tests/test_markers.py asks)
+pytestmark = pytest.mark.browser
+
 from panel.tools import kiosk
 from panel.tools.cli import main
 

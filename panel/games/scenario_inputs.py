@@ -144,13 +144,14 @@ def input_entry(event: InputEvent | Action) -> dict[str, Any]:
     return {"t": event.t, "move": event.control, "to": event.value}
 
 
-def print_events(out: dict[str, Any], refused_word: str) -> None:
+def print_events(out: dict[str, Any], refused_word: str, *, unsaid: tuple[str, ...] = ()) -> None:
     """A scenario result's events and refusals as the log a person reads, in time order: one
-    line per event, a refused input a `refused_word` line at its moment with the reason
-    (stable: a refusal after that moment's events). Each game prints its own last lines."""
+    line per event (its `unsaid` keys left out), a refused input a `refused_word` line at its
+    moment with the reason (stable: a refusal after that moment's events). Each game prints
+    its own last lines."""
     lines = []
     for e in out["events"]:
-        details = ", ".join(f"{k}={v}" for k, v in e.items() if k not in ("t", "type"))
+        details = ", ".join(f"{k}={v}" for k, v in e.items() if k not in ("t", "type", *unsaid))
         lines.append((e["t"], f"{e['t']:8.2f}s  {e['type']:<20} {details}"))
     for r in out["refused"]:
         asked = ", ".join(f"{k}={v}" for k, v in r.items() if k not in ("t", "action", "reason"))

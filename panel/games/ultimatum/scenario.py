@@ -42,7 +42,7 @@ from panel.core.events import Action, GameEvent, InputEvent
 from panel.core.i18n import N_, Text, _, system
 from panel.core.layout import Layout
 from panel.core.layout_file import load_layout
-from panel.games.scenario_inputs import read_end, read_inputs, start_positions
+from panel.games.scenario_inputs import print_events, read_end, read_inputs, start_positions
 from panel.games.ultimatum.engine import UltimatumGame, malformed
 from panel.games.ultimatum.events import ACTIONS
 from panel.games.ultimatum.scoring import line
@@ -132,17 +132,7 @@ def parse_ultimatum_scenario(raw: dict[str, Any], *, file: str | None = None,
 
 def print_log(out: dict[str, Any]) -> None:
     """A result as a log a person reads; a refused entry is a `refused` line at its moment."""
-    rows = []
-    for e in out["events"]:
-        details = ", ".join(f"{k}={v}" for k, v in e.items() if k not in ("t", "type", "entries", "final"))
-        rows.append((e["t"], f"{e['t']:8.2f}s  {e['type']:<20} {details}"))
-    refused = _("refused")
-    for r in out["refused"]:
-        asked = ", ".join(f"{k}={v}" for k, v in r.items() if k not in ("t", "action", "reason"))
-        rows.append((r["t"], f"{r['t']:8.2f}s  {refused:<20} {r['action']}{f' ({asked})' if asked else ''}: "
-                             f"{r['reason']}"))
-    for _t, text in sorted(rows, key=lambda tl: tl[0]):
-        print(text)
+    print_events(out, _("refused"), unsaid=("entries", "final"))  # (the sheet's whole state: in --json only)
     print(_("scores: {scores}").format(scores=", ".join(f"{k} {v}" for k, v in out["scores"].items())))
     for text in (out["lines"] or {}).values():
         print(text)
