@@ -22,13 +22,20 @@ Stages, per action (a press, a token moved, START):
   log write        Store.append: the entry queued for the store's writer (its commit follows,
                    off the press path, within COMMIT_WITHIN or when someone waits for it)
   engine           the engine judging the entry (replay.apply -> Match.handle)
-  edge -> LED      the edge until the effects have the result: pixels rendered (and written
-                   when they change), the buzzer moved on: the panel's answer
+  edge -> LED      the edge until the LED frame is out: the pixels written (or, when the press
+                   changed nothing they show, the effects done deciding so): the panel's answer;
+                   its sound starts right after
   socket message   the state message from the cockpit's fan-out to the page's WebSocket client
   whole            the edge until the page has the message
 
 A token moved to the position its contact opens at waits for the 12 ms release debounce
 (by design: chatter must not move it back and forth); those moves are shown apart.
+
+The crew's hand is a thread of its own that makes each move and nothing else (gpiozero
+calls back on the thread that drives a MockPin, as lgpio's thread does on a Pi), so the
+window measured holds none of the benchmark's own hand-overs (no executor's future, no
+second wake of the loop). CPU time per action is the process's (every thread's) and the
+owner loop's alone; the bare device's floor has its CPU time too.
 
 Floors, interleaved with the actions (each one after an idle gap of its own, so the machine
 and the caches are in the same state as for the action): a bare gpiozero input device
@@ -47,6 +54,7 @@ import argparse
 import asyncio
 import datetime
 import json
+import queue
 import random
 import sqlite3
 import subprocess
@@ -177,9 +185,19 @@ def instrument(cockpit: Cockpit, io: HardwareIO, probe: Probe) -> None:
             probe.mark("effects start")
         on_events(events, snapshot, now)
         if "engine end" in probe.marks:
+            probe.mark("LED")  # (when no frame was written: the effects found nothing to change)
             probe.mark("effects end")
 
     io.on_events = effects
+    strip = io.strip
+    write = strip.write
+
+    def written(frame):  # the LED frame out: the answer a crew sees
+        write(frame)
+        if "effects start" in probe.marks:
+            probe.mark("LED")
+
+    strip.write = written
     send = app_module.Peer.send
 
     def sent(peer, message):  # the fan-out to the page (after the effects, on the same turn of the loop)
@@ -257,6 +275,40 @@ class Hands:
         if isinstance(src, GpioSource):
             return value == src.positions_of(self.layout.tokens[control])[0]
         return value not in (self.layout.tokens[control].positions[0], self.layout.tokens[control].positions[-1])
+
+
+class Hand:
+    """The crew's hand: a thread of its own that makes one move at a time and does nothing
+    else, so that between the move and the cockpit's answer the process runs only what a
+    Pi runs (gpiozero's callback on the thread that changed the pin, the loop's work)."""
+
+    def __init__(self):
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="hand", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            fn, out, done = job
+            out.append(fn())
+            done.set()
+
+    def start(self, fn) -> tuple[list, threading.Event]:
+        """`fn` made on the hand's thread from now; its result lands in the list, then the event is set."""
+        out, done = [], threading.Event()
+        self._jobs.put((fn, out, done))
+        return out, done
+
+    async def do(self, fn):
+        """`fn` made, and waited for (a move outside the measured window)."""
+        out, done = self.start(fn)
+        while not done.is_set():
+            await asyncio.sleep(0.0005)
+        return out[0]
+
+    def close(self) -> None:
+        self._jobs.put(None)
+        self._thread.join()
 
 
 class Crew:
@@ -338,30 +390,38 @@ async def rig(tmp: Path, map_path: Path, emu: PicoKeys | None):
     return hmap, pins, cockpit, probe, page, close
 
 
-async def act(probe: Probe, page: Page, moves: list, control: str, value) -> dict[str, float]:
+async def act(probe: Probe, page: Page, hand: Hand, moves: list, control: str, value) -> dict[str, float]:
     """One action: its moves (the last one is the edge measured), its stages."""
     probe.start(control, value)
     for path, move in moves[:-1]:
-        await asyncio.to_thread(move) if path == "pi" else move()
+        await hand.do(move) if path == "pi" else move()
     path, move = moves[-1]
+    ready = asyncio.ensure_future(probe.ready.wait())  # waiting before the edge: none of it in the window
+    await asyncio.sleep(0)
 
     def timed():
         t0, c0, l0 = time.perf_counter(), time.process_time(), time.clock_gettime(probe.loop_clock)
         move()
         return t0, c0, l0
 
-    t0, c0, l0 = await asyncio.to_thread(timed) if path == "pi" else timed()  # the pin's callback runs on that thread
-    await asyncio.wait_for(probe.ready.wait(), 10)
+    if path == "pi":  # the pin's callback runs on the hand's thread
+        out, done = hand.start(timed)
+        await asyncio.wait_for(ready, 10)
+        done.wait(10)
+        t0, c0, l0 = out[0]
+    else:
+        t0, c0, l0 = timed()
+        await asyncio.wait_for(ready, 10)
     received = await page.wait_for(probe.want)
     m, c, lc, w = probe.marks, probe.cpu, probe.loop_cpu, probe.want
     sample = {"edge -> queue": m["queued"] - t0, "log write": m["log end"] - m["log start"],
-              "engine": m["engine end"] - m["log end"], "edge -> LED": m["effects end"] - t0,
+              "engine": m["engine end"] - m["log end"], "edge -> LED": m["LED"] - t0,
               "socket message": received - probe.sent[w], "whole": received - t0}
     # CPU: the process's (every thread: the hand's, gpiozero's, the link's reader, the loop) and
     # the owner loop's alone, up to the LED frame and up to the pages told (the page's own
     # reading, another device's work, is not counted)
-    cpu = {"edge -> LED": c["effects end"] - c0, "told": c["told"] - c0,
-           "loop: edge -> LED": lc["effects end"] - l0, "loop: told": lc["told"] - l0,
+    cpu = {"edge -> LED": c["LED"] - c0, "told": c["told"] - c0,
+           "loop: edge -> LED": lc["LED"] - l0, "loop: told": lc["told"] - l0,
            "loop: engine": lc["engine end"] - lc["log end"], "loop: effects": lc["effects end"] - lc["effects start"],
            "loop: pages": lc["told"] - lc["effects end"]}
     probe.start(None)
@@ -370,7 +430,8 @@ async def act(probe: Probe, page: Page, moves: list, control: str, value) -> dic
 
 async def measure(tmp: Path, map_path: Path, actions: int, emu: PicoKeys | None) -> dict:
     hmap, pins, cockpit, probe, page, close = await rig(tmp, map_path, emu)
-    floors = Floors(tmp)
+    hand = Hand()
+    floors = Floors(tmp, hand)
     rng = random.Random(11)
     hands = Hands(hmap, cockpit.any_layout(), pins, emu)
     crew = Crew(cockpit, hands, "cockpit.start")
@@ -383,7 +444,7 @@ async def measure(tmp: Path, map_path: Path, actions: int, emu: PicoKeys | None)
             kind, control, value = crew.next()
             moves = hands.moves(control, value)
             await asyncio.sleep(rng.uniform(*GAP))  # the panel idle, as before a real press
-            sample, used = await act(probe, page, moves, control, value)
+            sample, used = await act(probe, page, hand, moves, control, value)
             key = OPENING if hands.opens(control, value) else kind
             for s in STAGES:
                 samples[key][s].append(sample[s])
@@ -394,16 +455,17 @@ async def measure(tmp: Path, map_path: Path, actions: int, emu: PicoKeys | None)
             if value is True:  # let go of the button: its release goes the same way, not measured
                 n = len(probe.sent)
                 for path, move in hands.moves(control, False):
-                    await asyncio.to_thread(move) if path == "pi" else move()
+                    await hand.do(move) if path == "pi" else move()
                 await page.wait_for(n)
             await asyncio.sleep(rng.uniform(*GAP))
             await floors.once()
-        return {"samples": samples, "cpu": cpu, "paths": paths, "floors": floors.samples,
+        return {"samples": samples, "cpu": cpu, "paths": paths, "floors": floors.samples, "floor cpu": floors.cpu,
                 "message bytes": max(page.sizes[-10:]),
                 "matches": cockpit.record.id}
     finally:
         await floors.close()
         await close()
+        hand.close()
 
 
 # ---------------------------------------------------------------------------- floors
@@ -443,9 +505,11 @@ class Floors:
     store's pragmas in the same folder, a bare aiohttp WebSocket message of the page's
     message size."""
 
-    def __init__(self, tmp: Path):
+    def __init__(self, tmp: Path, hand: Hand):
         self.samples: dict[str, list[float]] = {"edge -> queue": [], "log write": [], "socket message": []}
+        self.cpu: dict[str, list[float]] = {"process": [], "loop": []}  # the bare edge's, to the loop's hand-over
         self.tmp = tmp
+        self.hand = hand
 
     async def start(self, size: int) -> None:
         from gpiozero import DigitalInputDevice
@@ -455,9 +519,10 @@ class Floors:
         self.device = DigitalInputDevice(FLOOR_PIN, pull_up=True, bounce_time=None, pin_factory=self.factory)
         self.pin = self.factory.pin(FLOOR_PIN)
         self.edges: asyncio.Queue = asyncio.Queue()
+        self.loop_clock = clock = time.pthread_getcpuclockid(threading.get_ident())  # (on the loop's thread)
         # stamped when the loop runs the hand-over, as the action's "queued" mark is
         self.device.when_activated = lambda: loop.call_soon_threadsafe(
-            lambda: self.edges.put_nowait(time.perf_counter()))
+            lambda: self.edges.put_nowait((time.perf_counter(), time.process_time(), time.clock_gettime(clock))))
         self.db = sqlite3.connect(str(self.tmp / f"floor-{id(self)}.db"), isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
@@ -483,9 +548,22 @@ class Floors:
         self.text = json.dumps({"type": "state", "pad": "x" * max(0, size - 30)})
 
     async def once(self) -> None:
-        t0 = await asyncio.to_thread(lambda: (time.perf_counter(), self.pin.drive_low())[0])
-        self.samples["edge -> queue"].append(await self.edges.get() - t0)
-        self.pin.drive_high()
+        edge = asyncio.ensure_future(self.edges.get())  # waiting before the edge, as an action's page is
+        await asyncio.sleep(0)
+
+        def press():
+            stamps = time.perf_counter(), time.process_time(), time.clock_gettime(self.loop_clock)
+            self.pin.drive_low()
+            return stamps
+
+        out, done = self.hand.start(press)
+        t1, c1, l1 = await edge
+        done.wait(10)
+        t0, c0, l0 = out[0]
+        self.samples["edge -> queue"].append(t1 - t0)
+        self.cpu["process"].append(c1 - c0)
+        self.cpu["loop"].append(l1 - l0)
+        await self.hand.do(self.pin.drive_high)
         t0 = time.perf_counter()
         self.db.execute("INSERT INTO t(json) VALUES (?)", (self.row,))
         self.samples["log write"].append(time.perf_counter() - t0)
@@ -535,7 +613,9 @@ def report(build: str, got: dict, board_floor: list[float] | None) -> list[str]:
         out.append(f"    CPU per judged press (card buttons and mistakes, {len(judged['told'])}), mean: the process "
                    f"(every thread) {ms(mean(judged['edge -> LED'])).strip()} to the LED frame, "
                    f"{ms(mean(judged['told'])).strip()} to the pages told; the owner loop alone "
-                   f"{ms(mean(judged['loop: edge -> LED'])).strip()} and {ms(mean(judged['loop: told'])).strip()}")
+                   f"{ms(mean(judged['loop: edge -> LED'])).strip()} and {ms(mean(judged['loop: told'])).strip()}; "
+                   f"floor (the bare device's edge to the loop) {ms(mean(got['floor cpu']['process'])).strip()}, "
+                   f"its loop {ms(mean(got['floor cpu']['loop'])).strip()}")
     for path, xs in got["paths"].items():
         if xs:
             floor = fl["edge -> queue"] if path == "pi" else board_floor

@@ -6,8 +6,9 @@ import pytest
 from hypothesis import settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
+from panel.games.airlines.bot import BotCrew
 from panel.games.airlines.cards import Card
-from panel.games.airlines.engine import Match, MatchSettings, Team
+from panel.games.airlines.engine import Match, MatchSettings, Phase, Team
 from panel.core.events import Action, InputEvent
 from panel.games.airlines.events import ACTIONS
 from panel.core.layout_file import load_layout
@@ -103,6 +104,15 @@ class MatchMachine(RuleBasedStateMachine):
         pos = data.draw(st.sampled_from(LAYOUT.tokens[token].positions))
         self.feed(InputEvent(token, pos, self.t))
 
+    @precondition(lambda self: self.match.phase is Phase.IN_TURN and self.match.snapshot()["card"] is not None)
+    @rule()
+    def play_the_card(self):
+        """The crew carries the card out as the tower reads it: cards completed, counters won."""
+        card = self.match.snapshot(self.t)["card"]
+        for event in BotCrew(self.match, accuracy=1.0).inputs_for_card(card, self.t):
+            self.t = max(self.t, event.t)
+            self.feed(event)
+
     @rule()
     def flip(self):
         self.feed(Action("flip", self.t))
@@ -114,6 +124,10 @@ class MatchMachine(RuleBasedStateMachine):
     @rule()
     def end_at_the_rounds_end(self):
         self.feed(Action("end", self.t, {"when": "round"}))
+
+    @rule(reason=st.sampled_from(["pause", "link"]), resume=st.booleans())
+    def pause_or_resume(self, reason, resume):
+        self.feed(Action("resume" if resume else "pause", self.t, {"reason": reason}))
 
     @rule(upheld=st.booleans(), dt=st.floats(min_value=0.0, max_value=30.0))
     def rule_on_it(self, upheld, dt):
@@ -130,7 +144,8 @@ class MatchMachine(RuleBasedStateMachine):
 
     @invariant()
     def the_actions_listed_are_the_ones_the_engine_allows(self):
-        """The snapshot's list (kept between inputs) is the refusal's answer at this moment."""
+        """The snapshot's list (kept while what the refusal reads stays the same) is the
+        refusal's answer at this moment."""
         listed = self.match.snapshot()["actions"]
         ask = lambda name, **p: self.match.refusal(Action(name, self.match.now, p)) is None  # noqa: E731
         for name in ACTIONS:
@@ -165,6 +180,9 @@ class MatchMachine(RuleBasedStateMachine):
         replayed += again.advance(self.t)
         mine = self.events + self.match.advance(self.t)
         assert [e.as_dict() for e in replayed] == [e.as_dict() for e in mine]
+        # What the played match kept between steps (the list of actions, the finished turns)
+        # is what a match that never kept anything shows.
+        assert self.match.snapshot(self.t) == again.snapshot(self.t)
 
 
 MatchMachine.TestCase.settings = settings(max_examples=150, stateful_step_count=60, deadline=None)

@@ -17,13 +17,16 @@ LOW, HIGH = 220.0, 3520.0
 
 class BuzzerPlayer(Closeable):
     def __init__(self, pin: int | None = None, *, pin_factory=None, device=None):
+        from gpiozero.tones import Tone
+
         if device is None:
             from gpiozero import TonalBuzzer
-            from gpiozero.tones import Tone
 
             # A5 +- 2 octaves: 220-3520 Hz, where a small piezo is loud.
             device = TonalBuzzer(pin, mid_tone=Tone("A5"), octaves=2, pin_factory=pin_factory)
         self._device = device
+        self._tone = Tone
+        self._tones: dict[float, Tone] = {}  # each note's Tone made once: a mistake's first note is on the press path
         self._steps: list[tuple[float | None, float]] = []
         self._until: float | None = None
         self.playing: str | None = None
@@ -52,9 +55,10 @@ class BuzzerPlayer(Closeable):
         if freq is None:
             self._device.stop()
         else:
-            from gpiozero.tones import Tone
-
-            self._device.play(Tone.from_frequency(min(max(freq, LOW), HIGH)))
+            tone = self._tones.get(freq)
+            if tone is None:
+                tone = self._tones[freq] = self._tone.from_frequency(min(max(freq, LOW), HIGH))
+            self._device.play(tone)
         self._until = now + seconds
 
     def poll(self, now: float) -> None:
@@ -69,13 +73,11 @@ class BuzzerPlayer(Closeable):
     def note(self, tone: str | None) -> None:
         """Sound one note by name ("A4") until the next call, None for silence: the
         self-test's tones, outside any tune."""
-        from gpiozero.tones import Tone
-
         self._steps, self._until, self.playing = [], None, None
         if tone is None:
             self._device.stop()
         else:
-            self._device.play(Tone(tone))
+            self._device.play(self._tone(tone))
 
     def close(self) -> None:
         if self._device is not None:

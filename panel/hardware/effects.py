@@ -4,8 +4,9 @@ It depends on the event types and the snapshot, never on the engine's insides. S
 and lights go together: each sound starts a light cue, the last-seconds tick sounds as
 the ring blinks. The game's show (panel/games/<game>/show.py, found through the
 registry) draws the picture and holds the tunes: nothing here knows a game. Nothing
-blocks: `update(snapshot, now)` writes a frame when the picture changed and moves the
-buzzer on; the loop calls it by `deadline`."""
+blocks: `update(snapshot, now)` writes a frame when the picture changed, then moves the
+buzzer on (the light is a press's first answer, its sound follows within microseconds);
+the loop calls it by `deadline`."""
 
 from __future__ import annotations
 
@@ -49,6 +50,7 @@ class Effects(Closeable):
         self._next_frame: float | None = None
         self._grid: float | None = None  # the next slot of the frames' fixed grid while something moves
         self._played: dict[str, float] = {}  # tune -> when it last started
+        self._tunes: list[tuple[str, float]] = []  # the sounds of this update, started once its frame is out
 
     def apply(self, events: Iterable[GameEvent], snapshot: dict[str, Any], now: float) -> None:
         """Take the engine's events of one step, then bring the outputs up to date."""
@@ -60,7 +62,7 @@ class Effects(Closeable):
             if sound == "turn_end" and any(e.type == "game_ended" for e in events):
                 continue  # the game-end fanfare says it all
             self._cue(show, sound, ev.t, ev.details.get(who) if who else None)
-        self.update(snapshot, now)
+        self._update(show, snapshot, now)
 
     def _cue(self, show: Show, sound: str, t: float, team: str | None = None) -> None:
         self.cues.append(show.Cue(sound, t, team))
@@ -70,10 +72,12 @@ class Effects(Closeable):
         self.sounds.append((t, sound))
         self._played[sound] = t
         if self.buzzer is not None:
-            self.buzzer.play(sound, t, steps=show.TUNES[sound], priority=show.PRIORITY[sound])
+            self._tunes.append((sound, t))
 
     def update(self, snapshot: dict[str, Any], now: float) -> None:
-        show = show_for(snapshot)
+        self._update(show_for(snapshot), snapshot, now)
+
+    def _update(self, show: Show, snapshot: dict[str, Any], now: float) -> None:
         phase = snapshot.get("phase")
         left = show.ticking(snapshot)
         if left is not None and self._phase == phase and self._time_left is not None:
@@ -87,14 +91,18 @@ class Effects(Closeable):
             tune, every = call
             if now - self._played.get(tune, -math.inf) >= every:
                 self._cue(show, tune, now)  # called again, with its light, until what it asks is done
-        if self.buzzer is not None:
-            self.buzzer.poll(now)
-        self.cues = [c for c in self.cues if c.until > now]
+        if self.cues:
+            self.cues = [c for c in self.cues if c.until > now]
         if self.strip is not None:
             frame = tuple(show.render(snapshot, now, self.config, self.cues))
             if frame != self._last_frame:
                 self.strip.write(frame)
                 self._last_frame = frame
+        if self.buzzer is not None:  # the light first, then the sound (in the order they came)
+            tunes, self._tunes = self._tunes, []
+            for sound, t in tunes:
+                self.buzzer.play(sound, t, steps=show.TUNES[sound], priority=show.PRIORITY[sound])
+            self.buzzer.poll(now)
         # Frames on a fixed grid while something moves (the ring drains, a cue plays), none
         # otherwise: the next frame is the next grid slot after now, never "now + interval",
         # so an update between frames (a press) does not push the grid and the rate does

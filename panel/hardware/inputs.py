@@ -44,10 +44,9 @@ class InputHub:
         self._armed: float | None = None  # the deadline the timer is set for
 
     def _on_loop_thread(self) -> bool:
-        try:
-            return asyncio.get_running_loop() is self.loop
-        except RuntimeError:
-            return False
+        # (asyncio's own test for "a loop runs on this thread", without the RuntimeError
+        # get_running_loop raises on gpiozero's thread at every edge)
+        return asyncio._get_running_loop() is self.loop
 
     def call(self, fn: Callable, *args) -> None:
         """Run fn(*args) on the loop's thread: at once when already there (a MockPin
@@ -62,7 +61,23 @@ class InputHub:
         try:
             fn(*args)
         finally:
+            self._arm_after(getattr(fn, "__self__", None))
+
+    def _arm_after(self, adapter: object) -> None:
+        """After an adapter (`fn`'s owner) was handed an edge: the timer brought forward if
+        the adapter's deadline is now the earliest, with no walk over every adapter at each
+        edge. A deadline that went away or moved later only leaves the timer early: `_fire`
+        finds nothing due and sets it again. Anything else handed over (not an adapter):
+        every deadline asked."""
+        if not isinstance(getattr(type(adapter), "deadline", None), property):
             self._arm()
+            return
+        due = adapter.deadline
+        if self._running and due is not None and (self._armed is None or due < self._armed):
+            if self._timer is not None:
+                self._timer.cancel()
+            self._armed = due
+            self._timer = self.loop.call_later(max(0.0, due - self.clock()), self._fire)
 
     def emit(self, event: InputEvent | Action) -> None:
         """Queue a normalised event (loop thread only; other threads use `post`)."""

@@ -1,12 +1,13 @@
-"""The cockpit: the one asyncio task that owns the match.
+"""The cockpit: the owner of the match, on the event loop's thread.
 
 Every input (GPIO, co-processor, browser) and every game master's request arrives on one
-`asyncio.Queue`; one task takes them in order, appends each to the store's log *before*
-the engine sees it (the log is the truth), calls the engine with match time, and fans
-the game events and the new snapshot out to the web sockets and the effects. Between
-inputs it sleeps until the engine's next deadline (a timer running out, a token's settle
-time) and, while a turn runs, wakes four times a second so the timer drains smoothly on
-the pages. Nothing else touches the match.
+queue; the owner takes them in order, each as it comes (on the turn of the loop that
+brings it), appends each to the store's log *before* the engine sees it (the log is the
+truth), calls the engine with match time, and tells the effects (the light first: the
+answer to the press), then the web sockets, the game events and the new snapshot. Between
+inputs one timer wakes it at the engine's next deadline (a timer running out, a token's
+settle time), the next LED frame and, while a turn runs, four times a second so the timer
+drains smoothly on the pages. Nothing else touches the match.
 
 Match time: seconds since the match was set up, on this process's monotonic clock shifted
 by an offset. After a restart the offset is chosen so match time continues from the
@@ -17,14 +18,13 @@ The owner's parts, each its own module: restore.py (the match back after a resta
 walk_up.py (a press with no match in play), presentation.py (the state in the pages'
 language, the tower's card), fan_out.py (the effects and the pages told), join_codes.py
 (the tower's codes), saving.py (a store that cannot write). They read the match through
-the cockpit and run on its task; this module keeps the queue, the timers and the press
+the cockpit and run on its turn; this module keeps the queue, the timers and the press
 path (log first, then judge; lights first, then pages).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from dataclasses import replace
@@ -51,39 +51,41 @@ from panel.service.saving import RETRY_FIRST, RETRY_MOST, Saving  # noqa: F401 (
 log = logging.getLogger("penguin-panel")
 
 TICK = 0.25  # seconds between state pushes while a turn runs
+TIME_PASSED = object()  # the owner's queue item for its timer's wake-up
 
 
 class Inbox(asyncio.Queue):
-    """The owner task's queue. `wait(timeout)` returns once an item is in or the timeout has
-    passed, on a plain timer: no task to cancel and no exception for a timeout, since while
-    a turn runs the owner wakes twenty times a second for the LED frames; and an input that
-    arrives wakes the owner at the loop's next turn."""
+    """The owner's queue, used on the loop's thread only. Once the owner takes from it
+    (`take_with`), an item put is taken at once, on the putter's own turn of the loop: a
+    press goes from the pin's hand-over to the engine and its light with no second hop
+    through the loop (a task's wake-up is about a tenth of a millisecond of a Pi Zero 2 W's
+    core per press). An item put while one is being taken (by what that one does) waits
+    its turn: every item is taken in the order it was put, one at a time."""
 
-    _waiter: asyncio.Future | None = None
+    _taker: Callable[[Any], None] | None = None
+    _taking = False
+
+    def take_with(self, taker: Callable[[Any], None] | None, *, then: Callable[[], None] = lambda: None) -> None:
+        """From now on every item goes to `taker` as it comes (None: they wait), and
+        `then()` runs after each batch; what is already queued is taken now."""
+        self._taker, self._then = taker, then
+        if taker is not None:
+            self._take()
 
     def put_nowait(self, item: Any) -> None:
         super().put_nowait(item)
-        waiter = self._waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
+        if self._taker is not None and not self._taking:
+            self._take()
 
-    async def wait(self, timeout: float | None) -> None:
-        if not self.empty():
-            return
-        loop = asyncio.get_running_loop()
-        waiter = self._waiter = loop.create_future()
-        timer = None if timeout is None else loop.call_later(timeout, _wake, waiter)
+    def _take(self) -> None:
+        self._taking = True
         try:
-            await waiter
+            while self._taker is not None and not self.empty():
+                self._taker(self.get_nowait())
         finally:
-            self._waiter = None
-            if timer is not None:
-                timer.cancel()
-
-
-def _wake(waiter: asyncio.Future) -> None:
-    if not waiter.done():
-        waiter.set_result(None)
+            self._taking = False
+        if self._taker is not None:
+            self._then()
 
 
 class Cockpit:
@@ -130,8 +132,9 @@ class Cockpit:
         # Why the last START with no match in play set nothing up (the board says it), or None.
         self.walk_up_problem: Text | None = None
         self.codes = JoinCodes(store, unsaved=self.saving.unsaved, clock=clock)
-        self._task: asyncio.Task | None = None
+        self._timer: asyncio.TimerHandle | None = None  # the owner's wake-up for what comes next (_timeout)
         self.started = False
+        self._closed = False
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
@@ -142,7 +145,7 @@ class Cockpit:
             await self.store.flushed()  # what the restore wrote (a restart's pause) is kept before anyone is served
         except StoreUnavailable as e:  # the card cannot be written: the cockpit starts, and says so
             self.saving.unsaved(e)
-        self._task = asyncio.create_task(self._run(), name="cockpit")
+        self.queue.take_with(self._take, then=self._rearm)  # the owner takes every input as it comes
         await inputs.start_all(self.sources, self.queue, clock=self.clock,
                                known=lambda: self.match.positions if self.active else self.positions)
         # The effects show what is (START lit for a walk-up match, a paused ring) from the
@@ -152,12 +155,12 @@ class Cockpit:
 
     async def close(self) -> None:
         inputs.close_all(self.sources)
-        task, self._task = self._task, None
+        self._closed = True
+        self.queue.take_with(None)
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         self.fan_out.close()
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
 
     async def __aenter__(self) -> "Cockpit":
         await self.start()
@@ -168,7 +171,8 @@ class Cockpit:
 
     @property
     def running(self) -> bool:
-        return self._task is not None and not self._task.done()
+        """The owner takes inputs: started and not closed (one input failing never stops it)."""
+        return self.started and not self._closed
 
     def begin(self, match: Engine, *, at: float) -> None:
         """`match` on the cockpit, its time going on from `at` (0 for a new one)."""
@@ -264,16 +268,22 @@ class Cockpit:
     async def action(self, name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
         return await self.call(lambda: game_master.action(self, name, params))
 
-    # ------------------------------------------------------------------ the owner task
-    async def _run(self) -> None:
-        while True:
-            if self.queue.empty():
-                await self.queue.wait(self._timeout())
-                if self.queue.empty():
-                    self._guard(self._on_timer)
-                    continue
-            item = self.queue.get_nowait()
-            self._guard(lambda: self._process(item))
+    # ------------------------------------------------------------------ the owner
+    def _take(self, item: Any) -> None:
+        """One item of the queue (an input, an action, a call), as it comes."""
+        self._guard(lambda: self._process(item))
+
+    def _rearm(self) -> None:
+        """The owner's one timer set for what comes next: the engine's deadline, the next LED
+        frame, the pages' tick, the idle table (`_timeout`); after every batch and every wake."""
+        if self._timer is not None:
+            self._timer.cancel()
+        timeout = self._timeout()
+        self._timer = None if timeout is None else asyncio.get_running_loop().call_later(timeout, self._wake)
+
+    def _wake(self) -> None:
+        self._timer = None
+        self.queue.put_nowait(TIME_PASSED)  # taken in turn like any input, then the timer set again
 
     def _guard(self, fn: Callable[[], None]) -> None:
         try:
@@ -326,6 +336,9 @@ class Cockpit:
         return True
 
     def _process(self, item: Any) -> None:
+        if item is TIME_PASSED:
+            self._on_timer()
+            return
         if isinstance(item, tuple):
             fn, future = item
             if future.done():

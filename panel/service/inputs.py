@@ -62,8 +62,10 @@ def link_pause(sources: Iterable[Any], match: Any, t: float) -> Action | None:
     co-processor is not heard needs: it waits for the panel, as a turn does when the link is
     lost during it (the link's source resumes it once the board is back and in sync). None
     when the panel is heard or the engine would not pause now."""
+    if not unheard(sources):  # (asked first: after every input, and nearly always heard)
+        return None
     pause = Action("pause", t, {"reason": "link"})
-    return pause if unheard(sources) and match.refusal(pause) is None else None
+    return pause if match.refusal(pause) is None else None
 
 
 def link_status(sources: Iterable[Any], *, sim: bool) -> dict[str, Any]:

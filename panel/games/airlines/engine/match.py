@@ -192,8 +192,10 @@ class Match:
         self.unscored: dict[str, Any] | None = None  # the turn in progress an early end left unscored
         self.decided: dict[str, Any] | None = None  # an end with unequal turns: what decided it (_decide)
         self.unplayed = False  # the game master ended it before any turn was scored (rule 25)
-        self._allowed: dict[str, dict[str, list]] | None = None  # allowed() until the next input or advance
+        self._allowed: dict[str, dict[str, list]] | None = None  # allowed(), while _refusal_key() stays the same
+        self._allowed_key: tuple | None = None
         self._view: dict[str, Any] | None = None  # snapshot() but the clock, until the next input or advance
+        self._past: tuple[int, dict[str, Any]] | None = None  # the finished turns' part of it, per len(history)
         self.history: list[dict[str, Any]] = []  # one entry per finished turn, for the debrief
 
     # ------------------------------------------------------------------ public API
@@ -260,7 +262,7 @@ class Match:
 
     def advance(self, now: float) -> list[GameEvent]:
         """Run the clock to `now`: settle times elapse and the turn timer may run out."""
-        self._allowed = self._view = None  # what may happen is asked again after any change
+        self._view = None  # the state is made again after any change
         out: list[GameEvent] = []
         while True:
             due_token = min(self._settle_due.items(), key=lambda kv: (kv[1], kv[0]), default=None)
@@ -289,7 +291,7 @@ class Match:
         `refusal` refuses at that moment does nothing."""
         out = self.advance(event.t)
         t = self.now
-        self._allowed = self._view = None
+        self._view = None
         if isinstance(event, Action):
             self._act(event, t, out)
         elif event.control in self.layout.tokens:
@@ -399,11 +401,28 @@ class Match:
     def allowed(self) -> dict[str, dict[str, list]]:
         """The actions `refusal` allows now, with the parameter values it allows (see
         `allowed_actions`). A challenge lists the teams that may call it and the cards it
-        may be called on; a touch is asked with one of the panel's tokens. Kept until the
-        next input or advance: the pages ask it with every state they are sent."""
-        if self._allowed is None:
-            self._allowed = self._ask_every_action()
-        return {name: {k: list(v) for k, v in options.items()} for name, options in self._allowed.items()}
+        may be called on; a touch is asked with one of the panel's tokens."""
+        return {name: {k: list(v) for k, v in options.items()} for name, options in self._allowed_now().items()}
+
+    def _allowed_now(self) -> dict[str, dict[str, list]]:
+        """allowed(), asked again only when what `refusal` reads has changed: every state the
+        pages and the lights are sent carries it, and most presses change none of it (a
+        button of the card, a token moved). Shared: read, never changed."""
+        key = self._refusal_key()
+        if self._allowed is None or key != self._allowed_key:
+            self._allowed, self._allowed_key = self._ask_every_action(), key
+        return self._allowed
+
+    def _refusal_key(self) -> tuple:
+        """Everything of the match `refusal` reads besides the action's own parameters (the
+        settings and the layout never change). Kept beside `refusal` and its checks: a check
+        that reads something new adds it here (tests/test_engine_invariants.py holds the kept
+        answer to a fresh one after every step of random matches)."""
+        turn = self._turn
+        if turn is None:
+            return (self.phase, self.ending, self._next_team)
+        return (self.phase, self.ending, turn.team, turn.held, frozenset(turn.pause_reasons),
+                turn.challenge is None, turn.card is None, len(turn.completed))
 
     def _ask_every_action(self) -> dict[str, dict[str, list]]:
         out: dict[str, dict[str, list]] = {}
@@ -472,7 +491,7 @@ class Match:
             "paused_for": sorted(turn.pause_reasons) if turn else [],
             "scores": dict(self.scores),
             "target_points": self.settings.target_points,
-            "teams": [{"name": t.name, "players": list(t.players)} for t in self.settings.teams],
+            **self._past_view(),
             "finished": self.finished,
             "winner": self.winner,
             "tier": self.tier,
@@ -480,19 +499,31 @@ class Match:
             "ended_by": self.ended_by,
             "ending": self.ending,
             "round_left": self.round_left(),
-            "turns_played": self.turns_played(),
             "unscored": dict(self.unscored) if self.unscored else None,
             "decided": dict(self.decided) if self.decided else None,
             "unplayed": self.unplayed,
             # The cards completed in the turn in progress (by number, in the order the challenge
-            # menu counts them), and the last finished turn and its round, for the pages.
+            # menu counts them), for the pages.
             "completed_cards": [c.number for c in turn.completed] if turn else [],
-            "last_turn": self._public_turn(self.history[-1]) if self.history else None,
-            "round_turns": [self._public_turn(h) for h in self.history
-                            if h["round"] == self.history[-1]["round"]] if self.history else [],
-            "actions": self.allowed(),
+            "actions": self._allowed_now(),
             "positions": dict(self.positions),
         }
+
+    def _past_view(self) -> dict[str, Any]:
+        """The teams and the finished turns as the pages show them: made again only when a
+        turn is added to the history (it only grows). Shared: read, never changed."""
+        n = len(self.history)
+        if self._past is None or self._past[0] != n:
+            last = self.history[-1] if self.history else None
+            self._past = (n, {
+                "teams": [{"name": t.name, "players": list(t.players)} for t in self.settings.teams],
+                "turns_played": self.turns_played(),
+                # The last finished turn and its round, for the pages.
+                "last_turn": self._public_turn(last) if last else None,
+                "round_turns": [self._public_turn(h) for h in self.history if h["round"] == last["round"]]
+                if last else [],
+            })
+        return self._past[1]
 
     def turns_played(self) -> dict[str, int]:
         """How many scored turns each team has played."""
