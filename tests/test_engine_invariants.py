@@ -6,12 +6,15 @@ import pytest
 from hypothesis import settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
+from panel.games.airlines import show
 from panel.games.airlines.bot import BotCrew
 from panel.games.airlines.cards import Card
 from panel.games.airlines.engine import Match, MatchSettings, Phase, Team
+from panel.games.airlines.engine.match import LIT_ACTIONS
 from panel.core.events import Action, InputEvent
 from panel.games.airlines.events import ACTIONS
 from panel.core.layout_file import load_layout
+from panel.hardware.map import load_map
 
 LAYOUT = load_layout(expansion=True)
 BUTTONS = sorted(LAYOUT.buttons)
@@ -26,8 +29,25 @@ DECK = [
     Card("coordinates", section="coords", steps=("A1", "B2", "C3")),
     Card("activation", word="FAN"),
 ]
+PIXELS = load_map("reference").neopixel  # the built panel's strip, a LED on START and FLIP
 SETTINGS = MatchSettings(teams=(Team("A", ("a1", "a2")), Team("B", ("b1", "b2"))), seed=5, expansion=True,
                          time_counters=3, target_points=6, turn_seconds=20)
+
+
+class Reads(dict):
+    """A snapshot that notes each key read of it."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.read: set = set()
+
+    def get(self, key, default=None):
+        self.read.add(key)
+        return super().get(key, default)
+
+    def __getitem__(self, key):
+        self.read.add(key)
+        return super().__getitem__(key)
 
 
 class MatchMachine(RuleBasedStateMachine):
@@ -42,6 +62,7 @@ class MatchMachine(RuleBasedStateMachine):
     def feed(self, event):
         self.inputs.append(event)
         new = self.match.handle(event)
+        self.the_lights_are_the_snapshot_the_show_draws()  # first after the change: nothing kept yet
         self.check_stream(new)
         self.events += new
 
@@ -85,6 +106,7 @@ class MatchMachine(RuleBasedStateMachine):
     def wait(self, dt):
         self.t += dt
         new = self.match.advance(self.t)
+        self.the_lights_are_the_snapshot_the_show_draws()
         self.check_stream(new)
         self.events += new
 
@@ -161,6 +183,23 @@ class MatchMachine(RuleBasedStateMachine):
             for card in ["current", 0, 1, 2, 3, 4]:
                 assert (team in options["teams"] and card in options["cards"]) == \
                     ask("challenge", team=team, card=card), (team, card)
+
+    @invariant()
+    def the_lights_are_the_snapshot_the_show_draws(self):
+        """The panel's lights are drawn from `lights()` (made before the pages' whole
+        snapshot): the same state, and the same frame and sounds as from the whole snapshot."""
+        for now in (self.match.now, self.match.now + 0.3, self.match.now + 4.6):
+            lights, whole = self.match.lights(now), Reads(self.match.snapshot(now))
+            assert {k: whole[k] for k in lights if k != "actions"} == {k: v for k, v in lights.items() if k != "actions"}
+            # the actions the lights show (all of them, or only the lit ones when not kept)
+            assert lights["actions"].items() <= whole["actions"].items()
+            assert {n for n in LIT_ACTIONS if n in lights["actions"]} == {n for n in LIT_ACTIONS if n in whole["actions"]}
+            whole.read.clear()
+            cues = [show.Cue("mistake", now - 0.1, whole["team"]), show.Cue("card", now - 0.2, whole["team"])]
+            assert show.render(lights, now, PIXELS, cues) == show.render(whole, now, PIXELS, cues)
+            for ask in (show.ticking, show.animating, show.calling):
+                assert ask(lights) == ask(whole)
+            assert whole.read <= set(lights), f"the show reads {whole.read - set(lights)}, not in lights()"
 
     @invariant()
     def scores_are_the_sum_of_turn_points(self):

@@ -26,7 +26,11 @@ from panel.core.refusal import Refusal
 class Engine(Protocol):
     """A game's rules: pure and deterministic, time passed in (no clock, no I/O). Fed with
     `handle` for every input and action in time order and `advance` when `next_deadline`
-    comes; the same feeding gives the same match (the log is replayed through it)."""
+    comes; the same feeding gives the same match (the log is replayed through it).
+
+    An engine may also offer `lights(now)`: the part of `snapshot` its game's show draws
+    from, made on its own so that the panel's light (the press's answer) is drawn before the
+    pages' whole state is made; `lights_of` asks it, or the whole snapshot where it has none."""
 
     layout: Layout | None
     positions: dict[str, str]
@@ -52,6 +56,12 @@ class Engine(Protocol):
 
     def snapshot(self, now: float | None = None) -> dict[str, Any]:
         """The whole visible state, JSON-ready, with `game` (the game's id) and `phase`."""
+
+
+def lights_of(engine: Engine, now: float) -> dict[str, Any]:
+    """What `engine`'s show draws from now: its `lights(now)`, or its whole snapshot."""
+    lights = getattr(engine, "lights", None)
+    return lights(now) if lights is not None else engine.snapshot(now)
 
 
 @dataclass(frozen=True)

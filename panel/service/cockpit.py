@@ -37,7 +37,7 @@ from panel.core.events import Action, GameEvent, InputEvent
 from panel.core.i18n import SOURCE, Text
 from panel.core.layout import Layout
 from panel.core.statuses import STATUS_WHEN_OVER
-from panel.games.base import Build, Engine
+from panel.games.base import Build, Engine, lights_of
 from panel.games.registry import DEFAULT, game_of
 from panel.service import game_master, inputs, restore as restoring, walk_up
 from panel.service.fan_out import FanOut
@@ -209,6 +209,10 @@ class Cockpit:
 
     def full_snapshot(self) -> dict[str, Any] | None:
         return self.match.snapshot(self.now()) if self.match is not None else None
+
+    def lights_snapshot(self) -> dict[str, Any] | None:
+        """What the effects draw from (the game's `lights`, else its whole snapshot)."""
+        return lights_of(self.match, self.now()) if self.match is not None else None
 
     # ------------------------------------------------------------------ the parts' own, as the callers know them
     # What the pages see, in their language (presentation.py): GET /api/state (the snapshot

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("penguin-panel")
 
+IDLE = {"phase": "idle"}  # what the effects draw with no match on the cockpit (read, never changed)
+
 
 class FanOut:
     """`owner`'s match told to its effects and to the pages' sockets (`subscribers`)."""
@@ -40,14 +42,17 @@ class FanOut:
     def publish(self, events: list[GameEvent]) -> None:
         o = self.owner
         self.next_tick = o.clock() + o.tick
-        full = o.full_snapshot()
         now = o.now()
-        # The panel's lights and sounds first: they are the answer to the press.
-        for effect in o.effects:
-            try:
-                effect.on_events(events, full or {"phase": "idle"}, now)
-            except Exception:  # an LED or buzzer fault must not stop the game
-                log.exception("an effect failed")
+        # The panel's lights and sounds first: they are the answer to the press, drawn from
+        # the part of the state they need; the pages' whole state is made after them.
+        if o.effects:
+            lights = o.lights_snapshot() or IDLE
+            for effect in o.effects:
+                try:
+                    effect.on_events(events, lights, now)
+                except Exception:  # an LED or buzzer fault must not stop the game
+                    log.exception("an effect failed")
+        full = o.full_snapshot()
         if self.subscribers:
             # Each message made (and serialised) once, however many pages are connected.
             present = self.presentation
@@ -71,13 +76,13 @@ class FanOut:
 
     def frames(self, now: float) -> None:
         """The effects whose deadline has come (LED frames, buzzer notes between game events) updated."""
-        full = None
+        lights = None
         for effect in self.owner.effects:
             d = getattr(effect, "deadline", None)
             if d is not None and d <= now + SLACK:
-                full = full or self.owner.full_snapshot() or {"phase": "idle"}
+                lights = lights or self.owner.lights_snapshot() or IDLE
                 try:
-                    effect.update(full, max(now, d))
+                    effect.update(lights, max(now, d))
                 except Exception:
                     log.exception("an effect failed")
 

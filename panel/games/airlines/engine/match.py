@@ -31,6 +31,7 @@ from panel.games.airlines.engine.settings import CREW, MatchSettings
 
 CARDS_PER_TURN = 5  # rule 8
 MISTAKES_PER_TURN = 2  # rule 8
+LIT_ACTIONS = ("start_turn", "flip")  # the actions whose buttons light when allowed (show.py: START, FLIP)
 # Why the timer of a turn in progress stops (rule 18), and the ones a resume that names no
 # reason lifts: the game master's own pause and the pause after a restart.
 PAUSES = ("pause", "restart", "link", "challenge")
@@ -195,6 +196,7 @@ class Match:
         self._allowed: dict[str, dict[str, list]] | None = None  # allowed(), while _refusal_key() stays the same
         self._allowed_key: tuple | None = None
         self._view: dict[str, Any] | None = None  # snapshot() but the clock, until the next input or advance
+        self._lights: dict[str, Any] | None = None  # lights() but the clock, likewise
         self._past: tuple[int, dict[str, Any]] | None = None  # the finished turns' part of it, per len(history)
         self.history: list[dict[str, Any]] = []  # one entry per finished turn, for the debrief
 
@@ -262,7 +264,7 @@ class Match:
 
     def advance(self, now: float) -> list[GameEvent]:
         """Run the clock to `now`: settle times elapse and the turn timer may run out."""
-        self._view = None  # the state is made again after any change
+        self._view = self._lights = None  # the state is made again after any change
         out: list[GameEvent] = []
         while True:
             due_token = min(self._settle_due.items(), key=lambda kv: (kv[1], kv[0]), default=None)
@@ -291,7 +293,7 @@ class Match:
         `refusal` refuses at that moment does nothing."""
         out = self.advance(event.t)
         t = self.now
-        self._view = None
+        self._view = self._lights = None
         if isinstance(event, Action):
             self._act(event, t, out)
         elif event.control in self.layout.tokens:
@@ -465,35 +467,63 @@ class Match:
             view = self._view = self._view_of_state()
         return {**view, "time_left": self.time_left(now)}
 
+    def lights(self, now: float | None = None) -> dict[str, Any]:
+        """The part of the snapshot the show draws the panel's lights from (show.py: the
+        ring, the counters, mistakes and cards, START and FLIP, the stuck control), made on
+        its own: after a press the light is drawn before the pages' whole state is made
+        (which is made on top of it). tests/test_engine_invariants.py holds the show's frame
+        and sounds from it to those from the whole snapshot."""
+        return {**self._lights_view(), "time_left": self.time_left(now)}
+
+    def _lights_view(self) -> dict[str, Any]:
+        view = self._lights
+        if view is None:
+            turn = self._turn
+            view = self._lights = {
+                "game": "airlines",
+                "phase": self.phase.value,
+                "team": self.current_team,
+                "turn_seconds": self.settings.turn_seconds,
+                "counters_held": turn.held if turn else 0,
+                "mistakes": turn.mistakes if turn else 0,
+                "stuck": turn.stuck if turn else None,
+                "completed": len(turn.completed) if turn else 0,
+                "scores": dict(self.scores),
+                "winner": self.winner,
+                "actions": self._lit_actions(),
+                "teams": self._past_view()["teams"],
+            }
+        return view
+
+    def _lit_actions(self) -> dict[str, dict[str, list]]:
+        """The allowed actions the lights show: all of allowed() when it is kept, else only
+        the LIT_ACTIONS it would list (START between turns asks two actions before its light,
+        not every action, team and card the pages are sent)."""
+        if self._allowed is not None and self._allowed_key == self._refusal_key():
+            return self._allowed
+        return {name: {} for name in LIT_ACTIONS if self.refusal(Action(name, self.now)) is None}
+
     def _view_of_state(self) -> dict[str, Any]:
+        """The whole state but the clock: the lights' part and the rest the pages show."""
         turn = self._turn
         tower, crew = self.roles()
         return {
-            "game": "airlines",
-            "phase": self.phase.value,
+            **self._lights_view(),
             "mode": self.settings.mode,
-            "team": self.current_team,
             "round": self.round,
             "rounds": self._coop_rounds if self.cooperative else None,
             "roles": {"tower": tower, "crew": list(crew)},
             "time_left": None,  # the clock: snapshot()'s own
-            "turn_seconds": self.settings.turn_seconds,
-            "counters_held": turn.held if turn else 0,
             "counters_pool": turn.pool if turn else self.settings.time_counters,
             "time_counters": self.settings.time_counters,
-            "mistakes": turn.mistakes if turn else 0,
             "mistakes_per_turn": MISTAKES_PER_TURN,
-            "stuck": turn.stuck if turn else None,
-            "completed": len(turn.completed) if turn else 0,
             "cards_per_turn": CARDS_PER_TURN,
             "card": turn.card.as_dict() if turn and turn.card else None,
             "challenge": dict(turn.challenge) if turn and turn.challenge else None,
             "paused_for": sorted(turn.pause_reasons) if turn else [],
-            "scores": dict(self.scores),
             "target_points": self.settings.target_points,
             **self._past_view(),
             "finished": self.finished,
-            "winner": self.winner,
             "tier": self.tier,
             "outcome": self.outcome,
             "ended_by": self.ended_by,
