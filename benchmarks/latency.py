@@ -54,6 +54,7 @@ import argparse
 import asyncio
 import datetime
 import json
+import os
 import queue
 import random
 import sqlite3
@@ -92,6 +93,11 @@ from panel.service.hardware_io import HardwareIO  # noqa: E402
 from panel.service.link_io import LinkIO  # noqa: E402
 from panel.server.security import Security  # noqa: E402
 from panel.storage.store import Store  # noqa: E402
+
+try:  # (a version of the cockpit from before it froze its start-up: measured without)
+    from panel.run import keep_start_out_of_collections  # noqa: E402
+except ImportError:
+    keep_start_out_of_collections = None
 
 STAGES = ("edge -> queue", "log write", "engine", "edge -> LED", "socket message", "whole")
 CPU_STAGES = ("edge -> LED", "told", "loop: edge -> LED", "loop: told", "loop: engine", "loop: effects", "loop: pages")
@@ -377,6 +383,8 @@ async def rig(tmp: Path, map_path: Path, emu: PicoKeys | None):
     if emu is not None:
         await asyncio.wait_for(sources[1].connected.wait(), 10)
     await cockpit.create_match({"teams": TEAMS, "seed": 5, "expansion": hmap.expansion})
+    if keep_start_out_of_collections is not None and not os.environ.get("NOFREEZE"):  # as `penguin-panel play` does once it serves
+        keep_start_out_of_collections()
 
     async def close():
         reader.cancel()
