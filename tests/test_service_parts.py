@@ -1,5 +1,6 @@
-"""The cockpit's parts on their own (panel/service/): the join codes, the walk-up's choice
-of game, the store writes' retry, and each game's check of its settings-file table."""
+"""The cockpit's parts on their own (panel/service/): the owner's queue, the join codes,
+the walk-up's choice of game, the store writes' retry, and each game's check of its
+settings-file table."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from panel.games.base import Build
 from panel.games.kaboom.mapping_file import load_mapping
 from panel.games.registry import game_named, games
 from panel.run import read_settings
+from panel.service.cockpit import Inbox
 from panel.service.join_codes import CODE_ALPHABET, CODE_LENGTH, JoinCodes, code_ok, make_code
 from panel.service.saving import RETRY_FIRST, RETRY_MOST, Saving
 from panel.service.walk_up import game_for
@@ -18,6 +20,28 @@ from service_helpers import fill_the_disk, free_the_disk
 
 AIRLINES, KABOOM = game_named("airlines"), game_named("kaboom")
 COLOUR = load_mapping().players["red"]  # a penguin's colour button on the shipped layout
+
+
+# ---------------------------------------------------------------------------- the owner's queue
+def test_the_owner_takes_each_item_as_it_is_put_one_at_a_time_in_order():
+    inbox, taken, batches = Inbox(), [], []
+
+    def take(item):
+        taken.append(item)
+        if item == "press":  # what the press does puts a call: it waits until the press is done
+            inbox.put_nowait("call")
+        taken.append("/" + item)
+
+    inbox.put_nowait("waiting")  # before the owner takes: it waits in the queue
+    assert taken == []
+    inbox.take_with(take, then=lambda: batches.append(len(taken)))
+    assert taken == ["waiting", "/waiting"]
+    inbox.put_nowait("press")  # taken at once, on the putter's turn
+    assert taken[2:] == ["press", "/press", "call", "/call"] and inbox.empty()
+    assert batches == [2, 6]  # after each batch: the owner's timer set again
+    inbox.take_with(None)  # closed: what comes now waits
+    inbox.put_nowait("late")
+    assert "late" not in taken and not inbox.empty()
 
 
 # ---------------------------------------------------------------------------- join codes

@@ -1,7 +1,7 @@
 """A server process's life, the cockpit's (panel/run.py) and the venue's (panel/venue/run.py)
 alike: its one line at a time on the terminal, the stop on SIGTERM or Ctrl-C, the port
 bound before anything is read, the admin's PIN at first start, and systemd told it is
-ready and fed its watchdog while the process's owner task lives."""
+ready and fed its watchdog while the process's owner runs."""
 
 from __future__ import annotations
 
@@ -67,8 +67,8 @@ async def until_stopped(stop: asyncio.Event, notifier: Notifier, owner: Any, por
 
 
 async def feed_watchdog(notifier: Notifier, owner: Any) -> None:
-    """WATCHDOG=1 at half WatchdogSec, from the loop and only while the owner's task lives:
-    a hung loop or a dead owner task stops the feeding, and systemd restarts us."""
+    """WATCHDOG=1 at half WatchdogSec, from the loop and only while the owner runs:
+    a hung loop or a closed owner stops the feeding, and systemd restarts us."""
     interval = watchdog_interval()
     if interval is None or not notifier.enabled:
         return

@@ -149,7 +149,7 @@ class Cockpit:
         await inputs.start_all(self.sources, self.queue, clock=self.clock,
                                known=lambda: self.match.positions if self.active else self.positions)
         # The effects show what is (START lit for a walk-up match, a paused ring) from the
-        # start, not from the first press; in turn with every input, on the owner task.
+        # start, not from the first press; in turn with every input, on the owner's turn.
         self.queue.put_nowait((lambda: self._publish([]), asyncio.get_running_loop().create_future()))
         self.started = True
 
@@ -250,7 +250,7 @@ class Cockpit:
         return await self.call(lambda: self._input(event))
 
     async def call(self, fn: Callable[[], Any], *, durable: bool = True) -> Any:
-        """Run `fn` on the owner task, in order with every input; its result or exception,
+        """Run `fn` on the owner's turn, in order with every input; its result or exception,
         once what it wrote is durable (an answer to a person or a script is a promise that
         a power cut will not take back; StoreUnavailable when the store cannot write), or
         at once with durable=False (a read)."""
@@ -385,7 +385,7 @@ class Cockpit:
 
     # ------------------------------------------------------------------ log first, then judge
     def log_and_handle(self, event: InputEvent | Action) -> list[GameEvent]:
-        """`event` logged, then judged, then told (owner task only)."""
+        """`event` logged, then judged, then told (the owner only)."""
         events = self._log_and_apply(event)
         pause = inputs.link_pause(self.sources, self.match, event.t)
         if pause is not None:  # published together with the start: no page sees the turn run

@@ -1,8 +1,8 @@
 """Telling everyone what happened: the panel's lights and sounds first (they are the answer
 to the press), then every page's socket, each message made once however many pages are
-connected; the towers get the card in play, drawn off the owner task.
+connected; the towers get the card in play, drawn off the owner's turn.
 
-Called on the owner task only, after every logged input, action and deadline.
+Called on the owner's turn only, after every logged input, action and deadline.
 """
 
 from __future__ import annotations

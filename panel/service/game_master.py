@@ -1,4 +1,4 @@
-"""The game master's requests on the owner task: an action (POST /api/admin/action), carried
+"""The game master's requests on the owner's turn: an action (POST /api/admin/action), carried
 out if the engine allows it at that moment, and a new match.
 
 A new match comes from the game master's form (POST /api/admin/match) or a walk-up press: the game the body names sets its match up (`Game.set_up`), the store

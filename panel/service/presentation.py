@@ -3,7 +3,7 @@ snapshot without the card, plus the service's fields), the game events, the game
 master's problems, the tower's card and its drawing, the completed cards' view.
 
 The engine says its words as ids and `Text`; the game (`Game.present`,
-`Game.present_event`) names them for the reader. Read on the owner task; the drawings are
+`Game.present_event`) names them for the reader. Read on the owner's turn; the drawings are
 made on a worker thread, once per card: drawing takes milliseconds the presses cannot spare.
 """
 
@@ -131,7 +131,7 @@ class Presentation:
     async def completed_view(self) -> dict[str, Any]:
         """The completed cards of the turn in progress, or of the last turn between turns, each
         numbered as the game master's challenge menu numbers them, drawn for the pages: read
-        on the owner task, drawn on a worker thread."""
+        on the owner's turn, drawn on a worker thread."""
         from panel.service.drawing import card_svg
 
         o = self.owner
@@ -145,7 +145,7 @@ class Presentation:
         return {"turn": view["turn"], "cards": await asyncio.get_running_loop().run_in_executor(None, draw)}
 
     def completed(self) -> dict[str, Any]:
-        """The completed cards' turn and (index, number, card) each (on the owner task)."""
+        """The completed cards' turn and (index, number, card) each (on the owner's turn)."""
         full = self.owner.full_snapshot()
         if full is None:
             return {"turn": None, "cards": []}

@@ -1,5 +1,5 @@
 """Whether the cockpit's store writes: the one line the pages show while it cannot, and the
-pause before the owner task tries again to log a deadline the store refused.
+pause before the owner tries again to log a deadline the store refused.
 
 A press the store cannot log is refused (503, "not saved"); the match goes on from the
 log it has. The error is said once when it starts and once when it ends (no flood in the
@@ -22,7 +22,7 @@ RETRY_FIRST, RETRY_MOST = 0.5, 8.0  # seconds between tries to log a due deadlin
 
 
 class Saving:
-    """The owner task's writes to `store` (the match's log and status) and the store's
+    """The owner's writes to `store` (the match's log and status) and the store's
     health as they find it. `publish()` tells the pages (and the lights) that it changed."""
 
     def __init__(self, store: Any, *, publish: Callable[[], Any]):
@@ -70,7 +70,7 @@ class Saving:
 
     def listener(self, loop: asyncio.AbstractEventLoop, queue: Any) -> Callable[[], None]:
         """What the store calls on its writer thread when it fails or writes again: handled
-        on the owner task (`queue`), in turn with every input."""
+        on the owner's turn (`queue`), in turn with every input."""
 
         def changed() -> None:
             self.store_changed(self.store.failure)

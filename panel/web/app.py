@@ -3,7 +3,7 @@
 Routes follow the contract the pages are written against (the pages: the guide's
 docs/pages.md). Every error is a 4xx/5xx with {"error": "one clear line"}, never a traceback.
 Handlers never touch the match: they read snapshots and hand requests to the cockpit's
-owner task (`Cockpit.call`), which carries them out in order with every press.
+owner (`Cockpit.call`), which carries them out in order with every press.
 """
 
 from __future__ import annotations
