@@ -14,6 +14,13 @@ on a shared machine (a desk's other work, a CI runner's) the budgeted process is
 first whenever it is runnable, as a Pi's cockpit is, its own quota the only limit.
 `elevate()` gives the processes outside the budget (the emulated Pico) the same priority.
 
+Every thread of the budgeted process runs on one CPU (the last one this process may use),
+a share of *one* core, as the cockpit's Python has on a Pi (one interpreter lock): spread
+over two CPUs, the kernel hands the whole 1 ms quota to the first CPU that asks (a CFS
+bandwidth slice, kept while its thread sleeps) and a thread on the other one (gpiozero's
+callback, the co-processor link's reader) waits for the next period though the quota is
+unspent, a pause no Pi has. The processes outside the budget (`elevate`) run on the others.
+
 The period is the shortest the kernel takes for the share (a quota is at least 1 ms):
 when the process has spent its quota it waits for the next period, so a short period
 keeps those pauses short (0.125 of a core: 1 ms of CPU every 8 ms, at most 7 ms of pause).
@@ -69,6 +76,15 @@ def _v1_cpu() -> Path | None:
             if (root / "cpu.cfs_quota_us").exists() and _writable(root):
                 return root
     return None
+
+
+def _cpus() -> set[int]:
+    return set(os.sched_getaffinity(0))
+
+
+def budget_cpu() -> int:
+    """The one CPU the budgeted process runs on."""
+    return max(_cpus())
 
 
 class CpuBudget:
@@ -138,7 +154,7 @@ class CpuBudget:
         if not self.held:
             return self.why_not or "no CPU budget"
         return (f"CPU budget {self.share:g} of one core: {self.quota_us / 1000:g} ms of CPU every "
-                f"{self.period_us / 1000:g} ms, held by {self.how}")
+                f"{self.period_us / 1000:g} ms on one CPU, held by {self.how}")
 
     def throttled(self) -> str:
         """How often the quota paused the group so far (the kernel's cpu.stat), one phrase."""
@@ -168,9 +184,14 @@ class CpuBudget:
                 os.nice(-10)
             except OSError:  # not allowed here: it runs at the normal priority
                 pass
+            others = _cpus() - {budget_cpu()}
+            if others:
+                os.sched_setaffinity(0, others)
 
     def enter(self) -> None:
         """Run in the new process before it starts (Popen's preexec_fn): it joins the group,
         and every thread and child it makes stays in it."""
         if self._group is not None:
             (self._group / "cgroup.procs").write_text(str(os.getpid()))
+        if self.held:
+            os.sched_setaffinity(0, {budget_cpu()})

@@ -48,8 +48,10 @@ def test_a_held_budget_holds_the_process_started_in_it():
         if not b.held:
             pytest.skip(b.why_not)  # not root, or no cpu controller on this machine: nothing to hold
         group = b._group
-        out = subprocess.run(b.command([sys.executable, "-c", "print(open('/proc/self/cgroup').read())"]),
+        out = subprocess.run(b.command([sys.executable, "-c", "import os; print(open('/proc/self/cgroup').read());"
+                                        "print('cpus', sorted(os.sched_getaffinity(0)))"]),
                              preexec_fn=b.enter, capture_output=True, text=True, check=True).stdout
+        assert f"cpus [{budget_module.budget_cpu()}]" in out  # a share of one core: every thread on one CPU
         if group is not None:
             assert group.name in out
             assert "8000" in ((group / "cpu.cfs_period_us").read_text() if (group / "cpu.cfs_period_us").exists()
