@@ -112,3 +112,49 @@ def test_the_names_the_cockpit_gives_are_in_its_language(tmp_path):
 
     asyncio.run(scenario())
     assert MatchSettings().teams[0].name == "Blue team"
+
+
+def test_a_moment_after_a_match_the_next_one_s_deck_is_made_ahead(tmp_path, monkeypatch):
+    """Making a deck is most of the CPU of the START that sets a match up at the panel: a
+    moment after a match is over, off any press, the next one's seed is chosen and its deck
+    made; START then makes none, and plays the deck its seed makes (as a replay makes it)."""
+    from panel.games.airlines import deckgen
+
+    made = []
+    generate = deckgen._generate
+
+    def counted(layout, **kw):
+        made.append(kw["seed"])
+        return generate(layout, **kw)
+
+    monkeypatch.setattr(deckgen, "_generate", counted)
+
+    async def scenario():
+        with Store(tmp_path / "panel.db") as store:
+            cockpit = Cockpit(store, sim=True)
+            await cockpit.start()
+            try:
+                await cockpit.input("cockpit.start", True)
+                assert await until(lambda: cockpit.match is not None and cockpit.match.phase is Phase.IN_TURN)
+                first = cockpit.record
+                await mistake(cockpit)
+                await mistake(cockpit)
+                await cockpit.action("end", {})
+                before = len(made)
+                assert await until(lambda: len(made) > before)  # made ahead, with nobody pressing
+                ahead = made[-1]
+                await cockpit.input("cockpit.start", True)
+                assert cockpit.record.id != first.id and cockpit.match.phase is Phase.IN_TURN
+                assert len(made) == before + 1  # the press made no deck
+                assert cockpit.record.settings["seed"] == ahead
+                card = cockpit.full_snapshot()["card"]
+            finally:
+                await cockpit.close()
+            restarted = Cockpit(store, sim=True)  # the match again from its log: the deck made from its seed
+            await restarted.start()
+            try:
+                assert restarted.record.settings["seed"] == ahead and restarted.full_snapshot()["card"] == card
+            finally:
+                await restarted.close()
+
+    asyncio.run(scenario())

@@ -38,7 +38,7 @@ from panel.core.i18n import SOURCE, Text
 from panel.core.layout import Layout
 from panel.core.statuses import STATUS_WHEN_OVER
 from panel.games.base import Build, Engine, lights_of
-from panel.games.registry import DEFAULT, game_of
+from panel.games.registry import DEFAULT, game_of, own_settings
 from panel.service import game_master, inputs, restore as restoring, walk_up
 from panel.service.fan_out import FanOut
 from panel.service.join_codes import IDLE_SECONDS, JoinCodes, code_ok
@@ -52,6 +52,7 @@ log = logging.getLogger("penguin-panel")
 
 TICK = 0.25  # seconds between state pushes while a turn runs
 TIME_PASSED = object()  # the owner's queue item for its timer's wake-up
+PREPARE_AFTER = 1.0  # seconds after a match is over: its game makes the next one ready (Game.prepare)
 
 
 class Inbox(asyncio.Queue):
@@ -146,6 +147,8 @@ class Cockpit:
         except StoreUnavailable as e:  # the card cannot be written: the cockpit starts, and says so
             self.saving.unsaved(e)
         self.queue.take_with(self._take, then=self._rearm)  # the owner takes every input as it comes
+        if self.record is not None and not self.active:
+            self._prepare_next()
         await inputs.start_all(self.sources, self.queue, clock=self.clock,
                                known=lambda: self.match.positions if self.active else self.positions)
         # The effects show what is (START lit for a walk-up match, a paused ring) from the
@@ -421,6 +424,28 @@ class Cockpit:
             # engine's `unplayed`, Airlines rule 25), but the group at the table is the same.
             unplayed = bool(getattr(self.match, "unplayed", False))
             self.codes.over(self.record.code, abandoned=status == "abandoned" and not unplayed)
+            self._prepare_next()
+
+    def _prepare_next(self) -> None:
+        """A moment after a match is over (the group reads its result), its game makes the
+        next match ready (`Game.prepare`, where the game has one): on the owner's turn, off
+        every press; a START within the moment makes what it needs itself, as before."""
+        prepare = getattr(self.game, "prepare", None)
+        if prepare is None:
+            return
+        settings, build = own_settings(self.record.settings), self.build
+
+        def ready() -> None:
+            try:
+                prepare(settings, build=build)
+            except Exception as e:  # (made at the next START instead: nothing is lost)
+                log.info("the next match could not be made ready ahead: %s", e)
+
+        def due() -> None:
+            if not self._closed:
+                self.queue.put_nowait((ready, asyncio.get_running_loop().create_future()))
+
+        asyncio.get_running_loop().call_later(PREPARE_AFTER, due)
 
     def _new_group(self) -> None:
         """The table idle: a new code for the next group; the last group's phones must scan it."""

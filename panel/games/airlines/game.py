@@ -15,6 +15,7 @@ from panel.core.layout import Layout
 from panel.core.layout_file import load_layout
 from panel.games.airlines import show
 from panel.games.airlines.debrief import COLUMNS, debrief
+from panel.games.airlines.deckgen import make_ahead
 from panel.games.airlines.engine.settings import CHOICE_NAMES, MODES, PLAYERS_MAX, SETTINGS, TEAMS_MAX
 from panel.games.names import NAME_MAX
 from panel.games.airlines.engine import (CARDS_PER_TURN, CREW, MISTAKES_PER_TURN, Match, MatchSettings,
@@ -60,13 +61,27 @@ class Airlines:
     def set_up(self, body: dict[str, Any], *, build: Build, positions: dict[str, str], language: str) -> Match:
         """What the game master chose, over the defaults; the build's own (layout file, touch
         sensors) over both. Every match its own deck unless a seed is asked for."""
-        base = {**build.defaults_of(self.id), "seed": secrets.randbelow(2**31), "layout": build.layout_path,
+        base = {**build.defaults_of(self.id), "seed": self._next_seed(), "layout": build.layout_path,
                 "touch_sensors": build.touch_sensors}
         # A cooperative crew listed as teams is one crew, named in the pages' language.
         settings = MatchSettings.from_dict(body, key="", allowed=names("form"), base=base).one_crew(
             translations(language).gettext(CREW))
         return Match(settings, layout_for(settings.layout, settings.side, settings.expansion),
                      positions=dict(positions))
+
+    _seed_ahead: int | None = None
+
+    def _next_seed(self) -> int:
+        seed, self._seed_ahead = self._seed_ahead, None
+        return secrets.randbelow(2**31) if seed is None else seed
+
+    def prepare(self, last: dict[str, Any], *, build: Build) -> None:
+        """The next match set up without a seed of its own (START at the panel once a match
+        is over, most often), made ready while nobody presses: its seed chosen and its deck
+        made, for the last match's layout and side (another one makes its own, as before)."""
+        s = MatchSettings.from_dict({**last, "layout": build.layout_path}, key="")
+        self._seed_ahead = secrets.randbelow(2**31)
+        make_ahead(layout_for(s.layout, s.side, s.expansion), seed=self._seed_ahead)
 
     def check_defaults(self, table: dict[str, Any], *, file: str) -> list[Problem]:
         """The settings file's [match] table: the defaults for new matches and the build's
