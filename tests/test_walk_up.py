@@ -114,10 +114,10 @@ def test_the_names_the_cockpit_gives_are_in_its_language(tmp_path):
     assert MatchSettings().teams[0].name == "Blue team"
 
 
-def test_a_moment_after_a_match_the_next_one_s_deck_is_made_ahead(tmp_path, monkeypatch):
-    """Making a deck is most of the CPU of the START that sets a match up at the panel: a
-    moment after a match is over, off any press, the next one's seed is chosen and its deck
-    made; START then makes none, and plays the deck its seed makes (as a replay makes it)."""
+def test_once_a_match_is_over_the_next_one_s_deck_is_made_ahead(tmp_path, monkeypatch):
+    """Making a deck is most of the CPU of the START that sets a match up at the panel: once
+    a match is over and told, off any press, the next one's seed is chosen and its deck made;
+    START then makes none, and plays the deck its seed makes (as a replay makes it)."""
     from panel.games.airlines import deckgen
 
     made = []
@@ -139,8 +139,8 @@ def test_a_moment_after_a_match_the_next_one_s_deck_is_made_ahead(tmp_path, monk
                 first = cockpit.record
                 await mistake(cockpit)
                 await mistake(cockpit)
-                await cockpit.action("end", {})
                 before = len(made)
+                await cockpit.action("end", {})
                 assert await until(lambda: len(made) > before)  # made ahead, with nobody pressing
                 ahead = made[-1]
                 await cockpit.input("cockpit.start", True)

@@ -52,7 +52,9 @@ log = logging.getLogger("penguin-panel")
 
 TICK = 0.25  # seconds between state pushes while a turn runs
 TIME_PASSED = object()  # the owner's queue item for its timer's wake-up
-PREPARE_AFTER = 1.0  # seconds after a match is over: its game makes the next one ready (Game.prepare)
+# Seconds after a match is over until its game makes the next one ready (Game.prepare): at
+# the loop's next turn, once the end is lit and told; a group presses START seconds later.
+PREPARE_AFTER = 0.0
 
 
 class Inbox(asyncio.Queue):
@@ -427,9 +429,9 @@ class Cockpit:
             self._prepare_next()
 
     def _prepare_next(self) -> None:
-        """A moment after a match is over (the group reads its result), its game makes the
-        next match ready (`Game.prepare`, where the game has one): on the owner's turn, off
-        every press; a START within the moment makes what it needs itself, as before."""
+        """Once a match is over and its end told (the group reads its result), its game makes
+        the next match ready (`Game.prepare`, where the game has one): on the owner's turn,
+        off every press; a START before it is done makes what it needs itself, as before."""
         prepare = getattr(self.game, "prepare", None)
         if prepare is None:
             return
