@@ -29,7 +29,9 @@ Stages, per action (a press, a token moved, START):
   whole            the edge until the page has the message
 
 A token moved to the position its contact opens at waits for the 12 ms release debounce
-(by design: chatter must not move it back and forth); those moves are shown apart.
+(by design: chatter must not move it back and forth), as does a round lever moved from one
+end to the other (its first contact must be open before the second counts); those moves
+are shown apart.
 
 The crew's hand is a thread of its own that makes each move and nothing else (gpiozero
 calls back on the thread that drives a MockPin, as lgpio's thread does on a Pi), so the
@@ -102,7 +104,7 @@ except ImportError:
 STAGES = ("edge -> queue", "log write", "engine", "edge -> LED", "socket message", "whole")
 CPU_STAGES = ("edge -> LED", "told", "loop: edge -> LED", "loop: told", "loop: engine", "loop: effects", "loop: pages")
 KINDS = ("START between turns", "card button", "mistake", "token move")
-OPENING = "token move to its open position"
+OPENING = "token move that waits for a contact to open"
 FLOOR_PIN = 14                     # a GPIO no map uses, for the bare device of the floor
 GAP = (0.05, 0.25)                 # seconds of idle before each action and each floor sample
 SLIP = 0.1                         # chance the crew presses a button the card does not ask for
@@ -273,14 +275,17 @@ class Hands:
             return [("pi", open_(a)), ("pi", open_(b))]
         return None
 
-    def opens(self, control: str, value) -> bool:
-        """True when the token's move ends with a contact opening (the release debounce)."""
+    def opens(self, control: str, value, was) -> bool:
+        """True when the token's move from `was` waits for a contact opening (the release
+        debounce): a switch to its open position; a round lever to its middle, or from one
+        end to the other (its first contact must be open before the second one counts)."""
         src = self.hmap.controls.get(control)
         if control not in self.layout.tokens or not isinstance(src, (GpioSource, PinPairSource)):
             return False
         if isinstance(src, GpioSource):
             return value == src.positions_of(self.layout.tokens[control])[0]
-        return value not in (self.layout.tokens[control].positions[0], self.layout.tokens[control].positions[-1])
+        ends = (self.layout.tokens[control].positions[0], self.layout.tokens[control].positions[-1])
+        return value not in ends or (was in ends and was != value)
 
 
 class Hand:
@@ -451,9 +456,10 @@ async def measure(tmp: Path, map_path: Path, actions: int, emu: PicoKeys | None)
         while sum(len(v["whole"]) for v in samples.values()) < actions:
             kind, control, value = crew.next()
             moves = hands.moves(control, value)
+            was = (cockpit.match.positions if cockpit.active else cockpit.positions).get(control)
             await asyncio.sleep(rng.uniform(*GAP))  # the panel idle, as before a real press
             sample, used = await act(probe, page, hand, moves, control, value)
-            key = OPENING if hands.opens(control, value) else kind
+            key = OPENING if hands.opens(control, value, was) else kind
             for s in STAGES:
                 samples[key][s].append(sample[s])
             for s in CPU_STAGES:
