@@ -56,7 +56,6 @@ import argparse
 import asyncio
 import datetime
 import json
-import os
 import queue
 import random
 import sqlite3
@@ -388,7 +387,7 @@ async def rig(tmp: Path, map_path: Path, emu: PicoKeys | None):
     if emu is not None:
         await asyncio.wait_for(sources[1].connected.wait(), 10)
     await cockpit.create_match({"teams": TEAMS, "seed": 5, "expansion": hmap.expansion})
-    if keep_start_out_of_collections is not None and not os.environ.get("NOFREEZE"):  # as `penguin-panel play` does once it serves
+    if keep_start_out_of_collections is not None:  # as `penguin-panel play` does once it serves
         keep_start_out_of_collections()
 
     async def close():

@@ -218,7 +218,6 @@ def warn(warning: Any) -> None:
 
 
 ANY_HOST = ("0.0.0.0", "::")  # a host that listens on every address
-SWITCH_INTERVAL = 0.001  # seconds: how long another thread may hold the interpreter lock while the loop waits
 
 
 async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
@@ -227,9 +226,6 @@ async def serve(r: Resolved, *, stop: asyncio.Event | None = None,
     soak benchmark runs a café day faster than real time); `sources`: inputs beside the
     simulator's (the soak's co-processor on an emulated board), else the hardware map's."""
     started = time.monotonic()
-    # The store's writer and reader and the drawing threads run Python too: the loop, woken
-    # by a press, gets the interpreter back within 1 ms instead of Python's default 5 ms.
-    sys.setswitchinterval(SWITCH_INTERVAL)
     stop = stop_on_signals(stop)
     quiet = guard_process()
     owner, sock, store, unsaved = take_database_and_port(r)

@@ -19,7 +19,7 @@ from panel.core.i18n import N_
 
 log = logging.getLogger("penguin-panel")
 
-# gpiozero's callbacks and the co-processor's reader run on threads of their own and hand
+# gpiozero's callbacks and the co-processor's reader (and the store's writer, the drawing) run on threads of their own; the first two hand
 # each edge to the owner's loop: a thread that wakes with an edge waits for the interpreter
 # until the thread holding it lets go, at most this long (CPython's default is 5 ms, which
 # on a Pi Zero 2 W's core is most of the 10 ms a press may take to light). The loop's work
