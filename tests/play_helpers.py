@@ -68,11 +68,12 @@ async def five_card_turn(cockpit) -> None:
 
 @contextlib.asynccontextmanager
 async def board_cockpit(db: Path, emu, hmap, layout, *, link_options: dict | None = None,
-                        page=None, connected: bool = True) -> AsyncIterator[tuple]:
+                        page=None, connected: bool = True, defaults: dict | None = None) -> AsyncIterator[tuple]:
     """A cockpit whose input source is the co-processor's link (LinkIO, the real SerialLink)
     to the emulated board `emu` over its pty, as the service wires a built cockpit; `page`
     subscribed. Yields (cockpit, link source, store), the link connected (unless not
-    `connected`: a board left unplugged)."""
+    `connected`: a board left unplugged); `defaults`: the settings a match set
+    up at the panel is played with."""
     from panel.link.from_map import link_for_map
     from panel.service.cockpit import Cockpit
     from panel.service.link_io import LinkIO
@@ -81,7 +82,7 @@ async def board_cockpit(db: Path, emu, hmap, layout, *, link_options: dict | Non
     io = LinkIO(hmap, layout, link_options=link_options,
                 link_factory=lambda m, **kw: link_for_map(m, finder=lambda: [emu.port] if emu.port else [], **kw))
     with Store(db) as store:
-        cockpit = Cockpit(store, sources=[io])
+        cockpit = Cockpit(store, sources=[io], defaults=defaults)
         await cockpit.start()
         try:
             if page is not None:

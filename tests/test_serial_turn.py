@@ -49,10 +49,14 @@ async def play_turn(tmp_path, emu, hmap):
     layout = load_layout(expansion=True)
     cells = {control: cell for cell, control in hmap.matrix_cells().items()}
     page = Page()
+    # The turn's clock is not what this test is about: on a loaded machine five cards
+    # through the emulated board can take longer than the default 30 s turn.
+    defaults = {"turn_seconds": 600}
     # The emulated board shares a busy machine: it must not pass for a silent board (the
     # pulled cable is noticed at once anyway, by the port's read failing).
     async with board_cockpit(tmp_path / "panel.db", emu, hmap, layout, page=page,
-                             link_options={"silence_timeout": 60.0, "handshake_timeout": 30.0}) as (cockpit, io, store):
+                             link_options={"silence_timeout": 60.0, "handshake_timeout": 30.0},
+                             defaults=defaults) as (cockpit, io, store):
         # The board's sliders are reported once their first reading has settled: the crew
         # walks up after that (as people do), or the settling would land in the turn and
         # undo a slider the crew has just set on the screen.
