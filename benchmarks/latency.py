@@ -165,11 +165,11 @@ def instrument(cockpit: Cockpit, io: HardwareIO, probe: Probe) -> None:
     cockpit.queue.put_nowait = queued
     append = cockpit.store.append
 
-    def logged(match_id, t, kind, data):
+    def logged(match_id, t, kind, data, **how):
         mine = kind == "input" and probe.mine(data.get("control"), data.get("value"))
         if mine:
             probe.mark("log start")
-        seq = append(match_id, t, kind, data)
+        seq = append(match_id, t, kind, data, **how)
         if mine:
             probe.mark("log end")
         return seq

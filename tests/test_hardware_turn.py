@@ -64,13 +64,14 @@ class VirtualTimeStore(Store):
 class Cafe:
     """The small build on mock pins, the cockpit owning the match, and the crew's hands."""
 
-    def __init__(self, tmp_path):
+    def __init__(self, tmp_path, *, store: Store | None = None, strip: FakeStrip | None = None):
         self.pins = factory()
         self.chip = MockMCP3008(pin_factory=self.pins)
         loop = asyncio.get_running_loop()
         hmap = load_map("small")
-        self.io = HardwareIO(hmap, pin_factory=self.pins, strip=FakeStrip(hmap.neopixel.count), clock=loop.time)
-        self.store = VirtualTimeStore(tmp_path / "panel.db")
+        strip = strip or FakeStrip(hmap.neopixel.count)
+        self.io = HardwareIO(hmap, pin_factory=self.pins, strip=strip, clock=loop.time)
+        self.store = store or VirtualTimeStore(tmp_path / "panel.db")
         self.cockpit = Cockpit(self.store, sources=[self.io], effects=[self.io], clock=loop.time)
         self.page = Page()
 
@@ -238,6 +239,58 @@ def test_a_whole_turn_through_the_pins_and_the_cockpit(tmp_path):
                 assert ("input", {"control": "cockpit.start", "value": True}) in logged
                 assert ("input", {"control": "cockpit.flip", "value": True}) in logged
                 assert ("input", {"control": wrong, "value": True}) in logged
+
+    asyncio.run(scenario())
+
+
+class Told(list):
+    """In order: each write queued in the store (and whether the writer was told of it
+    then), the writer told later, each LED frame written."""
+
+
+class WatchedStore(VirtualTimeStore):
+    def __init__(self, path, told: Told):
+        super().__init__(path)
+        self.told = told
+
+    def _queue_write(self, kind, *args, wake=True):
+        self.told.append(f"{kind} queued" + (", writer told" if wake else ""))
+        return super()._queue_write(kind, *args, wake=wake)
+
+    def wake_writer(self):
+        if self._wake_owed:
+            self.told.append("writer told")
+        super().wake_writer()
+
+
+class WatchedStrip(FakeStrip):
+    def __init__(self, count, told: Told):
+        super().__init__(count)
+        self.told = told
+
+    def write(self, frame):
+        super().write(frame)
+        self.told.append("frame")
+
+
+def test_a_press_is_logged_before_it_is_judged_and_the_store_s_writer_told_after_its_light(tmp_path):
+    """START's entry is queued in the log before the engine judges it (its light shows the
+    turn started), but the store's writer thread is woken for it only once the frame is
+    out: its wake-up is no part of the press's answer."""
+    async def scenario():
+        told = Told()
+        with VirtualClock().patch_loop():
+            store = WatchedStore(tmp_path / "panel.db", told)
+            async with Cafe(tmp_path, store=store, strip=WatchedStrip(load_map("small").neopixel.count, told)) as c:
+                await c.at(1.0)
+                store.sync()  # the match's set-up committed: the writer sleeps until told
+                told.clear()
+                level(c.pins.pin(START), True)
+                assert c.page.events("turn_started")  # judged on the edge's own turn of the loop
+                assert px(c.strip.last, RING) == [PENGUINS] * 16
+                assert told[:3] == ["entry queued", "frame", "writer told"], told
+                assert ("input", {"control": "cockpit.start", "value": True}) in \
+                    [(e.kind, e.data) for e in store.entries(c.cockpit.record.id)]
 
     asyncio.run(scenario())
 

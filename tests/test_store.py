@@ -271,3 +271,23 @@ def test_rows_that_cannot_be_read_are_named(tmp_path):
     store.set_aside(mid, "entry 2 unreadable")
     assert store.latest_match().status == "set_aside" and store.set_aside_reason(mid) == "entry 2 unreadable"
     store.close()
+
+
+def test_an_entry_queued_without_waking_the_writer_is_read_at_once_and_committed_once_told(tmp_path):
+    """The cockpit queues a press's entry with wake=False (before the engine judges it) and
+    wakes the writer once the light is out: the entry is in the log at once, and the writer
+    commits it when told."""
+    db = tmp_path / "p.db"
+
+    async def scenario():
+        with Store(db, commit_within=0.0) as store:  # commits as soon as it is told
+            mid = store.create_match({}, {}, "C").id
+            store.sync()
+            store.append(mid, 1.0, "input", {"control": "a", "value": True}, wake=False)
+            assert [(e.seq, e.data) for e in store.entries(mid)] == [(1, {"control": "a", "value": True})]
+            store.wake_writer()
+            await until(lambda: store.pending == 0)
+            assert _count(db) == 1
+            store.wake_writer()  # nothing owed: nothing to do
+
+    asyncio.run(scenario())

@@ -121,13 +121,13 @@ def test_once_a_match_is_over_the_next_one_s_deck_is_made_ahead(tmp_path, monkey
     from panel.games.airlines import deckgen
 
     made = []
-    generate = deckgen._generate
+    generate = deckgen.generate_deck
 
     def counted(layout, **kw):
         made.append(kw["seed"])
         return generate(layout, **kw)
 
-    monkeypatch.setattr(deckgen, "_generate", counted)
+    monkeypatch.setattr(deckgen, "generate_deck", counted)
 
     async def scenario():
         with Store(tmp_path / "panel.db") as store:

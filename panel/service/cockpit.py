@@ -301,6 +301,10 @@ class Cockpit:
             pass  # a panel press the store could not take: said once, on the pages and in the log
         except Exception:  # never let one bad input stop the cockpit
             log.exception("the cockpit could not handle an input")
+        finally:
+            # What was logged is the writer's now, even if nothing was told (fan_out.py
+            # wakes it as soon as the lights are out).
+            self.saving.wake_writer()
 
     def _timeout(self) -> float | None:
         now = self.now()
@@ -374,8 +378,9 @@ class Cockpit:
         layout = self.any_layout()
         if event.control in layout.tokens and isinstance(event.value, str):
             self.positions[event.control] = event.value
+        walked_up = False
         if event.value is True and not (self.active and not self.match.finished):  # no match in play
-            walk_up.press(self, event.control)  # a press a game takes sets its match up (walk_up.py)
+            walked_up = walk_up.press(self, event.control)  # a press a game takes sets its match up (walk_up.py)
         if not self.active:
             self._publish([])
             return False
@@ -383,7 +388,12 @@ class Cockpit:
         self.advance(stamped.t)  # a deadline due first, logged: the press is judged at its moment, as replayed
         asked = self.match.asks(stamped)
         why = self.match.refusal(asked) if asked is not None else None
-        self.log_and_handle(stamped)
+        try:
+            self.log_and_handle(stamped)
+        except Refused:
+            if walked_up:  # the match it set up is told all the same (its press was not logged)
+                self._publish([])
+            raise
         if why is not None:  # a fact all the same (a button down), but what it asked is refused: said
             self.fan_out.refused(stamped.control, asked, why)
         return True
@@ -439,7 +449,7 @@ class Cockpit:
 
         def ready() -> None:
             try:
-                prepare(settings, build=build)
+                prepare(settings, build=build, positions=dict(self.positions), language=self.language)
             except Exception as e:  # (made at the next START instead: nothing is lost)
                 log.info("the next match could not be made ready ahead: %s", e)
 

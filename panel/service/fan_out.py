@@ -1,6 +1,7 @@
 """Telling everyone what happened: the panel's lights and sounds first (they are the answer
-to the press), then every page's socket, each message made once however many pages are
-connected; the towers get the card in play, drawn off the owner's turn.
+to the press), then the store's writer woken for the log's new entries, then every page's
+socket, each message made once however many pages are connected; the towers get the card
+in play, drawn off the owner's turn.
 
 Called on the owner's turn only, after every logged input, action and deadline.
 """
@@ -52,6 +53,7 @@ class FanOut:
                     effect.on_events(events, lights, now)
                 except Exception:  # an LED or buzzer fault must not stop the game
                     log.exception("an effect failed")
+        o.saving.wake_writer()  # the log's entries queued before the engine judged: now the writer's
         full = o.full_snapshot()
         if self.subscribers:
             # Each message made (and serialised) once, however many pages are connected.

@@ -27,10 +27,12 @@ if TYPE_CHECKING:
 log = logging.getLogger("penguin-panel")
 
 
-def set_up_match(owner: "Cockpit", body: Any, *, new_group: bool = True) -> dict[str, Any]:
+def set_up_match(owner: "Cockpit", body: Any, *, new_group: bool = True, tell: bool = True) -> dict[str, Any]:
     """A new match on `owner` (on its task): its id and join code. `new_group`: the game
     master's match, for a new group (a new code if the last group still holds it); a
-    walk-up's is the group at the table, which keeps its code (join_codes.py)."""
+    walk-up's is the group at the table, which keeps its code (join_codes.py). `tell`: the
+    lights and pages told of it now (a walk-up's press tells them itself, once it is judged:
+    its light waits for no state the pages are sent before it)."""
     if not isinstance(body, dict):
         raise Refused(400, N_("the body must be a JSON object"))
     why = refusal(owner.match, Action("new_match", owner.now()))
@@ -39,7 +41,8 @@ def set_up_match(owner: "Cockpit", body: Any, *, new_group: bool = True) -> dict
     game, match = new_match(body, build=owner.build, positions=owner.positions, language=owner.language)
     code = owner.codes.for_match(new_group=new_group)
     try:
-        owner.record = owner.store.create_match(stored(game, match), dict(owner.positions), code)
+        # (the writer woken once the lights are out, with what else this turn logs: fan_out.py)
+        owner.record = owner.store.create_match(stored(game, match), dict(owner.positions), code, wake=False)
     except StoreWriteError as e:
         raise owner.saving.unsaved(e) from None
     owner.saving.saved()
@@ -48,7 +51,8 @@ def set_up_match(owner: "Cockpit", body: Any, *, new_group: bool = True) -> dict
     owner.walk_up_problem = None
     owner.fan_out.revoke_towers(code)
     log.info("match %s set up: %s", match_id, game.describe(match, code))
-    owner.fan_out.publish([])
+    if tell:
+        owner.fan_out.publish([])
     return {"match_id": match_id, "code": code}
 
 

@@ -34,12 +34,20 @@ class Saving:
         self.retry = Backoff(RETRY_FIRST, RETRY_MOST, jitter=0)
 
     def append(self, match_id: int, t: float, kind: str, data: dict[str, Any]) -> None:
-        """One entry into the match's log; Refused (503) when the store cannot write it."""
+        """One entry into the match's log, queued now (the engine judges it next); the
+        store's writer is told at `wake_writer()`, once the lights have answered. Refused
+        (503) when the store cannot write it."""
         try:
-            self.store.append(match_id, t, kind, data)
+            self.store.append(match_id, t, kind, data, wake=False)
         except StoreWriteError as e:
             raise self.unsaved(e) from None
-        self.saved()
+        if self.error is not None or self.retry_at is not None:
+            self.saved()
+
+    def wake_writer(self) -> None:
+        """The store's writer told of the entries appended since (the owner calls it once
+        the lights are out, and after every item it takes: none is left unsaid)."""
+        self.store.wake_writer()
 
     def set_status(self, match_id: int, status: str) -> None:
         """The match's status in the store. Every status follows from the log (a start sets

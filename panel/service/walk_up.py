@@ -45,7 +45,9 @@ def set_up(owner: "Cockpit", game: Game, control: str) -> bool:
     if owner.active:
         owner.set_status("finished")
     try:
-        set_up_match(owner, {"game": game.id, **body}, new_group=False)  # the group at the table keeps its code
+        # The group at the table keeps its code; the press goes on to the new match, and
+        # the lights and pages are told once it is judged (Cockpit._input).
+        set_up_match(owner, {"game": game.id, **body}, new_group=False, tell=False)
     except Refused as e:  # e.g. default teams a settings file got wrong: said, not raised
         log.warning("no match could be set up at the panel: %s", e)
         owner.walk_up_problem = Text(game.walk_up_problem, why=e.said)
@@ -53,10 +55,13 @@ def set_up(owner: "Cockpit", game: Game, control: str) -> bool:
     return True
 
 
-def press(owner: "Cockpit", control: str) -> None:
-    """`control` pressed with no match in play: a match set up if a game takes the press."""
+def press(owner: "Cockpit", control: str) -> bool:
+    """`control` pressed with no match in play: a match set up if a game takes the press
+    (True when one was; the press goes on to it, and tells the lights and pages)."""
     last = owner.game
     game = game_for(control, last=last, settings=owner.record.settings if last is not None else None,
                     build=owner.build)
     if game is not None and set_up(owner, game, control):
         log.info("%s pressed with no match in play: match %s set up (%s)", control, owner.record.id, game.id)
+        return True
+    return False

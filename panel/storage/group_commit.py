@@ -65,6 +65,7 @@ class GroupCommit(SQLiteFile):
         self._waiters: list[tuple[int, asyncio.Future]] = []
         self._closing = False
         self._writer: threading.Thread | None = None
+        self._wake_owed = False  # a write was queued with wake=False and the sleeping writer not told yet
         self._reader: ThreadPoolExecutor | None = None
         self._local = threading.local()
         self.failure: str | None = None  # why the writer cannot commit now, or None
@@ -143,11 +144,13 @@ class GroupCommit(SQLiteFile):
         with self._cond:
             return len(self._queue) + len(self._inflight)
 
-    def _queue_write(self, kind: str, *args: Any) -> int:
+    def _queue_write(self, kind: str, *args: Any, wake: bool = True) -> int:
         """Queue one write; StoreWriteError at once while the writer cannot commit (nothing
         of this write is kept, as SQLite keeps nothing of a statement that fails). Refusing
         keeps the log a prefix of what was decided: nothing is judged that a commit behind
-        it may never keep. Each refusal asks the writer to try again now."""
+        it may never keep. Each refusal asks the writer to try again now. With `wake` False
+        a sleeping writer is told only at `wake_writer()` (the write is queued, and read,
+        at once)."""
         if self._db is None:
             raise StoreError(f"{self.path}: the store is closed")
         with self._cond:
@@ -161,8 +164,22 @@ class GroupCommit(SQLiteFile):
                 self._writer = threading.Thread(target=self._write_loop, name="store-writer", daemon=True)
                 self._writer.start()
             elif len(self._queue) == 1:
-                self._cond.notify_all()  # the writer sleeps until something is queued
+                if wake:
+                    self._cond.notify_all()  # the writer sleeps until something is queued
+                else:
+                    self._wake_owed = True
             return self._ticket
+
+    def wake_writer(self) -> None:
+        """Tell the writer of the writes queued with wake=False. The cockpit queues a press's
+        entry before the engine judges it and wakes the writer once the press's light is
+        out: the writer's thread waking (it takes the interpreter to set its commit's timer)
+        is no part of the press's answer. Nothing is later on the card for it: the commit
+        waits COMMIT_WITHIN from when the write was queued."""
+        if self._wake_owed:
+            with self._cond:
+                self._wake_owed = False
+                self._cond.notify_all()
 
     def _write_loop(self) -> None:
         self._local.db = self._writer_db = db = self._connect()  # (a test fills the disk through it)

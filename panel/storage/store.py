@@ -160,11 +160,13 @@ class Store(GroupCommit):
             return out
 
     # ------------------------------------------------------------------ matches
-    def create_match(self, settings: dict[str, Any], positions: dict[str, str], code: str) -> MatchRecord:
-        """Queue a new match's row; its record (its id given now). StoreWriteError as `_queue_write`."""
+    def create_match(self, settings: dict[str, Any], positions: dict[str, str], code: str, *,
+                     wake: bool = True) -> MatchRecord:
+        """Queue a new match's row; its record (its id given now). StoreWriteError and `wake`
+        as `_queue_write`'s."""
         record = MatchRecord(self._next_id, time.strftime("%Y-%m-%dT%H:%M:%S%z"), settings, positions,
                              "active", code)
-        self._queue_write("match", record)
+        self._queue_write("match", record, wake=wake)
         self._next_id += 1
         self._next_seq[record.id] = 1
         return record
@@ -237,15 +239,16 @@ class Store(GroupCommit):
             before = records[-1].id
 
     # ------------------------------------------------------------------ the log
-    def append(self, match_id: int, t: float, kind: str, data: dict[str, Any]) -> int:
+    def append(self, match_id: int, t: float, kind: str, data: dict[str, Any], *, wake: bool = True) -> int:
         """Queue one entry for the writer; its sequence number in the match's log.
-        StoreWriteError while the writer cannot commit (nothing of it is kept)."""
+        StoreWriteError while the writer cannot commit (nothing of it is kept). `wake`:
+        as `_queue_write`'s (False: the writer told at `wake_writer()`)."""
         if kind not in ENTRY_KINDS:
             raise ValueError(f"kind must be one of {', '.join(ENTRY_KINDS)}")
         seq = self._next_seq.get(match_id)
         if seq is None:
             seq = self.last_seq(match_id) + 1
-        self._queue_write("entry", match_id, Entry(seq, float(t), kind, data))
+        self._queue_write("entry", match_id, Entry(seq, float(t), kind, data), wake=wake)
         self._next_seq[match_id] = seq + 1
         return seq
 

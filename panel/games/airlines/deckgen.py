@@ -49,29 +49,10 @@ _FRESH_TRIES = 60
 _WORD_TRIES = 2000
 
 
-# The one deck made ahead (make_ahead), for the one call that asks for it.
-_AHEAD: dict[tuple[int, int, bool | None], tuple[Layout, Deck]] = {}
-
-
-def make_ahead(layout: Layout, *, seed: int, expansion: bool | None = None) -> None:
-    """generate_deck(layout, seed=seed, expansion=expansion) made now, while nobody presses,
-    and kept for the one call that asks for it: the next match set up at the panel (making
-    a deck is most of its START's CPU: 2-3 ms at full speed, about 20 on a Pi Zero 2 W's share)."""
-    _AHEAD.clear()
-    _AHEAD[(id(layout), seed, expansion)] = (layout, _generate(layout, seed=seed, expansion=expansion))
-
-
 def generate_deck(layout: Layout, *, seed: int, expansion: bool | None = None) -> Deck:
     """A deck for this layout and side: 60 base cards, plus 20 expansion cards when
     `expansion` (default: the layout's own setting). Raises ConfigError when the layout
-    lacks a section some kind of card needs. The same layout and seed give the same deck."""
-    made = _AHEAD.pop((id(layout), seed, expansion), None)
-    if made is not None and made[0] is layout:
-        return made[1]
-    return _generate(layout, seed=seed, expansion=expansion)
-
-
-def _generate(layout: Layout, *, seed: int, expansion: bool | None) -> Deck:
+    lacks a section some kind of card needs."""
     if expansion is None:
         expansion = layout.expansion
     if expansion and not layout.expansion:

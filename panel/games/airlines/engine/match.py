@@ -163,15 +163,7 @@ class Match:
         for c in cards:
             self._by_number.setdefault(c.number, c)
         self._settle = settings.settle
-        # Panel state: every token's position, when it got there, and the last position
-        # that held for the settle time.
-        start = layout.start_positions()
-        if positions:
-            start.update({k: v for k, v in positions.items() if k in layout.tokens and v in layout.tokens[k].positions})
-        self.positions: dict[str, str] = dict(start)
-        self._since: dict[str, float] = {t: -math.inf for t in start}
-        self._settled: dict[str, str] = dict(start)
-        self._settle_due: dict[str, float] = {}
+        self.place(positions)
         self.phase = Phase.BETWEEN_TURNS
         self.now = 0.0
         if settings.mode == "cooperative":
@@ -466,6 +458,22 @@ class Match:
         if view is None:
             view = self._view = self._view_of_state()
         return {**view, "time_left": self.time_left(now)}
+
+    def place(self, positions: dict[str, str] | None) -> None:
+        """Where the tokens stand when the match begins: the layout's start positions, with
+        `positions` (the panel's, as they really stand) over them. Called again on a match
+        made ahead, before its first input, with the positions at the press that sets it up."""
+        start = self.layout.start_positions()
+        if positions:
+            tokens = self.layout.tokens
+            start.update({k: v for k, v in positions.items() if k in tokens and v in tokens[k].positions})
+        # Panel state: every token's position, when it got there, and the last position
+        # that held for the settle time.
+        self.positions: dict[str, str] = dict(start)
+        self._since: dict[str, float] = {t: -math.inf for t in start}
+        self._settled: dict[str, str] = dict(start)
+        self._settle_due: dict[str, float] = {}
+        self._view = self._lights = None
 
     def lights(self, now: float | None = None) -> dict[str, Any]:
         """The part of the snapshot the show draws the panel's lights from (show.py: the
