@@ -26,6 +26,7 @@ from panel.core.schema import Bool, Check, Each, Field, Int, Problems, Str, Tabl
 from panel.core.toml_file import read_toml
 from panel.core.i18n import N_, Several, Text, _, languages, system, system_language, text_of
 from panel.web.app import build_app
+from panel.service import collections_off_press
 from panel.service.cockpit import Cockpit
 from panel.server.guard import ConnectionGuard, guard_process, start_serving
 from panel.service.history import Retention
@@ -389,9 +390,11 @@ def keep_start_out_of_collections() -> None:
     """What the start made (the modules, the layout, the restored match, the drawing code)
     lives as long as the process: collected once now, then frozen (gc.freeze), so that the
     collector's walks take only what was made since. A walk of all of it costs milliseconds
-    at full speed, tens of them on a Pi Zero 2 W, and falls at any moment: in a press."""
+    at full speed, tens of them on a Pi Zero 2 W, and falls at any moment: in a press. From
+    now on the owner makes the collections, between its turns (collections_off_press.py)."""
     gc.collect()
     gc.freeze()
+    collections_off_press.hold()
 
 
 def say_serving(r: Resolved, sock: Any, owner: OwnerLock, started: float) -> int:

@@ -150,3 +150,57 @@ def test_a_table_no_game_has_lists_every_table_the_file_may_have(tmp_path):
     tables = ["service", *(g.settings_table for g in games()), "mqtt"]
     assert [str(p) for p in e.value.problems] == [f"{f}: extra: unknown key (expected one of: {', '.join(tables)})"]
     assert tables == ["service", "match", "kaboom", "ultimatum", "pengo_jump", "mqtt"]  # every game registered has its table
+
+
+# ---------------------------------------------------------------------------- collections off the press path
+def test_the_collector_runs_between_the_owner_s_turns_never_in_a_press(tmp_path):
+    """Once the cockpit serves, no collection falls while the owner takes an item (a press,
+    between its edge and its light): each is made once the batch is taken, at the loop's
+    next turn, as often as CPython would have made it."""
+    import asyncio
+    import gc
+
+    from panel.core.events import InputEvent
+    from panel.service import collections_off_press
+    from panel.service.cockpit import Cockpit
+
+    seen: list[tuple[int, bool]] = []  # (generation, during an item the owner takes)
+    taking: list[bool] = []
+
+    def watch(phase, info):
+        if phase == "start":
+            seen.append((info["generation"], bool(taking)))
+
+    async def scenario():
+        with Store(tmp_path / "panel.db") as store:
+            cockpit = Cockpit(store, sim=True)
+            await cockpit.start()
+            take = cockpit._take
+
+            def watched(item):
+                taking.append(True)
+                try:
+                    take(item)
+                finally:
+                    taking.pop()
+
+            cockpit.queue.take_with(watched, then=cockpit._after_batch)
+            gc.callbacks.append(watch)
+            try:
+                for i in range(60):  # START sets a match up and starts turns; the others are mistakes
+                    control = "cockpit.start" if i % 3 == 0 else "cross.left"
+                    for value in (True, False):
+                        cockpit.queue.put_nowait(InputEvent(control, value, cockpit.clock()))
+                        await asyncio.sleep(0)  # the loop's next turn: where a collection due is made
+            finally:
+                gc.callbacks.remove(watch)
+                await cockpit.close()
+
+    thresholds = gc.get_threshold()
+    collections_off_press.hold()
+    try:
+        asyncio.run(scenario())
+    finally:
+        gc.set_threshold(*thresholds)
+    assert seen and {g for g, _ in seen} >= {0}
+    assert not [g for g, during in seen if during], seen

@@ -39,7 +39,7 @@ from panel.core.layout import Layout
 from panel.core.statuses import STATUS_WHEN_OVER
 from panel.games.base import Build, Engine, lights_of
 from panel.games.registry import DEFAULT, game_of, own_settings
-from panel.service import game_master, inputs, restore as restoring, walk_up
+from panel.service import collections_off_press, game_master, inputs, restore as restoring, walk_up
 from panel.service.fan_out import FanOut
 from panel.service.join_codes import IDLE_SECONDS, JoinCodes, code_ok
 from panel.service.panel import whole_panel
@@ -148,7 +148,7 @@ class Cockpit:
             await self.store.flushed()  # what the restore wrote (a restart's pause) is kept before anyone is served
         except StoreUnavailable as e:  # the card cannot be written: the cockpit starts, and says so
             self.saving.unsaved(e)
-        self.queue.take_with(self._take, then=self._rearm)  # the owner takes every input as it comes
+        self.queue.take_with(self._take, then=self._after_batch)  # the owner takes every input as it comes
         if self.record is not None and not self.active:
             self._prepare_next()
         await inputs.start_all(self.sources, self.queue, clock=self.clock,
@@ -281,6 +281,10 @@ class Cockpit:
     def _take(self, item: Any) -> None:
         """One item of the queue (an input, an action, a call), as it comes."""
         self._guard(lambda: self._process(item))
+
+    def _after_batch(self) -> None:
+        self._rearm()
+        collections_off_press.after_batch(asyncio.get_running_loop())
 
     def _rearm(self) -> None:
         """The owner's one timer set for what comes next: the engine's deadline, the next LED
