@@ -253,9 +253,9 @@ class WatchedStore(VirtualTimeStore):
         super().__init__(path)
         self.told = told
 
-    def _queue_write(self, kind, *args, wake=True):
+    def _queue_write(self, kind, *args, wake=True, **how):
         self.told.append(f"{kind} queued" + (", writer told" if wake else ""))
-        return super()._queue_write(kind, *args, wake=wake)
+        return super()._queue_write(kind, *args, wake=wake, **how)
 
     def wake_writer(self):
         if self._wake_owed:
@@ -273,10 +273,10 @@ class WatchedStrip(FakeStrip):
         self.told.append("frame")
 
 
-def test_a_press_is_logged_before_it_is_judged_and_the_store_s_writer_told_after_its_light(tmp_path):
-    """START's entry is queued in the log before the engine judges it (its light shows the
-    turn started), but the store's writer thread is woken for it only once the frame is
-    out: its wake-up is no part of the press's answer."""
+def test_a_press_s_entry_goes_to_the_store_once_its_light_is_out(tmp_path):
+    """START is judged (its light shows the turn started) before its log entry is handed
+    to the store and the store's writer thread woken for it: neither is part of the
+    press's answer. The entry is in the log once the press is taken."""
     async def scenario():
         told = Told()
         with VirtualClock().patch_loop():
@@ -288,7 +288,7 @@ def test_a_press_is_logged_before_it_is_judged_and_the_store_s_writer_told_after
                 level(c.pins.pin(START), True)
                 assert c.page.events("turn_started")  # judged on the edge's own turn of the loop
                 assert px(c.strip.last, RING) == [PENGUINS] * 16
-                assert told[:3] == ["entry queued", "frame", "writer told"], told
+                assert told[:3] == ["frame", "entry queued", "writer told"], told
                 assert ("input", {"control": "cockpit.start", "value": True}) in \
                     [(e.kind, e.data) for e in store.entries(c.cockpit.record.id)]
 

@@ -141,15 +141,20 @@ def test_a_store_that_cannot_write_says_so_keeps_the_writes_and_catches_up(tmp_p
             assert _count(db) == 0 and store.last_seq(mid) == 400  # kept, in memory, in order
             with pytest.raises(StoreWriteError, match="the disk is full"):  # a new write: refused, not kept
                 store.append(mid, 400, "input", {"control": "grid.r1c1", "value": "late"})
+            # One the cockpit judged while the store still wrote (handed over after its light):
+            # kept behind the others, to be committed with them.
+            store.append(mid, 400, "input", {"control": "grid.r1c1", "value": "judged"}, decided=True)
+            assert store.last_seq(mid) == 401
             with pytest.raises(StoreWriteError, match="the disk is full"):  # a request's try: still full
                 await store.writable()
             other.execute("DELETE FROM ballast")  # room inside the file again
             other.close()
             await store.writable()  # the writer's try now commits what waits
-            assert store.failure is None and _count(db) == 400 and store.last_seq(mid) == 400
+            assert store.failure is None and _count(db) == 401 and store.last_seq(mid) == 401
             store.append(mid, 400, "input", {"control": "grid.r1c1", "value": "late"})
             await store.flushed()
-            assert [e.seq for e in store.entries(mid)] == list(range(1, 402))
+            assert [e.seq for e in store.entries(mid)] == list(range(1, 403))
+            assert [e.data["value"] for e in store.entries(mid)][-2:] == ["judged", "late"]
 
     asyncio.run(scenario())
 

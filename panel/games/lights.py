@@ -69,14 +69,17 @@ def blink(now: float, start: float, hz: float) -> bool:
 
 
 def count_pixels(n: int, lit: int, colour: Colour) -> list[Colour]:
-    return [colour if i < lit else OFF for i in range(n)]
+    lit = min(max(lit, 0), n)
+    return [colour] * lit + [OFF] * (n - lit)
 
 
 def put(frame: list[Colour], config: Any, role: str, pixels: list[Colour]) -> None:
     """Write a role's pixels (the timer ring, the counters...) into the strip's frame, where
-    the NeoPixel config places that role (a role the strip has not: nothing)."""
-    for i, c in zip(config.pixels(role), pixels):
-        frame[i] = c
+    the NeoPixel config places that role (a role the strip has not: nothing); one slice
+    written, not a pixel at a time (this runs in every press's light)."""
+    where = config.pixels(role)
+    n = min(len(where), len(pixels))
+    frame[where.start:where.start + n] = pixels[:n]
 
 
 def put_buttons(frame: list[Colour], config: Any, lights: Mapping[str, Colour]) -> None:

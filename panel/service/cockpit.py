@@ -2,9 +2,11 @@
 
 Every input (GPIO, co-processor, browser) and every game master's request arrives on one
 queue; the owner takes them in order, each as it comes (on the turn of the loop that
-brings it), appends each to the store's log *before* the engine sees it (the log is the
-truth), calls the engine with match time, and tells the effects (the light first: the
-answer to the press), then the web sockets, the game events and the new snapshot. Between
+brings it), takes each into the match's log *before* the engine sees it (the log is the
+truth: nothing is judged while the store cannot write), calls the engine with match time,
+and tells the effects (the light first: the answer to the press), then hands the log's new
+entries to the store (saving.py), then tells the web sockets the game events and the new
+snapshot. Between
 inputs one timer wakes it at the engine's next deadline (a timer running out, a token's
 settle time), the next LED frame and, while a turn runs, four times a second so the timer
 drains smoothly on the pages. Nothing else touches the match.
@@ -57,6 +59,9 @@ TIME_PASSED = object()  # the owner's queue item for its timer's wake-up
 PREPARE_AFTER = 0.0
 
 
+_NOTHING = object()  # (no item: Inbox._take takes only what is queued)
+
+
 class Inbox(asyncio.Queue):
     """The owner's queue, used on the loop's thread only. Once the owner takes from it
     (`take_with`), an item put is taken at once, on the putter's own turn of the loop: a
@@ -76,13 +81,18 @@ class Inbox(asyncio.Queue):
             self._take()
 
     def put_nowait(self, item: Any) -> None:
+        if self._taker is not None and not self._taking and self.empty():
+            self._take(item)  # (nearly always: a press with nothing before it, taken without the queue)
+            return
         super().put_nowait(item)
         if self._taker is not None and not self._taking:
             self._take()
 
-    def _take(self) -> None:
+    def _take(self, first: Any = _NOTHING) -> None:
         self._taking = True
         try:
+            if first is not _NOTHING:
+                self._taker(first)
             while self._taker is not None and not self.empty():
                 self._taker(self.get_nowait())
         finally:
@@ -280,7 +290,16 @@ class Cockpit:
     # ------------------------------------------------------------------ the owner
     def _take(self, item: Any) -> None:
         """One item of the queue (an input, an action, a call), as it comes."""
-        self._guard(lambda: self._process(item))
+        try:
+            self._process(item)
+        except Refused:
+            pass  # a panel press the store could not take: said once, on the pages and in the log
+        except Exception:  # never let one bad input stop the cockpit
+            log.exception("the cockpit could not handle an input")
+        finally:
+            # What was logged is the store's now, even if nothing was told (fan_out.py
+            # hands it over as soon as the lights are out).
+            self.saving.flush()
 
     def _after_batch(self) -> None:
         self._rearm()
@@ -297,18 +316,6 @@ class Cockpit:
     def _wake(self) -> None:
         self._timer = None
         self.queue.put_nowait(TIME_PASSED)  # taken in turn like any input, then the timer set again
-
-    def _guard(self, fn: Callable[[], None]) -> None:
-        try:
-            fn()
-        except Refused:
-            pass  # a panel press the store could not take: said once, on the pages and in the log
-        except Exception:  # never let one bad input stop the cockpit
-            log.exception("the cockpit could not handle an input")
-        finally:
-            # What was logged is the writer's now, even if nothing was told (fan_out.py
-            # wakes it as soon as the lights are out).
-            self.saving.wake_writer()
 
     def _timeout(self) -> float | None:
         now = self.now()
@@ -346,7 +353,7 @@ class Cockpit:
         if due is None or due > t + SLACK:
             return False
         t = self._t = max(t, due)
-        self.saving.append(self.record.id, t, "advance", {})  # the log first; Refused when it cannot
+        self.saving.append(self.record.id, t, "advance", {})  # in the log first; Refused when it cannot
         events = self.match.advance(t)
         self._status_from_match()
         self._publish(events)
@@ -379,19 +386,23 @@ class Cockpit:
 
     def _input(self, event: InputEvent) -> bool:
         """One control changed: logged and judged when a match is played. True when logged."""
-        layout = self.any_layout()
-        if event.control in layout.tokens and isinstance(event.value, str):
-            self.positions[event.control] = event.value
+        active = self.active
+        if isinstance(event.value, str):
+            layout = self.match.layout if active and self.match.layout is not None else self.any_layout()
+            if event.control in layout.tokens:
+                self.positions[event.control] = event.value
         walked_up = False
-        if event.value is True and not (self.active and not self.match.finished):  # no match in play
+        if event.value is True and not (active and not self.match.finished):  # no match in play
             walked_up = walk_up.press(self, event.control)  # a press a game takes sets its match up (walk_up.py)
-        if not self.active:
+            active = self.active
+        if not active:
             self._publish([])
             return False
+        match = self.match
         stamped = InputEvent(event.control, event.value, self.stamp(event.t))
         self.advance(stamped.t)  # a deadline due first, logged: the press is judged at its moment, as replayed
-        asked = self.match.asks(stamped)
-        why = self.match.refusal(asked) if asked is not None else None
+        asked = match.asks(stamped)
+        why = match.refusal(asked) if asked is not None else None
         try:
             self.log_and_handle(stamped)
         except Refused:
@@ -421,7 +432,7 @@ class Cockpit:
             entry = Entry(0, event.t, "input", {"control": event.control, "value": event.value})
         else:
             entry = Entry(0, event.t, "action", {"name": event.name, "params": event.params})
-        self.saving.append(self.record.id, entry.t, entry.kind, entry.data)  # the log first; Refused when it cannot
+        self.saving.append(self.record.id, entry.t, entry.kind, entry.data)  # in the log first; Refused when it cannot
         self._t = max(self._t, event.t)
         return list(apply(self.match, entry))
 

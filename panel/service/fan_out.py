@@ -1,5 +1,5 @@
 """Telling everyone what happened: the panel's lights and sounds first (they are the answer
-to the press), then the store's writer woken for the log's new entries, then every page's
+to the press), then the log's new entries handed to the store, then every page's
 socket, each message made once however many pages are connected; the towers get the card
 in play, drawn off the owner's turn.
 
@@ -53,7 +53,7 @@ class FanOut:
                     effect.on_events(events, lights, now)
                 except Exception:  # an LED or buzzer fault must not stop the game
                     log.exception("an effect failed")
-        o.saving.wake_writer()  # the log's entries queued before the engine judged: now the writer's
+        o.saving.flush()  # the log's entries the engine has judged: now the store's
         full = o.full_snapshot()
         if self.subscribers:
             # Each message made (and serialised) once, however many pages are connected.

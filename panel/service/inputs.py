@@ -53,8 +53,11 @@ def close_all(sources: Iterable[Any]) -> None:
 
 def unheard(sources: Iterable[Any]) -> bool:
     """A source that can lose its panel (the co-processor's link) does not hear it now."""
-    return any(not source.connected.is_set() for source in sources
-               if isinstance(getattr(source, "connected", None), asyncio.Event))
+    for source in sources:  # (asked after every input: no generator made for it)
+        connected = getattr(source, "connected", None)
+        if isinstance(connected, asyncio.Event) and not connected.is_set():
+            return True
+    return False
 
 
 def link_pause(sources: Iterable[Any], match: Any, t: float) -> Action | None:

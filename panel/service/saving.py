@@ -32,27 +32,39 @@ class Saving:
         self.retry_at: float | None = None  # clock time of the next try to log a due deadline
         # Each wait twice the last, from RETRY_FIRST to RETRY_MOST; no jitter: one cockpit, one store.
         self.retry = Backoff(RETRY_FIRST, RETRY_MOST, jitter=0)
+        self._taken: list[tuple[int, float, str, dict[str, Any]]] = []  # entries judged, for the store at flush()
 
     def append(self, match_id: int, t: float, kind: str, data: dict[str, Any]) -> None:
-        """One entry into the match's log, queued now (the engine judges it next); the
-        store's writer is told at `wake_writer()`, once the lights have answered. Refused
-        (503) when the store cannot write it."""
-        try:
-            self.store.append(match_id, t, kind, data, wake=False)
-        except StoreWriteError as e:
-            raise self.unsaved(e) from None
-        if self.error is not None or self.retry_at is not None:
-            self.saved()
+        """One entry into the match's log, taken now (the engine judges it next) and
+        handed to the store at `flush()`, once the lights have answered, in order; Refused
+        (503) when the store cannot write, and then nothing is judged. The store keeps
+        an entry taken while it wrote even if a commit fails before it is handed over."""
+        if self.store.failure is not None:
+            self.flush()  # (what was taken before goes first)
+            try:
+                self.store.append(match_id, t, kind, data)  # refused, and the writer asked to try again now
+            except StoreWriteError as e:
+                raise self.unsaved(e) from None
+            self.saved()  # (it could again, just now)
+            return
+        self._taken.append((match_id, t, kind, data))
 
-    def wake_writer(self) -> None:
-        """The store's writer told of the entries appended since (the owner calls it once
-        the lights are out, and after every item it takes: none is left unsaid)."""
+    def flush(self) -> None:
+        """The entries taken since handed to the store and its writer told (the owner calls
+        it once the lights are out, before any other write, and after every item it takes:
+        none is left behind)."""
+        taken, self._taken = self._taken, []
+        for match_id, t, kind, data in taken:
+            self.store.append(match_id, t, kind, data, wake=False, decided=True)
         self.store.wake_writer()
+        if taken and (self.error is not None or self.retry_at is not None):
+            self.saved()
 
     def set_status(self, match_id: int, status: str) -> None:
         """The match's status in the store. Every status follows from the log (a start sets
         it from the log when the row says otherwise), so one the store cannot write is only
         said: the caller keeps it in memory and the match goes on."""
+        self.flush()  # the log's entries first: the status follows from them
         try:
             self.store.set_status(match_id, status)
         except StoreWriteError as e:

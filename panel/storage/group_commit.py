@@ -144,17 +144,19 @@ class GroupCommit(SQLiteFile):
         with self._cond:
             return len(self._queue) + len(self._inflight)
 
-    def _queue_write(self, kind: str, *args: Any, wake: bool = True) -> int:
+    def _queue_write(self, kind: str, *args: Any, wake: bool = True, decided: bool = False) -> int:
         """Queue one write; StoreWriteError at once while the writer cannot commit (nothing
         of this write is kept, as SQLite keeps nothing of a statement that fails). Refusing
         keeps the log a prefix of what was decided: nothing is judged that a commit behind
         it may never keep. Each refusal asks the writer to try again now. With `wake` False
         a sleeping writer is told only at `wake_writer()` (the write is queued, and read,
-        at once)."""
+        at once). `decided`: a write its caller acted on once `failure` said the store
+        wrote (the cockpit's engine judges a press, then its entry is queued): queued even if
+        a commit has failed since, to be tried again with what waits before it."""
         if self._db is None:
             raise StoreError(f"{self.path}: the store is closed")
         with self._cond:
-            if self.failure is not None:
+            if self.failure is not None and not decided:
                 self._wanted = max(self._wanted, self._ticket)
                 self._cond.notify_all()
                 raise StoreWriteError(self.failure)
@@ -171,11 +173,11 @@ class GroupCommit(SQLiteFile):
             return self._ticket
 
     def wake_writer(self) -> None:
-        """Tell the writer of the writes queued with wake=False. The cockpit queues a press's
-        entry before the engine judges it and wakes the writer once the press's light is
-        out: the writer's thread waking (it takes the interpreter to set its commit's timer)
-        is no part of the press's answer. Nothing is later on the card for it: the commit
-        waits COMMIT_WITHIN from when the write was queued."""
+        """Tell the writer of the writes queued with wake=False. The cockpit queues what a
+        press writes before its light (a walk-up's new match) with wake=False and wakes the
+        writer once the light is out: the writer's thread waking (it takes the interpreter
+        to set its commit's timer) is no part of the press's answer. Nothing is later on the
+        card for it: the commit waits COMMIT_WITHIN from when the write was queued."""
         if self._wake_owed:
             with self._cond:
                 self._wake_owed = False

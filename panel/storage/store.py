@@ -239,16 +239,17 @@ class Store(GroupCommit):
             before = records[-1].id
 
     # ------------------------------------------------------------------ the log
-    def append(self, match_id: int, t: float, kind: str, data: dict[str, Any], *, wake: bool = True) -> int:
+    def append(self, match_id: int, t: float, kind: str, data: dict[str, Any], *, wake: bool = True,
+               decided: bool = False) -> int:
         """Queue one entry for the writer; its sequence number in the match's log.
-        StoreWriteError while the writer cannot commit (nothing of it is kept). `wake`:
-        as `_queue_write`'s (False: the writer told at `wake_writer()`)."""
+        StoreWriteError while the writer cannot commit (nothing of it is kept). `wake` and
+        `decided`: as `_queue_write`'s."""
         if kind not in ENTRY_KINDS:
             raise ValueError(f"kind must be one of {', '.join(ENTRY_KINDS)}")
         seq = self._next_seq.get(match_id)
         if seq is None:
             seq = self.last_seq(match_id) + 1
-        self._queue_write("entry", match_id, Entry(seq, float(t), kind, data), wake=wake)
+        self._queue_write("entry", match_id, Entry(seq, float(t), kind, data), wake=wake, decided=decided)
         self._next_seq[match_id] = seq + 1
         return seq
 

@@ -112,26 +112,27 @@ def timer_ring(snapshot: dict[str, Any], now: float, n: int, cues: list[Cue]) ->
 def render(snapshot: dict[str, Any], now: float, config: Any, cues: list[Cue] = ()) -> list[Colour]:
     """The whole chain's frame for this snapshot at `now`."""
     frame: list[Colour] = [OFF] * config.count
-    cues = list(cues)
     in_turn = snapshot.get("phase") in ("in_turn", "paused")
 
     put(frame, config, "timer", timer_ring(snapshot, now, len(config.pixels("timer")), cues))
+    mistake = card = None  # the newest cue of each kind that shows now
     if in_turn:
+        for c in reversed(cues):
+            if c.kind == "mistake" and mistake is None and c.active(now):
+                mistake = c
+            elif c.kind == "card" and card is None and c.active(now):
+                card = c
         held = snapshot.get("counters_held", 0)
         put(frame, config, "counters", count_pixels(len(config.pixels("counters")), held, AMBER))
-        mistake = next((c for c in reversed(cues) if c.kind == "mistake" and c.active(now)), None)
         mistakes = count_pixels(len(config.pixels("mistakes")), snapshot.get("mistakes", 0), RED)
         if mistake is not None and not blink(now, mistake.start, 4):
             mistakes = [OFF] * len(mistakes)
         put(frame, config, "mistakes", mistakes)
         done = snapshot.get("completed", 0)
         progress = count_pixels(len(config.pixels("progress")), done, GREEN)
-        card = next((c for c in reversed(cues) if c.kind == "card" and c.active(now)), None)
         if card is not None and 0 < done <= len(progress):
             progress[done - 1] = WHITE
         put(frame, config, "progress", progress)
-    else:
-        mistake = None
 
     # The few lit buttons (the others stay off): no walk over every button of a large panel.
     allowed = snapshot.get("actions") or {}  # the engine's answer: lit when pressing it does something
