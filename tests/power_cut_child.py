@@ -52,13 +52,13 @@ def say(*parts) -> None:
 class TappedStore(Store):
     """The real store, saying what it was given and what it committed (instrumentation)."""
 
-    def _queue_write(self, kind, *args):
+    def _queue_write(self, kind, *args, **how):
         if kind == "entry":
             mid, e = args
             say("D", mid, e.seq, e.kind, json.dumps(e.data, sort_keys=True))
             if e.kind == "action":
                 self.last_action[mid] = e.seq
-        return super()._queue_write(kind, *args)
+        return super()._queue_write(kind, *args, **how)
 
     def _commit(self, db, batch):
         super()._commit(db, batch)

@@ -54,9 +54,13 @@ class Saving:
         it once the lights are out, before any other write, and after every item it takes:
         none is left behind)."""
         taken, self._taken = self._taken, []
-        for match_id, t, kind, data in taken:
-            self.store.append(match_id, t, kind, data, wake=False, decided=True)
-        self.store.wake_writer()
+        try:
+            for match_id, t, kind, data in taken:
+                self.store.append(match_id, t, kind, data, wake=False, decided=True)
+            self.store.wake_writer()
+        except Exception as e:  # (a store closed under it: said in one line, the owner goes on)
+            log.error("the log's last entries could not be handed to the store: %s", e)
+            return
         if taken and (self.error is not None or self.retry_at is not None):
             self.saved()
 
