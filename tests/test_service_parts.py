@@ -202,5 +202,5 @@ def test_the_collector_runs_between_the_owner_s_turns_never_in_a_press(tmp_path)
         asyncio.run(scenario())
     finally:
         gc.set_threshold(*thresholds)
-    assert seen and {g for g, _ in seen} >= {0}
+    assert seen  # collections were made (which generation depends on what the process made before)
     assert not [g for g, during in seen if during], seen
