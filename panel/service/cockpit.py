@@ -387,10 +387,8 @@ class Cockpit:
     def _input(self, event: InputEvent) -> bool:
         """One control changed: logged and judged when a match is played. True when logged."""
         active = self.active
-        if isinstance(event.value, str):
-            layout = self.match.layout if active and self.match.layout is not None else self.any_layout()
-            if event.control in layout.tokens:
-                self.positions[event.control] = event.value
+        if isinstance(event.value, str) and event.control in self.any_layout().tokens:
+            self.positions[event.control] = event.value
         walked_up = False
         if event.value is True and not (active and not self.match.finished):  # no match in play
             walked_up = walk_up.press(self, event.control)  # a press a game takes sets its match up (walk_up.py)

@@ -62,10 +62,9 @@ class Airlines:
         sensors) over both. Every match its own deck unless a seed is asked for. The match
         `prepare` made ready, when it was made for what is asked now (its tokens placed as
         they stand now)."""
-        asked = (body, build.defaults_of(self.id), build.layout_path, build.touch_sensors, language)
         ahead, self._ahead = self._ahead, None
-        if ahead is not None and ahead[0] == asked:
-            ahead[1].place(dict(positions))
+        if ahead is not None and ahead[0] == self._asked(body, build, language):
+            ahead[1].place(positions)
             return ahead[1]
         return self._made(body, build=build, positions=positions, language=language,
                           seed=ahead[1].settings.seed if ahead is not None else secrets.randbelow(2**31))
@@ -90,9 +89,13 @@ class Airlines:
         share, that the press no longer pays). Another match asked for instead makes its
         own, with the seed chosen here (a seed asked for is its own)."""
         body = self.walk_up_body("", last, None, build=build, language=language)
-        asked = (body, build.defaults_of(self.id), build.layout_path, build.touch_sensors, language)
-        self._ahead = (asked, self._made(body, build=build, positions=positions, language=language,
-                                         seed=secrets.randbelow(2**31)))
+        self._ahead = (self._asked(body, build, language),
+                       self._made(body, build=build, positions=positions, language=language,
+                                  seed=secrets.randbelow(2**31)))
+
+    def _asked(self, body: dict[str, Any], build: Build, language: str) -> tuple:
+        """Everything `set_up` makes a match from but the tokens' positions and the seed."""
+        return body, build.defaults_of(self.id), build.layout_path, build.touch_sensors, language
 
     def check_defaults(self, table: dict[str, Any], *, file: str) -> list[Problem]:
         """The settings file's [match] table: the defaults for new matches and the build's
