@@ -121,7 +121,12 @@ def sim_press(sim: Page, control: str) -> None:
     # The pointer onto the button once it holds still (Playwright's actionability checks):
     # a box read while the page still lays itself out (its words arriving) can be stale,
     # and the press would land beside the button.
-    btn.hover()
+    # A layout shift after the hover (a message arriving on a loaded machine) moves the
+    # button from under the pointer: hovered again until the pointer is on it.
+    for _ in range(20):
+        btn.hover()
+        if btn.evaluate("b => b.matches(':hover')"):
+            break
     sim.mouse.down()
     expect(btn).to_have_class(re.compile(r"\bpressed\b"))
     sim.mouse.up()
