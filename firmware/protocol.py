@@ -474,6 +474,7 @@ class Parser:
         self.rejected = 0
         self.last_error = None
         self._skipping = False  # inside an over-long line: drop up to its '\n'
+        self._joined = False  # a connection's first line is next (see reset)
 
     def feed(self, data):
         """Frames found in `data` (plus what was buffered), as (seq, kind, args) tuples."""
@@ -505,6 +506,7 @@ class Parser:
             line = line[:-1]
         if not line:
             return  # a bare newline (a person pressing enter) is not a frame
+        joined, self._joined = self._joined, False
         if self.typed and line[0] != 64:
             try:
                 words = line.decode().split()
@@ -517,10 +519,12 @@ class Parser:
         try:
             f = decode(line)
         except ProtocolError as e:
-            self.reject(str(e))
+            if not joined:
+                self.reject(str(e))
             return
         except Exception:  # e.g. a decode() of odd bytes on a port; still just garbage
-            self.reject("garbage")
+            if not joined:
+                self.reject("garbage")
             return
         self.frames += 1
         out.append(f)
@@ -532,6 +536,10 @@ class Parser:
         self.last_error = why
 
     def reset(self):
-        """Forget a partial line (a new connection starts clean); counters stay."""
+        """A new connection starts clean: a partial line forgotten, counters kept. Its first
+        line may be the end of a frame sent before the port was opened (opening a port
+        drops what it held, and a board writes whenever it likes): if that line is not a
+        frame it is dropped without being counted as a bad frame."""
         self.buf = b""
         self._skipping = False
+        self._joined = True

@@ -91,6 +91,18 @@ def test_the_parser_joins_partial_lines_and_drops_garbage():
     assert p.rejected == 2 and p.frames == 2
 
 
+def test_a_new_connection_s_first_line_may_be_the_end_of_a_frame_and_is_not_a_bad_frame():
+    p = Parser()
+    p.feed(b"@4 BEAT t=")                    # the old connection's partial frame: forgotten
+    p.reset()
+    tail = encode(5, "BEAT", ["t=9"])[7:]    # opening the port cut the board's frame
+    assert p.feed(tail + encode(6, "BEAT", ["t=10"]) + b"noise\n") == [(6, "BEAT", ["t=10"])]
+    assert p.rejected == 1 and p.last_error == "not a frame"   # only the noise after it
+    p.reset()
+    assert p.feed(encode(7, "BEAT", []) + tail) == [(7, "BEAT", [])]   # a whole first frame is read
+    assert p.rejected == 2
+
+
 def test_an_endless_line_is_counted_once_and_the_next_frame_still_arrives():
     p = Parser()
     assert p.feed(b"x" * 5000) == []

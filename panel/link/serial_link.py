@@ -263,7 +263,8 @@ class SerialLink:
         c["frames_rejected"] = self.parser.rejected
         return {"state": self.state, "connected": self.connected, "reason": self.reason,
                 "message": self.message, "port": self.current_port, "board": dict(self.board),
-                "scan_rate": self.board_rate, "last_board_error": self.last_board_error, **c}
+                "scan_rate": self.board_rate, "last_board_error": self.last_board_error,
+                "last_rejected": self.parser.last_error, **c}
 
     # -- commands to the board ---------------------------------------------------------
 
