@@ -102,7 +102,8 @@ except ImportError:
 
 STAGES = ("edge -> queue", "log write", "engine", "edge -> LED", "socket message", "whole")
 CPU_STAGES = ("edge -> LED", "told", "loop: edge -> LED", "loop: told", "loop: engine", "loop: effects", "loop: pages")
-KINDS = ("START between turns", "card button", "mistake", "token move")
+WALK_UP = "START that sets a new match up"  # (the match over: the walk-up, walk_up.py)
+KINDS = ("START between turns", WALK_UP, "card button", "mistake", "token move")
 OPENING = "token move that waits for a contact to open"
 FLOOR_PIN = 14                     # a GPIO no map uses, for the bare device of the floor
 GAP = (0.05, 0.25)                 # seconds of idle before each action and each floor sample
@@ -334,7 +335,9 @@ class Crew:
     def next(self) -> tuple[str, str, object]:
         """(kind, control, value) of the next action."""
         c = self.cockpit
-        if not c.active or c.match.finished or c.match.phase is not Phase.IN_TURN:
+        if not c.active or c.match.finished:
+            return WALK_UP, self.start_control, True
+        if c.match.phase is not Phase.IN_TURN:
             return "START between turns", self.start_control, True
         snap = c.match.snapshot(c.now())
         card = snap["card"]

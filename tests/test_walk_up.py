@@ -158,3 +158,34 @@ def test_once_a_match_is_over_the_next_one_s_deck_is_made_ahead(tmp_path, monkey
                 await restarted.close()
 
     asyncio.run(scenario())
+
+
+def test_the_first_start_after_the_cockpit_starts_reads_no_file_and_makes_no_deck(tmp_path, monkeypatch):
+    """A café's first group of the day: its START finds its match made ahead at the start
+    (no deck made at the press) and the whole panel read (no layout file read at the press:
+    on a Pi Zero 2 W's share, reading one is about 90 ms before the light)."""
+    from panel.core import layout_file
+    from panel.games.airlines import deckgen, game
+
+    layout_file.whole_panel.cache_clear()
+    game.layout_for.cache_clear()
+    made, read = [], []
+    generate, read_toml = deckgen.generate_deck, layout_file.read_toml
+    monkeypatch.setattr(deckgen, "generate_deck", lambda layout, **kw: made.append(kw["seed"]) or generate(layout, **kw))
+    monkeypatch.setattr(layout_file, "read_toml", lambda path: read.append(path) or read_toml(path))
+
+    async def scenario():
+        with Store(tmp_path / "panel.db") as store:
+            cockpit = Cockpit(store, sim=True)
+            await cockpit.start()
+            try:
+                assert await until(lambda: made)  # made at the start, with nobody pressing
+                ahead, before = made[-1], len(read)
+                await cockpit.input("cockpit.start", True)
+                assert cockpit.match is not None and cockpit.match.phase is Phase.IN_TURN
+                assert len(made) == 1 and cockpit.record.settings["seed"] == ahead
+                assert read[before:] == []
+            finally:
+                await cockpit.close()
+
+    asyncio.run(scenario())

@@ -6,6 +6,7 @@ side, with or without the expansion modules (panel.core.layout, the plain model)
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -280,3 +281,13 @@ def load_layout(path: str | Path | None = None, *, side: str = "blue", expansion
     if problems:
         raise ConfigError(problems)
     return layout
+
+
+@lru_cache(maxsize=4)
+def whole_panel(path: str | None = None) -> Layout:
+    """The build's whole panel: every control of the layout file, both sides' ids and the
+    expansion's, whatever a match is played on (read once per file: the service reads it
+    at its start, so a press that asks it, such as the walk-up's START, reads no file).
+    Inputs are checked against it between matches, and the token positions it holds are
+    kept through every match (they are side-free)."""
+    return load_layout(path, side="blue", expansion=True)

@@ -167,13 +167,14 @@ class Game(Protocol):
 
     walk_up_problem: str  # what the board says when a walk-up press could not set a match up ({why})
 
-    # Optional (a game may leave it out): once a match of this game is over and told, the
-    # next match a walk-up press sets up made ready, off every press (a game whose set-up
-    # costs the press its light: Penguin Airlines deals a deck); `set_up` then hands it out
-    # when it is asked for what it was made for. `last`: the stored settings of the match
-    # just over; `positions`: where the tokens stand now.
+    # Optional (a game may leave it out): with no match in play (a match of this game over
+    # and told, or none yet since the start), the next match a walk-up press sets up made
+    # ready, off every press (a game whose set-up costs the press its light: Penguin
+    # Airlines deals a deck); `set_up` then hands it out when it is asked for what it was
+    # made for. `last`: the stored settings of the match just over, None when none was
+    # played; `positions`: where the tokens stand now.
     #
-    #     def prepare(self, last: dict[str, Any], *, build: Build, positions: dict[str, str],
+    #     def prepare(self, last: dict[str, Any] | None, *, build: Build, positions: dict[str, str],
     #                 language: str) -> None: ...
 
     # ---- what people see

@@ -40,11 +40,11 @@ from panel.core.i18n import SOURCE, Text
 from panel.core.layout import Layout
 from panel.core.statuses import STATUS_WHEN_OVER
 from panel.games.base import Build, Engine, lights_of
-from panel.games.registry import DEFAULT, game_of, own_settings
+from panel.games.registry import DEFAULT, game_named, game_of, own_settings
 from panel.service import collections_off_press, game_master, inputs, restore as restoring, walk_up
 from panel.service.fan_out import FanOut
 from panel.service.join_codes import IDLE_SECONDS, JoinCodes, code_ok
-from panel.service.panel import whole_panel
+from panel.core.layout_file import whole_panel
 from panel.service.ports import Entry, MatchLog as Store, MatchRecord
 from panel.service.presentation import SERVICE_FIELDS, Presentation, public_event  # noqa: F401 (their old home)
 from panel.service.replay import apply
@@ -159,7 +159,7 @@ class Cockpit:
         except StoreUnavailable as e:  # the card cannot be written: the cockpit starts, and says so
             self.saving.unsaved(e)
         self.queue.take_with(self._take, then=self._after_batch)  # the owner takes every input as it comes
-        if self.record is not None and not self.active:
+        if not self.active:
             self._prepare_next()
         await inputs.start_all(self.sources, self.queue, clock=self.clock,
                                known=lambda: self.match.positions if self.active else self.positions)
@@ -452,13 +452,16 @@ class Cockpit:
             self._prepare_next()
 
     def _prepare_next(self) -> None:
-        """Once a match is over and its end told (the group reads its result), its game makes
-        the next match ready (`Game.prepare`, where the game has one): on the owner's turn,
-        off every press; a START before it is done makes what it needs itself, as before."""
-        prepare = getattr(self.game, "prepare", None)
+        """With no match in play (one over and its end told, the group reading its result,
+        or none since the start), the game START plays next makes that match ready
+        (`Game.prepare`, where the game has one): on the owner's turn, off every press; a
+        START before it is done makes what it needs itself."""
+        game = self.game or game_named(DEFAULT)
+        prepare = getattr(game, "prepare", None)
         if prepare is None:
             return
-        settings, build = own_settings(self.record.settings), self.build
+        settings = own_settings(self.record.settings) if self.record is not None else None
+        build = self.build
 
         def ready() -> None:
             try:

@@ -23,7 +23,7 @@ from panel.core.events import GameEvent
 from panel.games.lights import OFF
 from panel.games.registry import game_of
 from panel.hardware.map import NeoPixelConfig
-from panel.service.panel import whole_panel
+from panel.core.layout_file import whole_panel
 
 # The simulated cockpit's strip, the status pixels in this order (the page draws them in a
 # row, the ring first): role -> pixels. Then one LED under every button of the panel.

@@ -16,7 +16,7 @@ import time
 from typing import Any, Callable
 
 from panel.core.events import GameEvent
-from panel.service.panel import whole_panel
+from panel.core.layout_file import whole_panel
 
 
 class HardwareIO:

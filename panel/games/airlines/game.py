@@ -12,7 +12,7 @@ from panel.core.errors import ConfigError, Problem
 from panel.games.airlines.events import ACTIONS, EVENT_TYPES
 from panel.core.i18n import N_, _, translations
 from panel.core.layout import Layout
-from panel.core.layout_file import load_layout
+from panel.core.layout_file import load_layout, whole_panel
 from panel.games.airlines import show
 from panel.games.airlines.debrief import COLUMNS, debrief
 from panel.games.airlines.engine.settings import CHOICE_NAMES, MODES, PLAYERS_MAX, SETTINGS, TEAMS_MAX
@@ -82,9 +82,10 @@ class Airlines:
     # (what `set_up` was asked, the match made for it): the next walk-up's match, made ahead
     _ahead: tuple[tuple, Match] | None = None
 
-    def prepare(self, last: dict[str, Any], *, build: Build, positions: dict[str, str], language: str) -> None:
-        """The match START at the panel sets up next once a match is over (the same group
-        and rules again, a new deck), made ready while nobody presses: its seed chosen, its
+    def prepare(self, last: dict[str, Any] | None, *, build: Build, positions: dict[str, str],
+                language: str) -> None:
+        """The match START at the panel sets up next with no match in play (after a match,
+        the same group and rules again, a new deck), made ready while nobody presses: its seed chosen, its
         deck made and dealt (about 3 ms of CPU at full speed, 25 or more on a Pi Zero 2 W's
         share, that the press no longer pays). Another match asked for instead makes its
         own, with the seed chosen here (a seed asked for is its own)."""
@@ -119,7 +120,7 @@ class Airlines:
     # ------------------------------------------------------------------ walk-up
     def walks_up(self, control: str, *, build: Build, last: dict[str, Any] | None) -> bool:
         """START sets a match up (rule: a café's cockpit plays without anyone at /admin)."""
-        return _whole_panel(build.layout_path).cockpit_role(control) == "start"
+        return whole_panel(build.layout_path).cockpit_role(control) == "start"
 
     def walk_up_body(self, control: str, last: dict[str, Any] | None, last_engine: Engine | None, *,
                      build: Build, language: str) -> dict[str, Any]:
@@ -221,11 +222,6 @@ class Airlines:
         from panel.games.airlines.scenario import print_log
 
         print_log(result)
-
-
-@lru_cache(maxsize=4)
-def _whole_panel(path: str | None) -> Layout:
-    return layout_for(path, "blue", True)
 
 
 def _turn_named(turn: dict[str, Any], layout: Layout, tr: Any) -> dict[str, Any]:
