@@ -19,8 +19,9 @@ real press arrives after the loop has slept). Two builds:
 Stages, per action (a press, a token moved, START):
 
   edge -> queue    the edge (pin driven / key closed) until the input is on the cockpit's queue
-  log write        Store.append: the entry queued for the store's writer (its commit follows,
-                   off the press path, within COMMIT_WITHIN or when someone waits for it)
+  log write        Store.append: the entry handed to the store's writer, once the light is out
+                   (its commit follows, off the press path, within COMMIT_WITHIN or when someone
+                   waits for it)
   engine           the engine judging the entry (replay.apply -> Match.handle)
   edge -> LED      the edge until the LED frame is out: the pixels written (or, when the press
                    changed nothing they show, the effects done deciding so): the panel's answer;
@@ -180,6 +181,8 @@ def instrument(cockpit: Cockpit, io: HardwareIO, probe: Probe) -> None:
 
     def judged(match, entry):
         mine = entry.kind == "input" and probe.mine(entry.data.get("control"), entry.data.get("value"))
+        if mine:
+            probe.mark("engine start")
         events = apply(match, entry)
         if mine:
             probe.mark("engine end")
@@ -389,7 +392,9 @@ async def rig(tmp: Path, map_path: Path, emu: PicoKeys | None):
     reader = asyncio.create_task(page.read(ws))
     if emu is not None:
         await asyncio.wait_for(sources[1].connected.wait(), 10)
-    await cockpit.create_match({"teams": TEAMS, "seed": 5, "expansion": hmap.expansion})
+    # A short match (a team reaching 4 points ends it at its round's end): the crew walks up
+    # again and again, and the START that sets each new match up is measured too.
+    await cockpit.create_match({"teams": TEAMS, "seed": 5, "expansion": hmap.expansion, "target_points": 4})
     if keep_start_out_of_collections is not None:  # as `penguin-panel play` does once it serves
         keep_start_out_of_collections()
 
@@ -430,14 +435,14 @@ async def act(probe: Probe, page: Page, hand: Hand, moves: list, control: str, v
     received = await page.wait_for(probe.want)
     m, c, lc, w = probe.marks, probe.cpu, probe.loop_cpu, probe.want
     sample = {"edge -> queue": m["queued"] - t0, "log write": m["log end"] - m["log start"],
-              "engine": m["engine end"] - m["log end"], "edge -> LED": m["LED"] - t0,
+              "engine": m["engine end"] - m["engine start"], "edge -> LED": m["LED"] - t0,
               "socket message": received - probe.sent[w], "whole": received - t0}
     # CPU: the process's (every thread: the hand's, gpiozero's, the link's reader, the loop) and
     # the owner loop's alone, up to the LED frame and up to the pages told (the page's own
     # reading, another device's work, is not counted)
     cpu = {"edge -> LED": c["LED"] - c0, "told": c["told"] - c0,
            "loop: edge -> LED": lc["LED"] - l0, "loop: told": lc["told"] - l0,
-           "loop: engine": lc["engine end"] - lc["log end"], "loop: effects": lc["effects end"] - lc["effects start"],
+           "loop: engine": lc["engine end"] - lc["engine start"], "loop: effects": lc["effects end"] - lc["effects start"],
            "loop: pages": lc["told"] - lc["effects end"]}
     probe.start(None)
     return sample, cpu
@@ -475,6 +480,8 @@ async def measure(tmp: Path, map_path: Path, actions: int, emu: PicoKeys | None)
                 await page.wait_for(n)
             await asyncio.sleep(rng.uniform(*GAP))
             await floors.once()
+            if emu is not None:
+                emu.drain()  # the board's answers to the commands, outside the measured windows
         return {"samples": samples, "cpu": cpu, "paths": paths, "floors": floors.samples, "floor cpu": floors.cpu,
                 "message bytes": max(page.sizes[-10:]),
                 "matches": cockpit.record.id}
@@ -651,6 +658,8 @@ def run_build(spec: dict) -> dict:
     if picos:
         cell = next(iter(load_map(map_path).matrix_cells()))
         got["board floor"] = floor_board_edge(min(spec["actions"], 100), picos[1], cell)
+    for keys in picos:
+        keys.drain()
     return got
 
 

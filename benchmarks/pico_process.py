@@ -14,7 +14,6 @@ import os
 import re
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 
@@ -62,19 +61,14 @@ class PicoProcess:
 class PicoKeys:
     """The board's keys, driven from the process under test: `press`/`release` write the
     emulator's command (the key closes when its process reads it, some tens of
-    microseconds later: counted in the measured path, never taken off it)."""
+    microseconds later: counted in the measured path, never taken off it). Its answers
+    ("ok" for each command) stay in their pipe until `drain()` reads them between the
+    measured windows: no thread of the process under test wakes for them in one."""
 
     def __init__(self, spec: dict):
         self.port = spec["port"]
         self._to = spec["to_fd"]
-        self._answers = os.fdopen(spec["from_fd"], "rb", buffering=0)
-        self._reader = threading.Thread(target=self._drain, name="pico-answers", daemon=True)
-        self._reader.start()
-
-    def _drain(self) -> None:
-        for line in self._answers:  # "ok" for each command; nothing else is waited on
-            if line.strip() not in (b"ok", b""):
-                print(f"the emulated board said: {line.decode(errors='replace').strip()}", file=sys.stderr)
+        self._from = spec["from_fd"]
 
     def _say(self, words: str) -> None:
         os.write(self._to, (words + "\n").encode())
@@ -84,3 +78,16 @@ class PicoKeys:
 
     def release(self, row: int, col: int) -> None:
         self._say(f"release {row} {col}")
+
+    def drain(self) -> None:
+        """What the emulated board has answered, read now: anything but "ok" is said."""
+        os.set_blocking(self._from, False)
+        said = b""
+        try:  # (a pipe holds thousands of answers: draining between actions is plenty)
+            while chunk := os.read(self._from, 65536):
+                said += chunk
+        except BlockingIOError:
+            pass
+        for line in said.splitlines():
+            if line.strip() not in (b"ok", b""):
+                print(f"the emulated board said: {line.decode(errors='replace').strip()}", file=sys.stderr)
