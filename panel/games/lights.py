@@ -8,7 +8,7 @@ with these; the built panel's strip (panel/hardware/effects.py) and the simulato
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping
 
 from panel.core.colour import Colour
@@ -36,12 +36,13 @@ class Cue:
     kind: str
     start: float
     team: str | None = None  # whose colour the cue shows (a team's, a player's), if anyone's
+    # When it stops showing: set once (every frame of a press's light asks it of every cue).
+    until: float = field(init=False, repr=False, compare=False)
 
     SECONDS: ClassVar[Mapping[str, float]] = {}
 
-    @property
-    def until(self) -> float:
-        return self.start + self.SECONDS[self.kind]
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "until", self.start + self.SECONDS[self.kind])  # (a frozen dataclass)
 
     def active(self, now: float) -> bool:
         return self.start <= now < self.until
@@ -73,13 +74,16 @@ def count_pixels(n: int, lit: int, colour: Colour) -> list[Colour]:
     return [colour] * lit + [OFF] * (n - lit)
 
 
+NO_PIXELS = (0, 0)  # (first, count) of a role the strip has not
+
+
 def put(frame: list[Colour], config: Any, role: str, pixels: list[Colour]) -> None:
     """Write a role's pixels (the timer ring, the counters...) into the strip's frame, where
     the NeoPixel config places that role (a role the strip has not: nothing); one slice
     written, not a pixel at a time (this runs in every press's light)."""
-    where = config.pixels(role)
-    n = min(len(where), len(pixels))
-    frame[where.start:where.start + n] = pixels[:n]
+    first, count = config.segments.get(role, NO_PIXELS)
+    n = count if count < len(pixels) else len(pixels)
+    frame[first:first + n] = pixels[:n]
 
 
 def put_buttons(frame: list[Colour], config: Any, lights: Mapping[str, Colour]) -> None:
