@@ -1075,3 +1075,37 @@ def test_a_store_that_cannot_save_is_shown_on_the_board_and_the_admin_page(brows
             expect(board.locator("#saveerror")).to_be_hidden(timeout=WAIT)
         finally:
             laptop.close()
+
+
+def test_start_held_while_the_simulator_draws_the_new_match_is_let_go_all_the_same(browser, tmp_path):
+    """START on /sim sets a new match up, and /sim draws its panel again for it while the
+    finger is still down: the new drawing shows START held, and letting go of it reaches the
+    cockpit (the old drawing took the pointer's capture with it: the release was lost)."""
+    import json
+    import sqlite3
+
+    from waiting import wait_until
+
+    with service(tmp_path) as base:
+        ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+        sim = ctx.new_page()
+        sim.goto(base + "/sim")
+        start = sim.locator('.ctl.btn[data-control="cockpit.start"]')
+        expect(sim.locator(".sim")).to_have_attribute("data-phase", "idle", timeout=WAIT)
+        start.evaluate("b => { b.dataset.drawing = 'before the match'; }")
+        start.hover()
+        sim.mouse.down()
+        expect(sim.locator(".sim")).to_have_attribute("data-phase", "in_turn", timeout=WAIT)
+        expect(start).not_to_have_attribute("data-drawing", "before the match")  # drawn again, held
+        expect(start).to_have_class(re.compile(r"\bpressed\b"))
+        sim.mouse.up()
+        expect(start).not_to_have_class(re.compile(r"\bpressed\b"))
+
+        def logged_start():
+            with sqlite3.connect(f"file:{tmp_path / 'panel.db'}?mode=ro", uri=True) as db:
+                return [json.loads(j)["value"] for (j,) in db.execute("SELECT json FROM inputs WHERE kind = 'input'")
+                        if json.loads(j).get("control") == "cockpit.start"]
+
+        # (the store commits within seconds when nobody waits: asked until it has)
+        assert wait_until(lambda: logged_start() == [True, False], guard=WAIT / 1000 + 10)
+        ctx.close()

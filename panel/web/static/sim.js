@@ -45,6 +45,11 @@ async function send(control, value) {
 // the switch turned off, lets go of every latched button. Multi-touch needs none of this.
 const latched = new Map(); // id -> its let-go function
 let holding = false; // the "Hold buttons" switch
+// The buttons held down: id -> the pointer holding it (undefined: a key), and each one's
+// let-go on its latest drawing. Kept across a redraw of the panel (START sets a new match
+// up under the finger that pressed it): the new drawing shows it held, and lets it go.
+const held = new Map();
+const releasers = new Map();
 
 function letGoAll() {
   for (const letGo of [...latched.values()]) letGo();
@@ -79,7 +84,6 @@ function buttonEl(c) {
     class: `ctl btn ${c.shape}`, dataset: { control: c.id, colour: c.colour }, type: "button",
     title: c.plain, "aria-label": c.plain,
   }, cap, el("span", { class: "led" }));
-  let down = false;
   const latch = (on) => {
     b.classList.toggle("latched", on);
     b.setAttribute("aria-pressed", on ? "true" : "false");
@@ -88,18 +92,21 @@ function buttonEl(c) {
   };
   const press = (ev) => {
     if (latched.has(c.id)) { latched.get(c.id)(); return; } // pressed again: let go
-    if (down) return;
-    down = true; b.classList.add("pressed");
+    if (held.has(c.id)) return;
+    held.set(c.id, ev.pointerId); b.classList.add("pressed");
     if (ev.pointerId !== undefined) b.setPointerCapture(ev.pointerId);
     send(c.id, true);
     if (ev.shiftKey || holding) latch(true);
   };
   const release = () => {
-    if (!down || latched.has(c.id)) return; // a latched button stays down when the pointer or key goes up
-    down = false; b.classList.remove("pressed");
+    if (!held.has(c.id) || latched.has(c.id)) return; // a latched button stays down when the pointer or key goes up
+    held.delete(c.id); b.classList.remove("pressed");
     send(c.id, false);
   };
+  releasers.set(c.id, release);
   b.setAttribute("aria-pressed", "false");
+  if (held.has(c.id)) b.classList.add("pressed"); // held through the redraw
+  if (latched.has(c.id)) latch(true);
   b.addEventListener("pointerdown", (ev) => { ev.preventDefault(); press(ev); });
   b.addEventListener("pointerup", release);
   b.addEventListener("pointercancel", release);
@@ -375,6 +382,13 @@ onLanguage(() => {
   building = rebuild(builtFor, lastState).finally(() => { building = null; if (lastState) show(lastState); });
 });
 holdSwitch($("#hold"));
+// A pointer let go off its button's drawing (the panel was drawn again under it, and the
+// capture went with the old one): the button it held lets go all the same.
+for (const type of ["pointerup", "pointercancel"]) {
+  document.addEventListener(type, (ev) => {
+    for (const [id, pointer] of [...held]) if (pointer === ev.pointerId && !latched.has(id)) releasers.get(id)?.();
+  });
+}
 document.addEventListener("keydown", (ev) => { if (ev.key === "Escape") letGoAll(); });
 connect("sim", {}, { status: liveBadge(), state: (m) => show(m.state), leds,
   refused: (m) => games.of(lastState)?.refused?.(m.refused, { positionName }) }); // a press refused: the game says why
