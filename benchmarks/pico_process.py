@@ -69,6 +69,7 @@ class PicoKeys:
         self.port = spec["port"]
         self._to = spec["to_fd"]
         self._from = spec["from_fd"]
+        os.set_blocking(self._from, False)  # (drain reads what is there, never waits)
 
     def _say(self, words: str) -> None:
         os.write(self._to, (words + "\n").encode())
@@ -81,7 +82,6 @@ class PicoKeys:
 
     def drain(self) -> None:
         """What the emulated board has answered, read now: anything but "ok" is said."""
-        os.set_blocking(self._from, False)
         said = b""
         try:  # (a pipe holds thousands of answers: draining between actions is plenty)
             while chunk := os.read(self._from, 65536):

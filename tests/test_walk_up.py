@@ -162,8 +162,8 @@ def test_once_a_match_is_over_the_next_one_s_deck_is_made_ahead(tmp_path, monkey
 
 def test_the_first_start_after_the_cockpit_starts_reads_no_file_and_makes_no_deck(tmp_path, monkeypatch):
     """A café's first group of the day: its START finds its match made ahead at the start
-    (no deck made at the press) and the whole panel read (no layout file read at the press:
-    on a Pi Zero 2 W's share, reading one is about 90 ms before the light)."""
+    (no deck made at the press) and the whole panel read (no layout file read and parsed
+    at the press, before its light)."""
     from panel.core import layout_file
     from panel.games.airlines import deckgen, game
 

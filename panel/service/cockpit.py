@@ -40,7 +40,7 @@ from panel.core.i18n import SOURCE, Text
 from panel.core.layout import Layout
 from panel.core.statuses import STATUS_WHEN_OVER
 from panel.games.base import Build, Engine, lights_of
-from panel.games.registry import DEFAULT, game_named, game_of, own_settings
+from panel.games.registry import DEFAULT, game_of, own_settings
 from panel.service import collections_off_press, game_master, inputs, restore as restoring, walk_up
 from panel.service.fan_out import FanOut
 from panel.service.join_codes import IDLE_SECONDS, JoinCodes, code_ok
@@ -456,7 +456,7 @@ class Cockpit:
         or none since the start), the game START plays next makes that match ready
         (`Game.prepare`, where the game has one): on the owner's turn, off every press; a
         START before it is done makes what it needs itself."""
-        game = self.game or game_named(DEFAULT)
+        game = walk_up.first_asked(self.game)
         prepare = getattr(game, "prepare", None)
         if prepare is None:
             return

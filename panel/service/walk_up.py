@@ -25,11 +25,16 @@ if TYPE_CHECKING:
 log = logging.getLogger("penguin-panel")
 
 
+def first_asked(last: Game | None) -> Game:
+    """The game a walk-up press asks first: the last match's game, else the default one."""
+    return last or game_named(DEFAULT)
+
+
 def game_for(control: str, *, last: Game | None, settings: dict[str, Any] | None, build: Build) -> Game | None:
     """The game a press of `control` with no match in play sets a match up for, if any: the
     last match's game (`last`, with its stored `settings`) is asked first, so START plays
     it again, then the others (asked with no last settings)."""
-    first = last or game_named(DEFAULT)
+    first = first_asked(last)
     for game in [first, *(g for g in games() if g is not first)]:
         if game.walks_up(control, build=build, last=settings if game is last else None):
             return game
