@@ -102,6 +102,9 @@ except ImportError:
     keep_start_out_of_collections = None
 
 STAGES = ("edge -> queue", "log write", "engine", "edge -> LED", "socket message", "whole")
+# The marks (Probe.mark) the CPU figures (CPU_STAGES) are taken between: the process's, the owner loop's.
+PROCESS_CPU_AT = ("LED", "told")
+LOOP_CPU_AT = ("engine start", "engine end", "effects start", "effects end", "LED", "told")
 CPU_STAGES = ("edge -> LED", "told", "loop: edge -> LED", "loop: told", "loop: engine", "loop: effects", "loop: pages")
 WALK_UP = "START that sets a new match up"  # (the match over: the walk-up, walk_up.py)
 KINDS = ("START between turns", WALK_UP, "card button", "mistake", "token move")
@@ -142,10 +145,16 @@ class Probe:
         return control == self.control and value == self.value and self.control is not None
 
     def mark(self, name: str) -> None:
+        """The wall clock at `name`, and the CPU clocks where a CPU figure ends or starts:
+        each CPU clock read is a system call (the wall clock's is not), and those made
+        inside the window measured are counted in it (every mark reading all three put ten
+        system calls of the benchmark's own between a press and its light)."""
         if name not in self.marks:
             self.marks[name] = time.perf_counter()
-            self.cpu[name] = time.process_time()
-            self.loop_cpu[name] = time.clock_gettime(self.loop_clock)
+            if name in PROCESS_CPU_AT:
+                self.cpu[name] = time.process_time()
+            if name in LOOP_CPU_AT:
+                self.loop_cpu[name] = time.clock_gettime(self.loop_clock)
 
 
 def instrument(cockpit: Cockpit, io: HardwareIO, probe: Probe) -> None:
@@ -421,7 +430,9 @@ async def act(probe: Probe, page: Page, hand: Hand, moves: list, control: str, v
     await asyncio.sleep(0)
 
     def timed():
-        t0, c0, l0 = time.perf_counter(), time.process_time(), time.clock_gettime(probe.loop_clock)
+        l0 = time.clock_gettime(probe.loop_clock)  # (read first: the process's window starts after it)
+        c0 = time.process_time()
+        t0 = time.perf_counter()
         move()
         return t0, c0, l0
 
@@ -576,9 +587,11 @@ class Floors:
         await asyncio.sleep(0)
 
         def press():
-            stamps = time.perf_counter(), time.process_time(), time.clock_gettime(self.loop_clock)
+            l0 = time.clock_gettime(self.loop_clock)  # (in the order an action's are read)
+            c0 = time.process_time()
+            t0 = time.perf_counter()
             self.pin.drive_low()
-            return stamps
+            return t0, c0, l0
 
         out, done = self.hand.start(press)
         t1, c1, l1 = await edge

@@ -86,6 +86,16 @@ def put(frame: list[Colour], config: Any, role: str, pixels: list[Colour]) -> No
     frame[first:first + n] = pixels[:n]
 
 
+def put_count(frame: list[Colour], config: Any, role: str, lit: int, colour: Colour) -> tuple[int, int]:
+    """A count shown on a role's pixels: the first `lit` of them in `colour`, the rest off
+    (count_pixels put, in one call: every press's light draws three); the role's (first,
+    count) on the strip, (0, 0) for a role it has not."""
+    first, count = config.segments.get(role, NO_PIXELS)
+    lit = min(max(lit, 0), count)
+    frame[first:first + count] = [colour] * lit + [OFF] * (count - lit)
+    return first, count
+
+
 def put_buttons(frame: list[Colour], config: Any, lights: Mapping[str, Colour]) -> None:
     """Write each button's light (control id -> colour) where the config chains its LED
     (a button the strip has no LED for: nothing; one not named stays as it is, off)."""

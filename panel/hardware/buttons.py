@@ -28,6 +28,8 @@ class ContactInput(Closeable):
 
         self.control = control
         self.positions = positions
+        # What it reports, open and closed (read by index: every press's path asks it).
+        self._values: tuple = positions if positions is not None else (False, True)
         self._hub = hub
         # gpiozero wants active_state only for a floating input.
         kw = {"active_state": bool(active_high)} if pull_up is None else {}
@@ -57,12 +59,10 @@ class ContactInput(Closeable):
             self._emit(state, te)
 
     def _emit(self, closed: bool, t: float) -> None:
-        self._hub.emit(InputEvent(self.control, self.value_of(closed), t))
+        self._hub.emit(InputEvent(self.control, self._values[closed], t))
 
     def value_of(self, closed: bool) -> bool | str:
-        if self.positions is None:
-            return closed
-        return self.positions[1] if closed else self.positions[0]
+        return self._values[closed]
 
     @property
     def value(self) -> bool | str:

@@ -50,7 +50,7 @@ class Debouncer:
 
     def edge(self, closed: bool, t: float) -> list[tuple[bool, float]]:
         """One raw level change at time t; returns the debounced changes it causes, in order."""
-        out = self.poll(t)
+        out = self.poll(t) if self._pending is not None else []  # (nearly always nothing pending: no call)
         if closed:
             self._pending = None              # chatter or a quick re-press: the release never was
             if not self.state:

@@ -32,6 +32,20 @@ def show_for(snapshot: dict[str, Any]) -> Show:
     return game_of(snapshot).show
 
 
+class _Shows(dict):
+    """show_for of the snapshots that name their game (every engine's does), kept per name:
+    every press's light asks it, and a lookup costs none of the registry's three calls."""
+
+    def __missing__(self, game: str) -> Show:
+        show = self[game] = show_for({"game": game})
+        return show
+
+    def of(self, snapshot: dict[str, Any]) -> Show:
+        """The show of the game `snapshot` is of (show_for's answer)."""
+        game = snapshot.get("game")
+        return self[game] if game is not None else show_for(snapshot)
+
+
 class Effects(Closeable):
     def __init__(self, strip: PixelStrip | None, config: NeoPixelConfig | None, buzzer: BuzzerPlayer | None = None,
                  *, frame_interval: float = 0.05):
@@ -42,6 +56,7 @@ class Effects(Closeable):
         self.buzzer = buzzer
         self.frame_interval = frame_interval
         self.cues: list[Cue] = []
+        self._shows = _Shows()
         # (time, tune) of the last sounds started: bounded, the service runs all day
         self.sounds: deque[tuple[float, str]] = deque(maxlen=SOUNDS_KEPT)
         self._last_frame: tuple | None = None
@@ -54,7 +69,7 @@ class Effects(Closeable):
 
     def apply(self, events: Iterable[GameEvent], snapshot: dict[str, Any], now: float) -> None:
         """Take the engine's events of one step, then bring the outputs up to date."""
-        show = show_for(snapshot)
+        show = self._shows.of(snapshot)
         for ev in events:
             sound, who = show.SOUNDS.get(ev.type, (None, None))
             if sound is None:
@@ -75,7 +90,7 @@ class Effects(Closeable):
             self._tunes.append((sound, t))
 
     def update(self, snapshot: dict[str, Any], now: float) -> None:
-        self._update(show_for(snapshot), snapshot, now)
+        self._update(self._shows.of(snapshot), snapshot, now)
 
     def _update(self, show: Show, snapshot: dict[str, Any], now: float) -> None:
         phase = snapshot.get("phase")

@@ -225,9 +225,12 @@ class Cockpit:
     def full_snapshot(self) -> dict[str, Any] | None:
         return self.match.snapshot(self.now()) if self.match is not None else None
 
-    def lights_snapshot(self) -> dict[str, Any] | None:
-        """What the effects draw from (the game's `lights`, else its whole snapshot)."""
-        return lights_of(self.match, self.now()) if self.match is not None else None
+    def lights_snapshot(self, now: float | None = None) -> dict[str, Any] | None:
+        """What the effects draw from at match time `now` (default: now): the game's
+        `lights`, else its whole snapshot."""
+        if self.match is None:
+            return None
+        return lights_of(self.match, self.now() if now is None else now)
 
     # ------------------------------------------------------------------ the parts' own, as the callers know them
     # What the pages see, in their language (presentation.py): GET /api/state (the snapshot
@@ -291,7 +294,10 @@ class Cockpit:
     def _take(self, item: Any) -> None:
         """One item of the queue (an input, an action, a call), as it comes."""
         try:
-            self._process(item)
+            if type(item) is InputEvent:  # (nearly every item: a press, taken with no call between)
+                self._input(item)
+            else:
+                self._process(item)
         except Refused:
             pass  # a panel press the store could not take: said once, on the pages and in the log
         except Exception:  # never let one bad input stop the cockpit

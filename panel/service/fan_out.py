@@ -47,7 +47,7 @@ class FanOut:
         # The panel's lights and sounds first: they are the answer to the press, drawn from
         # the part of the state they need; the pages' whole state is made after them.
         if o.effects:
-            lights = o.lights_snapshot() or IDLE
+            lights = o.lights_snapshot(now) or IDLE
             for effect in o.effects:
                 try:
                     effect.on_events(events, lights, now)
@@ -82,7 +82,7 @@ class FanOut:
         for effect in self.owner.effects:
             d = getattr(effect, "deadline", None)
             if d is not None and d <= now + SLACK:
-                lights = lights or self.owner.lights_snapshot() or IDLE
+                lights = lights or self.owner.lights_snapshot(now) or IDLE
                 try:
                     effect.update(lights, max(now, d))
                 except Exception:

@@ -21,7 +21,8 @@ from typing import Any
 
 from panel.core.colour import Colour
 from panel.games import lights
-from panel.games.lights import AMBER, GREEN, OFF, RED, WHITE, blink, count_pixels, drain, put, put_buttons, scale
+from panel.games.lights import (AMBER, GREEN, NO_PIXELS, OFF, RED, WHITE, blink, drain, put, put_buttons,
+                                put_count, scale)
 
 TEAM_COLOURS: tuple[Colour, ...] = ((0, 80, 255), (255, 0, 40), (0, 220, 60), (255, 200, 0),
                                     (160, 0, 255), (0, 220, 220))
@@ -73,7 +74,13 @@ def calling(snapshot: dict[str, Any]) -> tuple[str, float] | None:
 
 def team_colour(snapshot: dict[str, Any], team: str | None = None) -> Colour:
     team = snapshot.get("team") if team is None else team
-    names = [t["name"] for t in snapshot.get("teams", [])] or list(snapshot.get("scores", {}))
+    teams = snapshot.get("teams")
+    if teams:  # (walked, not listed: the ring of every press's light asks it)
+        for i, t in enumerate(teams):
+            if t["name"] == team:
+                return TEAM_COLOURS[i % len(TEAM_COLOURS)]
+        return TEAM_COLOURS[0]
+    names = list(snapshot.get("scores", {}))
     i = names.index(team) if team in names else 0
     return TEAM_COLOURS[i % len(TEAM_COLOURS)]
 
@@ -114,7 +121,8 @@ def render(snapshot: dict[str, Any], now: float, config: Any, cues: list[Cue] = 
     frame: list[Colour] = [OFF] * config.count
     in_turn = snapshot.get("phase") in ("in_turn", "paused")
 
-    put(frame, config, "timer", timer_ring(snapshot, now, len(config.pixels("timer")), cues))
+    ring = config.segments.get("timer", NO_PIXELS)[1]
+    put(frame, config, "timer", timer_ring(snapshot, now, ring, cues))
     mistake = card = None  # the newest cue of each kind that shows now
     if in_turn:
         for c in reversed(cues):
@@ -122,17 +130,13 @@ def render(snapshot: dict[str, Any], now: float, config: Any, cues: list[Cue] = 
                 mistake = c
             elif c.kind == "card" and card is None and c.active(now):
                 card = c
-        held = snapshot.get("counters_held", 0)
-        put(frame, config, "counters", count_pixels(len(config.pixels("counters")), held, AMBER))
-        mistakes = count_pixels(len(config.pixels("mistakes")), snapshot.get("mistakes", 0), RED)
-        if mistake is not None and not blink(now, mistake.start, 4):
-            mistakes = [OFF] * len(mistakes)
-        put(frame, config, "mistakes", mistakes)
+        put_count(frame, config, "counters", snapshot.get("counters_held", 0), AMBER)
+        shown = 0 if mistake is not None and not blink(now, mistake.start, 4) else snapshot.get("mistakes", 0)
+        put_count(frame, config, "mistakes", shown, RED)
         done = snapshot.get("completed", 0)
-        progress = count_pixels(len(config.pixels("progress")), done, GREEN)
-        if card is not None and 0 < done <= len(progress):
-            progress[done - 1] = WHITE
-        put(frame, config, "progress", progress)
+        first, count = put_count(frame, config, "progress", done, GREEN)
+        if card is not None and 0 < done <= count:
+            frame[first + done - 1] = WHITE
 
     # The few lit buttons (the others stay off): no walk over every button of a large panel.
     allowed = snapshot.get("actions") or {}  # the engine's answer: lit when pressing it does something

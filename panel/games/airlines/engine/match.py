@@ -489,7 +489,7 @@ class Match:
             turn = self._turn
             view = self._lights = {
                 "game": "airlines",
-                "phase": self.phase.value,
+                "phase": self.phase._value_,  # (Enum's own field: `.value` is two calls, in every press's light)
                 "team": self.current_team,
                 "turn_seconds": self.settings.turn_seconds,
                 "counters_held": turn.held if turn else 0,
