@@ -187,18 +187,22 @@ def instrument(cockpit: Cockpit, io: HardwareIO, probe: Probe) -> None:
         return seq
 
     cockpit.store.append = logged
-    apply = cockpit_module.apply
+    # The engine's call on the press path: judge(match, event) (the log's entry and the
+    # engine's input are one); a cockpit from before it had one: apply(match, entry).
+    name = "judge" if hasattr(cockpit_module, "judge") else "apply"
+    engine_call = getattr(cockpit_module, name)
 
-    def judged(match, entry):
-        mine = entry.kind == "input" and probe.mine(entry.data.get("control"), entry.data.get("value"))
+    def judged(match, item):
+        mine = (probe.mine(getattr(item, "control", None), getattr(item, "value", None)) if name == "judge" else
+                item.kind == "input" and probe.mine(item.data.get("control"), item.data.get("value")))
         if mine:
             probe.mark("engine start")
-        events = apply(match, entry)
+        events = engine_call(match, item)
         if mine:
             probe.mark("engine end")
         return events
 
-    cockpit_module.apply = judged
+    setattr(cockpit_module, name, judged)
     on_events = io.on_events
 
     def effects(events, snapshot, now):

@@ -16,7 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-@dataclass(frozen=True)
+# slots: every press makes one (the press path's first object; made and read in every
+# light); a slotted frozen dataclass is made in about half the time of a plain one.
+@dataclass(frozen=True, slots=True)
 class InputEvent:
     """A control changed: a button (value True = pressed, False = released) or a token
     (value = the position name it now stands at). `t` is seconds on the caller's
@@ -57,7 +59,7 @@ def declare_event_types(types: dict[str, str]) -> dict[str, str]:
     return types
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GameEvent:
     """Something the engine decided: one of its game's `EVENT_TYPES`. `details` is JSON-ready."""
 

@@ -14,7 +14,7 @@ every result, the MQTT payloads and the pages. "mode" keeps its Penguin Airlines
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, runtime_checkable
+from typing import Any, Callable, Mapping, Protocol, runtime_checkable
 
 from panel.core.errors import Problem
 from panel.core.events import Action, GameEvent, InputEvent
@@ -30,7 +30,7 @@ class Engine(Protocol):
 
     An engine may also offer `lights(now)`: the part of `snapshot` its game's show draws
     from, made on its own so that the panel's light (the press's answer) is drawn before the
-    pages' whole state is made; `lights_of` asks it, or the whole snapshot where it has none."""
+    pages' whole state is made; `lights_source` asks it, or the whole snapshot where it has none."""
 
     layout: Layout | None
     positions: dict[str, str]
@@ -58,10 +58,11 @@ class Engine(Protocol):
         """The whole visible state, JSON-ready, with `game` (the game's id) and `phase`."""
 
 
-def lights_of(engine: Engine, now: float) -> dict[str, Any]:
-    """What `engine`'s show draws from now: its `lights(now)`, or its whole snapshot."""
+def lights_source(engine: Engine) -> Callable[[float], dict[str, Any]]:
+    """What `engine`'s show draws from, as a call of the time: its `lights`, or its whole
+    `snapshot` where it has none (asked once per match: every press's light calls it)."""
     lights = getattr(engine, "lights", None)
-    return lights(now) if lights is not None else engine.snapshot(now)
+    return lights if lights is not None else engine.snapshot
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,21 @@ def entry_event(kind: str, t: float, data: dict[str, Any]) -> InputEvent | Actio
     return None
 
 
+def entry_of(event: InputEvent | Action) -> tuple[str, dict[str, Any]]:
+    """The log entry's kind and data an engine input is kept as (`entry_event` reads it
+    back as the same input)."""
+    if type(event) is InputEvent:
+        return "input", {"control": event.control, "value": event.value}
+    return "action", {"name": event.name, "params": event.params}
+
+
+def judge(engine: Engine, event: InputEvent | Action) -> list[GameEvent]:
+    """An input just logged as `entry_of(event)`, judged: what `apply` does with that entry,
+    without reading the input back from it (the service's press path: the log's entry and
+    the engine's input are one, `entry_event(*entry_of(event))` equals `event`)."""
+    return engine.handle(event)
+
+
 def apply(engine: Engine, kind: str, t: float, data: dict[str, Any]) -> list[GameEvent]:
     """One logged entry (already judged when it was logged: the log is the truth)."""
     event = entry_event(kind, t, data)

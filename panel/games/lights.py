@@ -86,14 +86,15 @@ def put(frame: list[Colour], config: Any, role: str, pixels: list[Colour]) -> No
     frame[first:first + n] = pixels[:n]
 
 
-def put_count(frame: list[Colour], config: Any, role: str, lit: int, colour: Colour) -> tuple[int, int]:
-    """A count shown on a role's pixels: the first `lit` of them in `colour`, the rest off
-    (count_pixels put, in one call: every press's light draws three); the role's (first,
-    count) on the strip, (0, 0) for a role it has not."""
-    first, count = config.segments.get(role, NO_PIXELS)
-    lit = min(max(lit, 0), count)
-    frame[first:first + count] = [colour] * lit + [OFF] * (count - lit)
-    return first, count
+def put_counts(frame: list[Colour], config: Any, *counts: tuple[str, int, Colour]) -> None:
+    """Counts shown on their roles' pixels, each (role, lit, colour): the first `lit` of the
+    role's pixels in `colour`, the rest off (a role the strip has not: nothing); the three
+    counts of every press's light in one call."""
+    segments = config.segments
+    for role, lit, colour in counts:
+        first, count = segments.get(role, NO_PIXELS)
+        lit = min(max(lit, 0), count)
+        frame[first:first + count] = [colour] * lit + [OFF] * (count - lit)
 
 
 def put_buttons(frame: list[Colour], config: Any, lights: Mapping[str, Colour]) -> None:

@@ -39,15 +39,15 @@ from panel.core.events import Action, GameEvent, InputEvent
 from panel.core.i18n import SOURCE, Text
 from panel.core.layout import Layout
 from panel.core.statuses import STATUS_WHEN_OVER
-from panel.games.base import Build, Engine, lights_of
+from panel.games.base import Build, Engine, lights_source
 from panel.games.registry import DEFAULT, game_of, own_settings
 from panel.service import collections_off_press, game_master, inputs, restore as restoring, walk_up
 from panel.service.fan_out import FanOut
 from panel.service.join_codes import IDLE_SECONDS, JoinCodes, code_ok
 from panel.core.layout_file import whole_panel
-from panel.service.ports import Entry, MatchLog as Store, MatchRecord
+from panel.service.ports import MatchLog as Store, MatchRecord
 from panel.service.presentation import SERVICE_FIELDS, Presentation, public_event  # noqa: F401 (their old home)
-from panel.service.replay import apply
+from panel.games.feed import entry_of, judge
 from panel.service.saving import RETRY_FIRST, RETRY_MOST, Saving  # noqa: F401 (their old home)
 
 log = logging.getLogger("penguin-panel")
@@ -81,7 +81,7 @@ class Inbox(asyncio.Queue):
             self._take()
 
     def put_nowait(self, item: Any) -> None:
-        if self._taker is not None and not self._taking and self.empty():
+        if self._taker is not None and not self._taking and not self._queue:  # (empty(), without its call)
             self._take(item)  # (nearly always: a press with nothing before it, taken without the queue)
             return
         super().put_nowait(item)
@@ -117,6 +117,7 @@ class Cockpit:
         self.layout_path = layout_path
         self.sim = sim
         self.sources = list(sources)
+        self._links = inputs.links(self.sources)  # the ones a turn may wait for (link_pause)
         self.effects = list(effects)
         # The defaults of new matches (the settings file's table of the default game and what
         # the game master saves on /admin) and each other game's from its own table: what a
@@ -131,6 +132,8 @@ class Cockpit:
         self.queue: Inbox = Inbox()
         self.record: MatchRecord | None = None
         self.match: Engine | None = None
+        # The match's lights at a match time (its show's view: `lights_snapshot`), once a match is on.
+        self.lights_at: Callable[[float], dict[str, Any]] | None = None
         self._offset = 0.0  # monotonic clock minus match time
         self._t = 0.0  # the latest match time given to the engine
         # The panel's token positions now, whether or not a match runs: a new match starts
@@ -192,6 +195,7 @@ class Cockpit:
     def begin(self, match: Engine, *, at: float) -> None:
         """`match` on the cockpit, its time going on from `at` (0 for a new one)."""
         self.match = match
+        self.lights_at = lights_source(match)
         self._offset = self.clock() - at
         self._t = at
         self.fan_out.forget_card()
@@ -230,7 +234,7 @@ class Cockpit:
         `lights`, else its whole snapshot."""
         if self.match is None:
             return None
-        return lights_of(self.match, self.now() if now is None else now)
+        return self.lights_at(self.now() if now is None else now)
 
     # ------------------------------------------------------------------ the parts' own, as the callers know them
     # What the pages see, in their language (presentation.py): GET /api/state (the snapshot
@@ -392,7 +396,8 @@ class Cockpit:
 
     def _input(self, event: InputEvent) -> bool:
         """One control changed: logged and judged when a match is played. True when logged."""
-        active = self.active
+        record = self.record  # (`active`, written out: every press asks it)
+        active = self.match is not None and record is not None and record.status == "active"
         if isinstance(event.value, str) and event.control in self.any_layout().tokens:
             self.positions[event.control] = event.value
         walked_up = False
@@ -403,8 +408,12 @@ class Cockpit:
             self._publish([])
             return False
         match = self.match
-        stamped = InputEvent(event.control, event.value, self.stamp(event.t))
-        self.advance(stamped.t)  # a deadline due first, logged: the press is judged at its moment, as replayed
+        t = event.t - self._offset  # (stamp(), written out: every press comes this way)
+        if t < self._t:
+            t = self._t
+        self._t = t
+        stamped = InputEvent(event.control, event.value, t)
+        self.advance(t)  # a deadline due first, logged: the press is judged at its moment, as replayed
         asked = match.asks(stamped)
         why = match.refusal(asked) if asked is not None else None
         try:
@@ -421,24 +430,23 @@ class Cockpit:
     def log_and_handle(self, event: InputEvent | Action) -> list[GameEvent]:
         """`event` logged, then judged, then told (the owner only)."""
         events = self._log_and_apply(event)
-        pause = inputs.link_pause(self.sources, self.match, event.t)
+        pause = inputs.link_pause(self._links, self.match, event.t) if self._links else None
         if pause is not None:  # published together with the start: no page sees the turn run
             try:
                 events += self._log_and_apply(pause)
             except Refused:  # the store cannot write: said on the pages; the turn goes on unlogged
                 pass
-        self._status_from_match()
+        if self.match.finished:
+            self._status_from_match()
         self._publish(events)
         return events
 
     def _log_and_apply(self, event: InputEvent | Action) -> list[GameEvent]:
-        if isinstance(event, InputEvent):
-            entry = Entry(0, event.t, "input", {"control": event.control, "value": event.value})
-        else:
-            entry = Entry(0, event.t, "action", {"name": event.name, "params": event.params})
-        self.saving.append(self.record.id, entry.t, entry.kind, entry.data)  # in the log first; Refused when it cannot
-        self._t = max(self._t, event.t)
-        return list(apply(self.match, entry))
+        kind, data = entry_of(event)
+        self.saving.append(self.record.id, event.t, kind, data)  # in the log first; Refused when it cannot
+        if event.t > self._t:
+            self._t = event.t
+        return judge(self.match, event)
 
     def _status_from_match(self) -> None:
         """A match the engine has ended is stored as over, the way it ended."""

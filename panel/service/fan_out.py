@@ -47,7 +47,7 @@ class FanOut:
         # The panel's lights and sounds first: they are the answer to the press, drawn from
         # the part of the state they need; the pages' whole state is made after them.
         if o.effects:
-            lights = o.lights_snapshot(now) or IDLE
+            lights = IDLE if o.match is None else o.lights_at(now)  # (lights_snapshot(now), without its call)
             for effect in o.effects:
                 try:
                     effect.on_events(events, lights, now)

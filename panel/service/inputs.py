@@ -51,6 +51,12 @@ def close_all(sources: Iterable[Any]) -> None:
             log.exception("closing an input source failed")
 
 
+def links(sources: Iterable[Any]) -> list[Any]:
+    """The sources that can lose their panel (a co-processor's link: its `connected` event);
+    none on a build wired to the Pi's pins alone, where no press asks `link_pause`."""
+    return [s for s in sources if isinstance(getattr(s, "connected", None), asyncio.Event)]
+
+
 def unheard(sources: Iterable[Any]) -> bool:
     """A source that can lose its panel (the co-processor's link) does not hear it now."""
     for source in sources:  # (asked after every input: no generator made for it)

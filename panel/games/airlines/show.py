@@ -22,7 +22,7 @@ from typing import Any
 from panel.core.colour import Colour
 from panel.games import lights
 from panel.games.lights import (AMBER, GREEN, NO_PIXELS, OFF, RED, WHITE, blink, drain, put, put_buttons,
-                                put_count, scale)
+                                put_counts, scale)
 
 TEAM_COLOURS: tuple[Colour, ...] = ((0, 80, 255), (255, 0, 40), (0, 220, 60), (255, 200, 0),
                                     (160, 0, 255), (0, 220, 220))
@@ -124,17 +124,19 @@ def render(snapshot: dict[str, Any], now: float, config: Any, cues: list[Cue] = 
     ring = config.segments.get("timer", NO_PIXELS)[1]
     put(frame, config, "timer", timer_ring(snapshot, now, ring, cues))
     mistake = card = None  # the newest cue of each kind that shows now
+    mistake_on = True
     if in_turn:
         for c in reversed(cues):
             if c.kind == "mistake" and mistake is None and c.active(now):
                 mistake = c
             elif c.kind == "card" and card is None and c.active(now):
                 card = c
-        put_count(frame, config, "counters", snapshot.get("counters_held", 0), AMBER)
-        shown = 0 if mistake is not None and not blink(now, mistake.start, 4) else snapshot.get("mistakes", 0)
-        put_count(frame, config, "mistakes", shown, RED)
+        # the mistake cue blinks the mistakes' pixels and the stuck control's light together
+        mistake_on = mistake is None or blink(now, mistake.start, 4)
         done = snapshot.get("completed", 0)
-        first, count = put_count(frame, config, "progress", done, GREEN)
+        put_counts(frame, config, ("counters", snapshot.get("counters_held", 0), AMBER),
+                   ("mistakes", snapshot.get("mistakes", 0) if mistake_on else 0, RED), ("progress", done, GREEN))
+        first, count = config.segments.get("progress", NO_PIXELS)
         if card is not None and 0 < done <= count:
             frame[first + done - 1] = WHITE
 
@@ -144,6 +146,6 @@ def render(snapshot: dict[str, Any], now: float, config: Any, cues: list[Cue] = 
            "cockpit.flip": AMBER if "flip" in allowed else OFF}
     stuck = snapshot.get("stuck") if in_turn else None
     if stuck is not None:
-        lit[stuck] = RED if mistake is None or blink(now, mistake.start, 4) else OFF
+        lit[stuck] = RED if mistake_on else OFF
     put_buttons(frame, config, lit)
     return frame
