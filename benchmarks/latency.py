@@ -38,7 +38,10 @@ The crew's hand is a thread of its own that makes each move and nothing else (gp
 calls back on the thread that drives a MockPin, as lgpio's thread does on a Pi), so the
 window measured holds none of the benchmark's own hand-overs (no executor's future, no
 second wake of the loop). CPU time per action is the process's (every thread's) and the
-owner loop's alone; the bare device's floor has its CPU time too.
+owner loop's alone; the bare device's floor has its CPU time too. Actions are staged and
+plain in turn (Probe): a staged one gives the stages up to the LED and the loop's CPU
+split between the engine, the effects and the pages; a plain one, with only the wrappers
+its window's ends need and no clock read between them, gives the CPU of the whole press.
 
 Floors, interleaved with the actions (each one after an idle gap of its own, so the machine
 and the caches are in the same state as for the action): a bare gpiozero input device
@@ -102,9 +105,10 @@ except ImportError:
     keep_start_out_of_collections = None
 
 STAGES = ("edge -> queue", "log write", "engine", "edge -> LED", "socket message", "whole")
-# The marks (Probe.mark) the CPU figures (CPU_STAGES) are taken between: the process's, the owner loop's.
+# The marks (Probe.mark) the CPU figures (CPU_STAGES) are taken between: a plain action's whole
+# window (the process's and the owner loop's clocks, at its ends alone), a staged action's loop split.
 PROCESS_CPU_AT = ("LED", "told")
-LOOP_CPU_AT = ("engine start", "engine end", "effects start", "effects end", "LED", "told")
+LOOP_CPU_AT = ("engine start", "engine end", "effects start", "effects end", "told")
 CPU_STAGES = ("edge -> LED", "told", "loop: edge -> LED", "loop: told", "loop: engine", "loop: effects", "loop: pages")
 WALK_UP = "START that sets a new match up"  # (the match over: the walk-up, walk_up.py)
 KINDS = ("START between turns", WALK_UP, "card button", "mistake", "token move")
@@ -118,11 +122,19 @@ TEAMS = [{"name": "A", "players": ["a", "b"]}, {"name": "B", "players": ["c", "d
 
 class Probe:
     """Timestamps of the action in flight, taken by thin wrappers around the production
-    calls (the queue's put, Store.append, replay.apply, the effects, the page's send)."""
+    calls (the queue's put, Store.append, the engine's call, the effects, the page's send).
+
+    Two kinds of action, one after the other: a *staged* one has every wrapper and reads the
+    CPU clocks at each stage (the engine's and the effects' own CPU); a *plain* one has only
+    the wrappers its window's ends need (the press taken, the frame out, the pages told) and
+    reads the CPU clocks at the ends alone. A CPU clock read is a system call (about 1 us
+    warm, several cold) and each wrapper a Python call or three: the CPU of a whole press is
+    taken from the plain ones, so that none of the probe's own work in the middle is in it."""
 
     def __init__(self):
         self.control: str | None = None
         self.value = None
+        self.staged = True
         self.marks: dict[str, float] = {}
         self.cpu: dict[str, float] = {}  # the process's CPU time (every thread's) at each mark
         self.loop_cpu: dict[str, float] = {}  # the owner loop's thread's CPU time at each mark
@@ -130,14 +142,24 @@ class Probe:
         self.sent: list[float] = []      # perf_counter of every message the page was sent
         self.want: int | None = None     # index of the state message of the action in flight
         self.ready = asyncio.Event()     # set once that message is sent
+        self.restage = lambda staged: None  # (instrument's: the wrappers of the kind of action)
 
-    def start(self, control: str | None, value=None) -> None:
+    def start(self, control: str | None, value=None, *, staged: bool = True) -> None:
+        """The action in flight (None: none; the wrappers stay as they are)."""
+        if control is not None and staged != self.staged:
+            self.restage(staged)
+            self.staged = staged
         self.control, self.value, self.marks, self.cpu, self.loop_cpu, self.want = control, value, {}, {}, {}, None
         self.ready.clear()
 
+    @property
+    def judged(self) -> str:
+        """The mark that says the action in flight has reached the engine (what comes after is its answer)."""
+        return "engine end" if self.staged else "taken"
+
     def sending(self, message: dict) -> None:
         self.sent.append(time.perf_counter())
-        if self.want is None and "engine end" in self.marks and message.get("type") == "state":
+        if self.want is None and self.judged in self.marks and message.get("type") == "state":
             self.want = len(self.sent) - 1
             self.ready.set()
 
@@ -153,11 +175,13 @@ class Probe:
             self.marks[name] = time.perf_counter()
             if name in PROCESS_CPU_AT:
                 self.cpu[name] = time.process_time()
-            if name in LOOP_CPU_AT:
+            if name in (LOOP_CPU_AT if self.staged else PROCESS_CPU_AT):
                 self.loop_cpu[name] = time.clock_gettime(self.loop_clock)
 
 
 def instrument(cockpit: Cockpit, io: HardwareIO, probe: Probe) -> None:
+    """The probe's wrappers on the production calls: all of them for a staged action, the
+    window's ends' alone for a plain one (`probe.restage`)."""
     probe.loop_clock = time.pthread_getcpuclockid(threading.get_ident())  # (called on the loop thread)
     publish = cockpit._publish
 
@@ -174,7 +198,6 @@ def instrument(cockpit: Cockpit, io: HardwareIO, probe: Probe) -> None:
             probe.mark("queued")
         put(item)
 
-    cockpit.queue.put_nowait = queued
     append = cockpit.store.append
 
     def logged(match_id, t, kind, data, **how):
@@ -186,7 +209,6 @@ def instrument(cockpit: Cockpit, io: HardwareIO, probe: Probe) -> None:
             probe.mark("log end")
         return seq
 
-    cockpit.store.append = logged
     # The engine's call on the press path: judge(match, event) (the log's entry and the
     # engine's input are one); a cockpit from before it had one: apply(match, entry).
     name = "judge" if hasattr(cockpit_module, "judge") else "apply"
@@ -202,16 +224,28 @@ def instrument(cockpit: Cockpit, io: HardwareIO, probe: Probe) -> None:
             probe.mark("engine end")
         return events
 
-    setattr(cockpit_module, name, judged)
+    take = cockpit._input
+
+    def taken(event):  # (a plain action's one mark before its light: no clock read)
+        if event.value == probe.value and event.control == probe.control:
+            probe.marks["taken"] = 0.0
+        return take(event)
+
     on_events = io.on_events
 
     def effects(events, snapshot, now):
-        if "engine end" in probe.marks:
-            probe.mark("effects start")
+        if probe.staged:
+            if "engine end" in probe.marks:
+                probe.mark("effects start")
+            on_events(events, snapshot, now)
+            if "engine end" in probe.marks:
+                probe.mark("LED")  # (when no frame was written: the effects found nothing to change)
+                probe.mark("effects end")
+            return
         on_events(events, snapshot, now)
-        if "engine end" in probe.marks:
-            probe.mark("LED")  # (when no frame was written: the effects found nothing to change)
-            probe.mark("effects end")
+        if "taken" in probe.marks:
+            probe.mark("LED")
+            probe.marks["effects end"] = 0.0
 
     io.on_events = effects
     strip = io.strip
@@ -219,7 +253,7 @@ def instrument(cockpit: Cockpit, io: HardwareIO, probe: Probe) -> None:
 
     def written(frame):  # the LED frame out: the answer a crew sees
         write(frame)
-        if "effects start" in probe.marks:
+        if ("effects start" if probe.staged else "taken") in probe.marks:
             probe.mark("LED")
 
     strip.write = written
@@ -230,6 +264,20 @@ def instrument(cockpit: Cockpit, io: HardwareIO, probe: Probe) -> None:
         send(peer, message)
 
     app_module.Peer.send = sent
+
+    def restage(staged: bool) -> None:
+        if staged:
+            cockpit.queue.put_nowait, cockpit.store.append = queued, logged
+            setattr(cockpit_module, name, judged)
+            cockpit.__dict__.pop("_input", None)
+        else:  # the class's own calls again, the module's own engine call
+            cockpit.queue.__dict__.pop("put_nowait", None)
+            cockpit.store.__dict__.pop("append", None)
+            setattr(cockpit_module, name, engine_call)
+            cockpit._input = taken
+
+    probe.restage = restage
+    restage(True)
 
 
 class Page:
@@ -424,9 +472,12 @@ async def rig(tmp: Path, map_path: Path, emu: PicoKeys | None):
     return hmap, pins, cockpit, probe, page, close
 
 
-async def act(probe: Probe, page: Page, hand: Hand, moves: list, control: str, value) -> dict[str, float]:
-    """One action: its moves (the last one is the edge measured), its stages."""
-    probe.start(control, value)
+async def act(probe: Probe, page: Page, hand: Hand, moves: list, control: str, value, *,
+              staged: bool) -> tuple[dict[str, float], dict[str, float]]:
+    """One action: its moves (the last one is the edge measured), its stages (a plain
+    action: the light's and the page's alone) and its CPU (a plain action: its whole
+    window's; a staged one: the loop's split between the engine, the effects, the pages)."""
+    probe.start(control, value, staged=staged)
     for path, move in moves[:-1]:
         await hand.do(move) if path == "pi" else move()
     path, move = moves[-1]
@@ -450,16 +501,18 @@ async def act(probe: Probe, page: Page, hand: Hand, moves: list, control: str, v
         await asyncio.wait_for(ready, 10)
     received = await page.wait_for(probe.want)
     m, c, lc, w = probe.marks, probe.cpu, probe.loop_cpu, probe.want
-    sample = {"edge -> queue": m["queued"] - t0, "log write": m["log end"] - m["log start"],
-              "engine": m["engine end"] - m["engine start"], "edge -> LED": m["LED"] - t0,
-              "socket message": received - probe.sent[w], "whole": received - t0}
-    # CPU: the process's (every thread: the hand's, gpiozero's, the link's reader, the loop) and
-    # the owner loop's alone, up to the LED frame and up to the pages told (the page's own
-    # reading, another device's work, is not counted)
-    cpu = {"edge -> LED": c["LED"] - c0, "told": c["told"] - c0,
-           "loop: edge -> LED": lc["LED"] - l0, "loop: told": lc["told"] - l0,
-           "loop: engine": lc["engine end"] - lc["engine start"], "loop: effects": lc["effects end"] - lc["effects start"],
-           "loop: pages": lc["told"] - lc["effects end"]}
+    sample = {"edge -> LED": m["LED"] - t0, "socket message": received - probe.sent[w], "whole": received - t0}
+    if staged:
+        sample.update({"edge -> queue": m["queued"] - t0, "log write": m["log end"] - m["log start"],
+                       "engine": m["engine end"] - m["engine start"]})
+        cpu = {"loop: engine": lc["engine end"] - lc["engine start"],
+               "loop: effects": lc["effects end"] - lc["effects start"], "loop: pages": lc["told"] - lc["effects end"]}
+    else:
+        # CPU: the process's (every thread: the hand's, gpiozero's, the link's reader, the loop)
+        # and the owner loop's alone, up to the LED frame and up to the pages told (the page's
+        # own reading, another device's work, is not counted)
+        cpu = {"edge -> LED": c["LED"] - c0, "told": c["told"] - c0,
+               "loop: edge -> LED": lc["LED"] - l0, "loop: told": lc["told"] - l0}
     probe.start(None)
     return sample, cpu
 
@@ -474,6 +527,7 @@ async def measure(tmp: Path, map_path: Path, actions: int, emu: PicoKeys | None)
     samples = {k: {s: [] for s in STAGES} for k in (*KINDS, OPENING)}
     cpu = {k: {s: [] for s in CPU_STAGES} for k in (*KINDS, OPENING)}
     paths: dict[str, list[float]] = {"pi": [], "board": []}  # edge -> LED by the way the edge came in
+    staged = False
     try:
         await floors.start(max(page.sizes))
         while sum(len(v["whole"]) for v in samples.values()) < actions:
@@ -481,12 +535,13 @@ async def measure(tmp: Path, map_path: Path, actions: int, emu: PicoKeys | None)
             moves = hands.moves(control, value)
             was = (cockpit.match.positions if cockpit.active else cockpit.positions).get(control)
             await asyncio.sleep(rng.uniform(*GAP))  # the panel idle, as before a real press
-            sample, used = await act(probe, page, hand, moves, control, value)
+            staged = not staged  # (one of two: staged, plain, staged...)
+            sample, used = await act(probe, page, hand, moves, control, value, staged=staged)
             key = OPENING if hands.opens(control, value, was) else kind
-            for s in STAGES:
-                samples[key][s].append(sample[s])
-            for s in CPU_STAGES:
-                cpu[key][s].append(used[s])
+            for s, x in sample.items():
+                samples[key][s].append(x)
+            for s, x in used.items():
+                cpu[key][s].append(x)
             if key != OPENING:
                 paths[moves[-1][0]].append(sample["edge -> LED"])
             if value is True:  # let go of the button: its release goes the same way, not measured
@@ -651,7 +706,7 @@ def report(build: str, got: dict, board_floor: list[float] | None) -> list[str]:
         out.append("      CPU per action, mean: " + ", ".join(f"{s} {ms(mean(used[s])).strip()}" for s in CPU_STAGES))
     judged = {s: got["cpu"]["card button"][s] + got["cpu"]["mistake"][s] for s in CPU_STAGES}
     if judged["told"]:
-        out.append(f"    CPU per judged press (card buttons and mistakes, {len(judged['told'])}), mean: the process "
+        out.append(f"    CPU per judged press (card buttons and mistakes, the {len(judged['told'])} plain ones), mean: the process "
                    f"(every thread) {ms(mean(judged['edge -> LED'])).strip()} to the LED frame, "
                    f"{ms(mean(judged['told'])).strip()} to the pages told; the owner loop alone "
                    f"{ms(mean(judged['loop: edge -> LED'])).strip()} and {ms(mean(judged['loop: told'])).strip()}; "

@@ -47,12 +47,13 @@ class ContactInput(Closeable):
     def _raw(self, pressed: bool) -> bool:
         return pressed != self._invert
 
-    # gpiozero's thread: read the clock now, decide on the loop.
+    # gpiozero's thread: read the clock now, decide on the loop (the contact's level for
+    # "activated" read from _invert, not through _raw: every press comes this way).
     def _on_pressed(self) -> None:
-        self._hub.call(self._edge, self._raw(True), self._hub.clock())
+        self._hub.call(self._edge, not self._invert, self._hub.clock())
 
     def _on_released(self) -> None:
-        self._hub.call(self._edge, self._raw(False), self._hub.clock())
+        self._hub.call(self._edge, self._invert, self._hub.clock())
 
     def _edge(self, closed: bool, t: float) -> None:
         for state, te in self._debouncer.edge(closed, t):

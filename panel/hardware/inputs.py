@@ -43,16 +43,13 @@ class InputHub:
         self._timer: asyncio.TimerHandle | None = None
         self._armed: float | None = None  # the deadline the timer is set for
 
-    def _on_loop_thread(self) -> bool:
-        # (asyncio's own test for "a loop runs on this thread", without the RuntimeError
-        # get_running_loop raises on gpiozero's thread at every edge)
-        return asyncio._get_running_loop() is self.loop
-
     def call(self, fn: Callable, *args) -> None:
         """Run fn(*args) on the loop's thread: at once when already there (a MockPin
         driven from a coroutine), else at the loop's next turn. Then the timer is moved if
         fn brought an earlier deadline (an edge starts a debounce window)."""
-        if self._on_loop_thread():
+        # (asyncio's own test for "a loop runs on this thread", without the RuntimeError
+        # get_running_loop raises on gpiozero's thread at every edge)
+        if asyncio._get_running_loop() is self.loop:
             self._call(fn, args)
         else:
             self.loop.call_soon_threadsafe(self._call, fn, args)

@@ -128,6 +128,11 @@ class _Turn:
         self.challenge: dict[str, Any] | None = None
 
 
+
+def _settle_order(item: tuple[str, float]) -> tuple[float, str]:
+    """The order tokens settle in when several are due: by time, then by id (deterministic)."""
+    return item[1], item[0]
+
 class Match:
     """A whole match: turns, rounds, scores, and the judge for the card in play.
 
@@ -259,7 +264,7 @@ class Match:
         self._view = self._lights = None  # the state is made again after any change
         out: list[GameEvent] = []
         while True:
-            due_token = min(self._settle_due.items(), key=lambda kv: (kv[1], kv[0]), default=None)
+            due_token = min(self._settle_due.items(), key=_settle_order) if self._settle_due else None
             timer = self._turn.deadline if self._turn and self.phase is Phase.IN_TURN else None
             if due_token is not None and due_token[1] <= now and (timer is None or due_token[1] <= timer):
                 # A token settling at the very moment the timer runs out counts for the crew (rule 5).
