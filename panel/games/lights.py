@@ -28,10 +28,11 @@ TUNES: dict[str, Steps] = {TICK: ((2093.0, 0.04),)}
 PRIORITY: dict[str, int] = {TICK: 0}  # the least: the tick never cuts another tune
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Cue:
     """A light that goes with a sound: `kind` started at `start`. Each game's show makes its
-    own kind of cue (a subclass) that knows how long each of its cues shows (SECONDS)."""
+    own kind of cue (a subclass, with `__slots__ = ()`: every press's light makes one and
+    reads it) that knows how long each of its cues shows (SECONDS)."""
 
     kind: str
     start: float

@@ -53,6 +53,7 @@ PRIORITY = {**lights.PRIORITY, "turn_start": 1, "card": 1, "mistake": 2, "challe
 class Cue(lights.Cue):
     """A Penguin Airlines cue: `team` is the team whose colour it shows."""
 
+    __slots__ = ()
     SECONDS = CUE_SECONDS
 
 

@@ -74,6 +74,7 @@ PRIORITY = {**lights.PRIORITY, "kaboom_pass": 1, "kaboom_recharge": 1, "kaboom_s
 class Cue(lights.Cue):
     """A Penguin Kaboom cue: `team` holds the player's colour it shows."""
 
+    __slots__ = ()
     SECONDS = CUE_SECONDS
 
 

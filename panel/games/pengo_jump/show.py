@@ -70,6 +70,7 @@ PRIORITY = {**lights.PRIORITY, "pengo_turn": 1, "pengo_draw": 1, "pengo_token_fe
 class Cue(lights.Cue):
     """A Pengo Jump cue: `team` holds the chunk's kind (a draw) or the sky's stage (sunset)."""
 
+    __slots__ = ()
     SECONDS = CUE_SECONDS
 
 

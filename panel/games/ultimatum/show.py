@@ -41,6 +41,7 @@ PRIORITY = {**lights.PRIORITY, "ultimatum_card": 1, "ultimatum_out": 1, "ultimat
 class Cue(lights.Cue):
     """A Penguin Ultimatum cue: `team` holds the player's colour it shows."""
 
+    __slots__ = ()
     SECONDS = CUE_SECONDS
 
 
