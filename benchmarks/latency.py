@@ -22,7 +22,7 @@ Stages, per action (a press, a token moved, START):
   log write        Store.append: the entry handed to the store's writer, once the light is out
                    (its commit follows, off the press path, within COMMIT_WITHIN or when someone
                    waits for it)
-  engine           the engine judging the entry (replay.apply -> Match.handle)
+  engine           the engine judging the input (feed.judge -> Match.handle; the one it was logged as)
   edge -> LED      the edge until the LED frame is out: the pixels written (or, when the press
                    changed nothing they show, the effects done deciding so): the panel's answer;
                    its sound starts right after
@@ -356,7 +356,10 @@ class Hands:
 class Hand:
     """The crew's hand: a thread of its own that makes one move at a time and does nothing
     else, so that between the move and the cockpit's answer the process runs only what a
-    Pi runs (gpiozero's callback on the thread that changed the pin, the loop's work)."""
+    Pi runs (gpiozero's callback on the thread that changed the pin, the loop's work). Once
+    a move is made the hand only puts its result in a list (no event set, no lock taken:
+    that work of the benchmark's own would fall inside the window measured); the loop looks
+    for it once the answer is in."""
 
     def __init__(self):
         self._jobs: queue.SimpleQueue = queue.SimpleQueue()
@@ -365,22 +368,25 @@ class Hand:
 
     def _run(self) -> None:
         while (job := self._jobs.get()) is not None:
-            fn, out, done = job
+            fn, out = job
             out.append(fn())
-            done.set()
 
-    def start(self, fn) -> tuple[list, threading.Event]:
-        """`fn` made on the hand's thread from now; its result lands in the list, then the event is set."""
-        out, done = [], threading.Event()
-        self._jobs.put((fn, out, done))
-        return out, done
+    def start(self, fn) -> list:
+        """`fn` made on the hand's thread from now; its result lands in the list."""
+        out: list = []
+        self._jobs.put((fn, out))
+        return out
+
+    @staticmethod
+    async def made(out: list):
+        """The result of a move `start`ed, once the hand has made it."""
+        while not out:
+            await asyncio.sleep(0.0005)
+        return out[0]
 
     async def do(self, fn):
         """`fn` made, and waited for (a move outside the measured window)."""
-        out, done = self.start(fn)
-        while not done.is_set():
-            await asyncio.sleep(0.0005)
-        return out[0]
+        return await self.made(self.start(fn))
 
     def close(self) -> None:
         self._jobs.put(None)
@@ -492,10 +498,9 @@ async def act(probe: Probe, page: Page, hand: Hand, moves: list, control: str, v
         return t0, c0, l0
 
     if path == "pi":  # the pin's callback runs on the hand's thread
-        out, done = hand.start(timed)
+        out = hand.start(timed)
         await asyncio.wait_for(ready, 10)
-        done.wait(10)
-        t0, c0, l0 = out[0]
+        t0, c0, l0 = await asyncio.wait_for(hand.made(out), 10)
     else:
         t0, c0, l0 = timed()
         await asyncio.wait_for(ready, 10)
@@ -652,10 +657,9 @@ class Floors:
             self.pin.drive_low()
             return t0, c0, l0
 
-        out, done = self.hand.start(press)
+        out = self.hand.start(press)
         t1, c1, l1 = await edge
-        done.wait(10)
-        t0, c0, l0 = out[0]
+        t0, c0, l0 = await asyncio.wait_for(self.hand.made(out), 10)
         self.samples["edge -> queue"].append(t1 - t0)
         self.cpu["process"].append(c1 - c0)
         self.cpu["loop"].append(l1 - l0)
