@@ -22,7 +22,7 @@ Stages, per action (a press, a token moved, START):
   log write        Store.append: the entry handed to the store's writer, once the light is out
                    (its commit follows, off the press path, within COMMIT_WITHIN or when someone
                    waits for it)
-  engine           the engine judging the input (feed.judge -> Match.handle; the one it was logged as)
+  engine           the engine judging the input (Match.handle; the one it was logged as)
   edge -> LED      the edge until the LED frame is out: the pixels written (or, when the press
                    changed nothing they show, the effects done deciding so): the panel's answer;
                    its sound starts right after
@@ -85,7 +85,7 @@ from benchmarks.pi_spi import use_hardware_spi  # noqa: E402
 from benchmarks.pico_process import PicoKeys, PicoProcess  # noqa: E402
 from benchmarks.stats import percentile  # noqa: E402
 from panel.games.airlines.bot import BotCrew  # noqa: E402
-from panel.games.airlines.engine import Phase  # noqa: E402
+from panel.games.airlines.engine import Match, Phase  # noqa: E402
 from panel.core.events import InputEvent  # noqa: E402
 from panel.hardware.leds import FakeStrip  # noqa: E402
 from panel.hardware.map import MAPS_DIR, GpioSource, MatrixSource, PinPairSource, load_map  # noqa: E402
@@ -209,13 +209,16 @@ def instrument(cockpit: Cockpit, io: HardwareIO, probe: Probe) -> None:
             probe.mark("log end")
         return seq
 
-    # The engine's call on the press path: judge(match, event) (the log's entry and the
-    # engine's input are one); a cockpit from before it had one: apply(match, entry).
-    name = "judge" if hasattr(cockpit_module, "judge") else "apply"
-    engine_call = getattr(cockpit_module, name)
+    # The engine's call on the press path: the match's own handle(event) (the log's entry and
+    # the engine's input are one); a cockpit from before that: replay's apply(match, entry).
+    if hasattr(cockpit_module, "apply"):
+        owner, name = cockpit_module, "apply"
+    else:
+        owner, name = Match, "handle"
+    engine_call = getattr(owner, name)
 
     def judged(match, item):
-        mine = (probe.mine(getattr(item, "control", None), getattr(item, "value", None)) if name == "judge" else
+        mine = (probe.mine(getattr(item, "control", None), getattr(item, "value", None)) if name == "handle" else
                 item.kind == "input" and probe.mine(item.data.get("control"), item.data.get("value")))
         if mine:
             probe.mark("engine start")
@@ -268,12 +271,12 @@ def instrument(cockpit: Cockpit, io: HardwareIO, probe: Probe) -> None:
     def restage(staged: bool) -> None:
         if staged:
             cockpit.queue.put_nowait, cockpit.store.append = queued, logged
-            setattr(cockpit_module, name, judged)
+            setattr(owner, name, judged)
             cockpit.__dict__.pop("_input", None)
         else:  # the class's own calls again, the module's own engine call
             cockpit.queue.__dict__.pop("put_nowait", None)
             cockpit.store.__dict__.pop("append", None)
-            setattr(cockpit_module, name, engine_call)
+            setattr(owner, name, engine_call)
             cockpit._input = taken
 
     probe.restage = restage

@@ -1,11 +1,11 @@
 """The log's entry and the engine's input are one (panel.games.feed): the service judges
-an input as it logs it (`entry_of`, `judge`), a replay reads it back from the log
-(`entry_event`, `apply`), and both make the same match."""
+an input as it logs it (`entry_of`, then the engine's `handle`), a replay reads it back
+from the log (`entry_event`, `apply`), and both make the same match."""
 
 from __future__ import annotations
 
 from panel.core.events import Action, InputEvent
-from panel.games.feed import apply, entry_event, entry_of, judge
+from panel.games.feed import apply, entry_event, entry_of
 
 from engine_helpers import move, press, scenario, start
 
@@ -31,7 +31,7 @@ def test_judging_as_logged_and_replaying_the_log_make_the_same_match():
         told += served.advance(event.t)
         kind, data = entry_of(event)
         log.append((kind, event.t, data))
-        told += judge(served, event)
+        told += served.handle(event)  # (the service's press path: judged as logged)
     for kind, t, data in log:
         read += replayed.advance(t)
         read += apply(replayed, kind, t, data)

@@ -47,17 +47,11 @@ def entry_event(kind: str, t: float, data: dict[str, Any]) -> InputEvent | Actio
 
 def entry_of(event: InputEvent | Action) -> tuple[str, dict[str, Any]]:
     """The log entry's kind and data an engine input is kept as (`entry_event` reads it
-    back as the same input)."""
+    back as the same input: the service judges the input it logged with the engine's own
+    `handle`, as `apply` does with the entry)."""
     if type(event) is InputEvent:
         return "input", {"control": event.control, "value": event.value}
     return "action", {"name": event.name, "params": event.params}
-
-
-def judge(engine: Engine, event: InputEvent | Action) -> list[GameEvent]:
-    """An input just logged as `entry_of(event)`, judged: what `apply` does with that entry,
-    without reading the input back from it (the service's press path: the log's entry and
-    the engine's input are one, `entry_event(*entry_of(event))` equals `event`)."""
-    return engine.handle(event)
 
 
 def apply(engine: Engine, kind: str, t: float, data: dict[str, Any]) -> list[GameEvent]:

@@ -47,7 +47,7 @@ from panel.service.join_codes import IDLE_SECONDS, JoinCodes, code_ok
 from panel.core.layout_file import whole_panel
 from panel.service.ports import MatchLog as Store, MatchRecord
 from panel.service.presentation import SERVICE_FIELDS, Presentation, public_event  # noqa: F401 (their old home)
-from panel.games.feed import entry_of, judge
+from panel.games.feed import entry_of
 from panel.service.saving import RETRY_FIRST, RETRY_MOST, Saving  # noqa: F401 (their old home)
 
 log = logging.getLogger("penguin-panel")
@@ -446,7 +446,9 @@ class Cockpit:
         self.saving.append(self.record.id, event.t, kind, data)  # in the log first; Refused when it cannot
         if event.t > self._t:
             self._t = event.t
-        return judge(self.match, event)
+        # Judged as it was logged: what feed.apply does with the entry, without reading the
+        # input back from it (entry_event(kind, event.t, data) == event).
+        return self.match.handle(event)
 
     def _status_from_match(self) -> None:
         """A match the engine has ended is stored as over, the way it ended."""

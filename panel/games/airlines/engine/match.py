@@ -148,6 +148,8 @@ class Match:
                                   expansion=layout.expansion, wanted=Word(settings.side),
                                   wanted_expansion=settings.expansion))
         self.settings = settings
+        # (the settings never change: read once, not asked at every press's light through current_team)
+        self.cooperative: bool = settings.mode == "cooperative"
         self.layout = layout
         if cards is None:
             from panel.games.airlines.deckgen import generate_deck
@@ -198,10 +200,6 @@ class Match:
         self.history: list[dict[str, Any]] = []  # one entry per finished turn, for the debrief
 
     # ------------------------------------------------------------------ public API
-
-    @property
-    def cooperative(self) -> bool:
-        return self.settings.mode == "cooperative"
 
     @property
     def finished(self) -> bool:
