@@ -150,6 +150,8 @@ class Match:
         self.settings = settings
         # (the settings never change: read once, not asked at every press's light through current_team)
         self.cooperative: bool = settings.mode == "cooperative"
+        # The teams as the pages and the lights show them (from the settings: made once; shared, never changed).
+        self._teams = [{"name": t.name, "players": list(t.players)} for t in settings.teams]
         self.layout = layout
         if cards is None:
             from panel.games.airlines.deckgen import generate_deck
@@ -502,7 +504,7 @@ class Match:
                 "scores": dict(self.scores),
                 "winner": self.winner,
                 "actions": self._lit_actions(),
-                "teams": self._past_view()["teams"],
+                "teams": self._teams,
             }
         return view
 
@@ -557,7 +559,7 @@ class Match:
         if self._past is None or self._past[0] != n:
             last = self.history[-1] if self.history else None
             self._past = (n, {
-                "teams": [{"name": t.name, "players": list(t.players)} for t in self.settings.teams],
+                "teams": self._teams,
                 "turns_played": self.turns_played(),
                 # The last finished turn and its round, for the pages.
                 "last_turn": self._public_turn(last) if last else None,
