@@ -127,8 +127,8 @@ class Probe:
     Two kinds of action, one after the other: a *staged* one has every wrapper and reads the
     CPU clocks at each stage (the engine's and the effects' own CPU); a *plain* one has only
     the wrappers its window's ends need (the press taken, the frame out, the pages told) and
-    reads the CPU clocks at the ends alone. A CPU clock read is a system call (about 1 us
-    warm, several cold) and each wrapper a Python call or three: the CPU of a whole press is
+    reads the CPU clocks at the ends alone. A CPU clock read is a system call and each
+    wrapper a Python call or three: the CPU of a whole press is
     taken from the plain ones, so that none of the probe's own work in the middle is in it."""
 
     def __init__(self):

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # slots: every press makes one (the press path's first object; made and read in every
-# light); a slotted frozen dataclass is made in about half the time of a plain one.
+# light); a slotted frozen dataclass is made faster than a plain one and read without a __dict__.
 @dataclass(frozen=True, slots=True)
 class InputEvent:
     """A control changed: a button (value True = pressed, False = released) or a token

@@ -57,21 +57,15 @@ def links(sources: Iterable[Any]) -> list[Any]:
     return [s for s in sources if isinstance(getattr(s, "connected", None), asyncio.Event)]
 
 
-def unheard(sources: Iterable[Any]) -> bool:
-    """A source that can lose its panel (the co-processor's link) does not hear it now."""
-    for source in sources:  # (asked after every input: no generator made for it)
-        connected = getattr(source, "connected", None)
-        if isinstance(connected, asyncio.Event) and not connected.is_set():
-            return True
-    return False
-
-
-def link_pause(sources: Iterable[Any], match: Any, t: float) -> Action | None:
-    """The pause a turn started (or resumed by the game master) at `t` while the
-    co-processor is not heard needs: it waits for the panel, as a turn does when the link is
-    lost during it (the link's source resumes it once the board is back and in sync). None
-    when the panel is heard or the engine would not pause now."""
-    if not unheard(sources):  # (asked first: after every input, and nearly always heard)
+def link_pause(links: Iterable[Any], match: Any, t: float) -> Action | None:
+    """The pause a turn started (or resumed by the game master) at `t` while a co-processor
+    is not heard needs (`links`: the sources `links()` found): it waits for the panel, as a
+    turn does when the link is lost during it (the link's source resumes it once the board
+    is back and in sync). None when the panel is heard or the engine would not pause now."""
+    for link in links:  # (asked after every input on a build with a link: no generator made for it)
+        if not link.connected.is_set():
+            break
+    else:
         return None
     pause = Action("pause", t, {"reason": "link"})
     return pause if match.refusal(pause) is None else None
