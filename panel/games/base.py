@@ -80,6 +80,14 @@ class Build:
         return dict(self.defaults.get(game, {}))
 
 
+# A show's answer to "what moves with time alone" (Show.motion), a plain tuple (made at
+# every frame): (the seconds left on a clock that ticks through its LAST_SECONDS, None when
+# none runs; a sound called again, (its tune, every so many seconds), for as long as the
+# snapshot asks it, None when none is; whether the picture moves: a clock drains,
+# something blinks).
+Motion = tuple[float | None, tuple[str, float] | None, bool]
+
+
 class Show(Protocol):
     """A game's lights and sounds: pure functions from its snapshot and the time to a frame,
     drawn with panel/games/lights.py, and its tunes. The one picture of the game:
@@ -93,11 +101,8 @@ class Show(Protocol):
     PRIORITY: Mapping[str, int]  # which tune cuts which: a higher one cuts a lower
     Cue: type  # the game's cue (a lights.Cue that knows its CUE_SECONDS): Cue(kind, start, whose colour)
 
-    def ticking(self, snapshot: dict[str, Any]) -> float | None: ...
-
-    def animating(self, snapshot: dict[str, Any]) -> bool: ...
-
-    def calling(self, snapshot: dict[str, Any]) -> tuple[str, float] | None: ...
+    def motion(self, snapshot: dict[str, Any]) -> Motion:
+        """What moves with time alone, in one call (every frame, a press's first, asks it)."""
 
     def render(self, snapshot: dict[str, Any], now: float, config: Any, cues: Any = ()) -> list[Any]: ...
 

@@ -94,14 +94,13 @@ class Effects(Closeable):
 
     def _update(self, show: Show, snapshot: dict[str, Any], now: float) -> None:
         phase = snapshot.get("phase")
-        left = show.ticking(snapshot)
+        left, call, moving = show.motion(snapshot)
         if left is not None and self._phase == phase and self._time_left is not None:
             # the clock passed a whole second of its last ones (... 3, 2, 1) since the last update
             k = math.ceil(left)
             if k < self._time_left and 1 <= k <= show.LAST_SECONDS:
                 self._sound(show, TICK, now)
         self._phase, self._time_left = phase, left
-        call = show.calling(snapshot)
         if call is not None:
             tune, every = call
             if now - self._played.get(tune, -math.inf) >= every:
@@ -122,8 +121,7 @@ class Effects(Closeable):
         # otherwise: the next frame is the next grid slot after now, never "now + interval",
         # so an update between frames (a press) does not push the grid and the rate does
         # not drift; a late wake-up skips the slots it missed instead of bunching them.
-        animating = show.animating(snapshot) or bool(self.cues)
-        if not animating:
+        if not (moving or self.cues):
             self._grid = None
         elif self._grid is None:
             self._grid = now + self.frame_interval

@@ -20,6 +20,7 @@ import math
 from typing import Any
 
 from panel.core.colour import Colour
+from panel.games.base import Motion
 from panel.games import lights
 from panel.games.lights import (AMBER, GREEN, NO_PIXELS, OFF, RED, WHITE, blink, drain, put, put_buttons,
                                 put_counts, scale)
@@ -57,20 +58,12 @@ class Cue(lights.Cue):
     SECONDS = CUE_SECONDS
 
 
-def ticking(snapshot: dict[str, Any]) -> float | None:
-    """Seconds left on the timer that ticks through its last seconds, None when none runs."""
-    return snapshot.get("time_left") if snapshot.get("phase") == "in_turn" else None
-
-
-def animating(snapshot: dict[str, Any]) -> bool:
-    """Whether the picture moves with time alone (the timer drains)."""
-    return snapshot.get("phase") == "in_turn"
-
-
-def calling(snapshot: dict[str, Any]) -> tuple[str, float] | None:
-    """A sound repeated (every so many seconds) for as long as the snapshot asks for it:
-    none in this game."""
-    return None
+def motion(snapshot: dict[str, Any]) -> Motion:
+    """While a turn runs its timer ticks through its last seconds and drains; no sound is
+    called again in this game."""
+    if snapshot.get("phase") == "in_turn":
+        return snapshot.get("time_left"), None, True
+    return None, None, False
 
 
 def team_colour(snapshot: dict[str, Any], team: str | None = None) -> Colour:

@@ -31,6 +31,7 @@ import math
 from typing import Any
 
 from panel.core.colour import Colour
+from panel.games.base import Motion
 from panel.games import lights
 from panel.games.lights import AMBER, GREEN, OFF, RED, WHITE, blink, count_pixels, drain, put, put_buttons, scale
 
@@ -78,20 +79,15 @@ class Cue(lights.Cue):
     SECONDS = CUE_SECONDS
 
 
-def ticking(snapshot: dict[str, Any]) -> float | None:
-    """Seconds left on the clock that runs, while the mission is played."""
-    return running_left(snapshot) if snapshot.get("phase") == "playing" else None
-
-
-def animating(snapshot: dict[str, Any]) -> bool:
-    """Whether the picture moves with time alone: a clock drains, something blinks."""
-    return snapshot.get("phase") in ("playing", "closing") or bool((snapshot.get("alerts") or {}).get("waiting"))
-
-
-def calling(snapshot: dict[str, Any]) -> tuple[str, float] | None:
-    """The alert's siren, again every ALERT_CALL_SECONDS until the card is reported flipped."""
+def motion(snapshot: dict[str, Any]) -> Motion:
+    """The clock that runs ticks while the mission is played; the alert's siren is called
+    again every ALERT_CALL_SECONDS until the card is reported flipped; the picture moves
+    while a clock drains or something blinks."""
+    phase = snapshot.get("phase")
     waiting = (snapshot.get("alerts") or {}).get("waiting")
-    return ("kaboom_alert", ALERT_CALL_SECONDS) if waiting and snapshot.get("phase") != "finished" else None
+    return (running_left(snapshot) if phase == "playing" else None,
+            ("kaboom_alert", ALERT_CALL_SECONDS) if waiting and phase != "finished" else None,
+            phase in ("playing", "closing") or bool(waiting))
 
 
 def player_colour(colour: str | None) -> Colour:

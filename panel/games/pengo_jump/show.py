@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from panel.core.colour import Colour
+from panel.games.base import Motion
 from panel.games import lights
 from panel.games.lights import GREEN, OFF, WHITE, blink, count_pixels, drain, put, put_buttons, scale
 
@@ -74,17 +75,10 @@ class Cue(lights.Cue):
     SECONDS = CUE_SECONDS
 
 
-def ticking(snapshot: dict[str, Any]) -> float | None:
-    return None  # no clock
-
-
-def animating(snapshot: dict[str, Any]) -> bool:
-    """Only the night's breathing pixel moves with time alone (cues move by themselves)."""
-    return bool(snapshot.get("last_turn"))
-
-
-def calling(snapshot: dict[str, Any]) -> tuple[str, float] | None:
-    return None
+def motion(snapshot: dict[str, Any]) -> Motion:
+    """No clock, no sound called again: only the night's breathing pixel moves with time
+    alone (cues move by themselves)."""
+    return None, None, bool(snapshot.get("last_turn"))
 
 
 def _fading(cue: Cue, now: float) -> float:

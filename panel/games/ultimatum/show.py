@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from panel.core.colour import Colour
+from panel.games.base import Motion
 from panel.games import lights
 from panel.games.lights import AMBER, OFF, WHITE, blink, put, scale
 
@@ -45,16 +46,9 @@ class Cue(lights.Cue):
     SECONDS = CUE_SECONDS
 
 
-def ticking(snapshot: dict[str, Any]) -> float | None:
-    return None
-
-
-def animating(snapshot: dict[str, Any]) -> bool:
-    return snapshot.get("phase") == "tie"
-
-
-def calling(snapshot: dict[str, Any]) -> tuple[str, float] | None:
-    return None
+def motion(snapshot: dict[str, Any]) -> Motion:
+    """No clock, no sound called again: the picture moves during a tie (it blinks)."""
+    return None, None, snapshot.get("phase") == "tie"
 
 
 def player_colour(colour: str | None) -> Colour:
