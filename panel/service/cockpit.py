@@ -134,6 +134,7 @@ class Cockpit:
         self.match: Engine | None = None
         # The match's lights at a match time (its show's view: `lights_snapshot`), once a match is on.
         self.lights_at: Callable[[float], dict[str, Any]] | None = None
+        self._game_of: tuple[Any, Any] = (_NOTHING, None)  # (a match's settings, its game): `game`
         self._offset = 0.0  # monotonic clock minus match time
         self._t = 0.0  # the latest match time given to the engine
         # The panel's token positions now, whether or not a match runs: a new match starts
@@ -223,8 +224,15 @@ class Cockpit:
 
     @property
     def game(self):
-        """The game of the match on the cockpit (the last one set up), None before any."""
-        return game_of(self.record.settings) if self.record is not None else None
+        """The game of the match on the cockpit (the last one set up), None before any:
+        looked up in the registry once per match's settings (they never change), not for
+        every press's state for the pages and card for the towers."""
+        record = self.record
+        if record is None:
+            return None
+        if record.settings is not self._game_of[0]:
+            self._game_of = (record.settings, game_of(record.settings))
+        return self._game_of[1]
 
     def full_snapshot(self) -> dict[str, Any] | None:
         return self.match.snapshot(self.now()) if self.match is not None else None

@@ -81,6 +81,7 @@ class Airlines:
 
     # (what `set_up` was asked, the match made for it): the next walk-up's match, made ahead
     _ahead: tuple[tuple, Match] | None = None
+    _named: tuple | None = None  # present()'s finished turns named: (last turn, round's turns, layout, tr, their names)
 
     def prepare(self, last: dict[str, Any] | None, *, build: Build, positions: dict[str, str],
                 language: str) -> None:
@@ -137,10 +138,15 @@ class Airlines:
         the round's), in the language of `tr` (English without it): the engine says ids."""
         layout = engine.layout
         state["stuck_name"] = layout.plain_name(state["stuck"], tr) if state.get("stuck") in layout else None
-        if state.get("last_turn"):
-            state["last_turn"] = _turn_named(state["last_turn"], layout, tr)
-        if state.get("round_turns"):
-            state["round_turns"] = [_turn_named(t, layout, tr) for t in state["round_turns"]]
+        last, turns = state.get("last_turn"), state.get("round_turns")
+        # The finished turns named once per turn added, not at every press's state: the
+        # engine keeps its view of them until a turn ends (read, never changed), and so
+        # does this, for as long as it is that view, layout and language.
+        named = self._named
+        if named is None or named[0] is not last or named[1] is not turns or named[2] is not layout or named[3] is not tr:
+            named = self._named = (last, turns, layout, tr, _turn_named(last, layout, tr) if last else last,
+                                   [_turn_named(t, layout, tr) for t in turns] if turns else turns)
+        state["last_turn"], state["round_turns"] = named[4], named[5]
         return state
 
     def present_event(self, event: dict[str, Any], engine: Match | None, tr: Any) -> dict[str, Any]:
