@@ -172,6 +172,42 @@ def test_a_match_on_the_broker_follows_the_schemas_and_never_shows_the_card(brok
     asyncio.run(scenario())
 
 
+def test_a_result_comes_after_its_matchs_events_and_ended_state(broker, tmp_path, monkeypatch):
+    """The broker slow to take a state (held here until the match is over): the match ends
+    meanwhile, and the venue still gets its game_ended event and its ended state before
+    its result (a result is the venue's sign that the match is over and told)."""
+    publish = aiomqtt.Client.publish
+    holding, released = asyncio.Event(), asyncio.Event()
+
+    async def held(client, name, *args, **kwargs):
+        if str(name) == "penguin-panel/v1/c1/state" and not released.is_set():
+            holding.set()
+            await released.wait()
+        return await publish(client, name, *args, **kwargs)
+
+    monkeypatch.setattr(aiomqtt.Client, "publish", held)
+
+    async def scenario():
+        async with Observer(broker) as venue, cockpit_on(broker, tmp_path) as (cockpit, bridge, fanned):
+            await bridge.connected.wait()
+            await holding.wait()  # the bridge is sending the idle state: it is in the middle of a pass
+            await new_match(cockpit)
+            await cockpit.action("start_turn", {})
+            await mistake(cockpit)
+            await mistake(cockpit)
+            await cockpit.action("end", {})
+            released.set()
+            result = await venue.wait(lambda m: str(m.topic) == bridge.topic("result"))
+            before = venue.messages[:venue.messages.index(result)]
+            events = [json.loads(bytes(m.payload))["event"]["type"] for m in before
+                      if str(m.topic) == bridge.topic("event")]
+            assert events == [e["type"] for e in fanned.events] and events[-1] == "game_ended"
+            state = json.loads(bytes([m for m in before if str(m.topic) == bridge.topic("state")][-1].payload))
+            assert state["phase"] == "finished" and state["match"]["status"] == "ended"
+
+    asyncio.run(scenario())
+
+
 # ---------------------------------------------------------------------------- commands
 
 def test_commands_go_through_the_game_masters_checks_and_the_log(broker, tmp_path):

@@ -93,6 +93,7 @@ class Bridge:
         self._seq = 0
         self._state: dict[str, Any] | None = None
         self._state_sent: dict[str, Any] | None = None
+        self._told: tuple[Any, Any] | None = None  # the match and status of the last state the broker has
         self._results_due = True
         self.results = Unacknowledged(0)  # what the venue has not acknowledged (the mark: in the store)
         self.acks = 0  # acknowledgements received
@@ -220,7 +221,7 @@ class Bridge:
         self.results.again()
         await self._tidy_retained(client, self._retained_topics())
         await self._announce(client)
-        self._state_sent = None  # republish the retained state
+        self._state_sent = self._told = None  # republish the retained state
         self._results_due = True
         self._wake.set()
         self.connected.set()
@@ -278,10 +279,12 @@ class Bridge:
                         send.cancel()
                     await asyncio.gather(*sends, return_exceptions=True)
             if self._state is not None:
-                payload = state_payload(s.cockpit_id, s.name, self._state, dropped=self.dropped)
+                state = self._state
+                payload = state_payload(s.cockpit_id, s.name, state, dropped=self.dropped)
                 if payload != self._state_sent:
                     await client.publish(self.topic("state"), encode(payload), qos=1, retain=True)
                     self._state_sent = payload
+                self._told = _ending(state)
             if self._results_due:
                 self._results_due = False
                 await self._send_results(client)
@@ -293,6 +296,13 @@ class Bridge:
         store = self.cockpit.store
         results = self.results
         records = await store.run(lambda: store.matches_after(results.acked, limit=RESULTS_WINDOW))
+        if self._behind():
+            # A match that ended while we read is in `records`, and the cockpit handed over its
+            # last events and its ended state as it ended (on its turn, before we got the
+            # records back): they go first, in the next pass, and its result after them.
+            self._results_due = True
+            self._wake.set()
+            return
         now = asyncio.get_running_loop().time()
         for record in results.due(records, now):
             payload = await self._result(record)
@@ -321,6 +331,13 @@ class Bridge:
         return result_payload(s.cockpit_id, s.name, game=game.id, match_id=record.id, created=record.created,
                               status=record.status, finished_at=finished_at(record.created, entries),
                               result=game.venue_result(match))
+
+    def _behind(self) -> bool:
+        """Whether the broker lacks some of what the cockpit handed over: an event still in
+        the outbox, or a state of another match or status than the last one published. A
+        result waits for them: the venue never gets a match's result before its game_ended
+        event and its ended state."""
+        return bool(self.events) or self._state is not None and _ending(self._state) != self._told
 
     def _advance(self) -> None:
         """The mark over what the venue acknowledged, kept in the store (a restart sends only
@@ -418,6 +435,11 @@ class Bridge:
             await cockpit.input(button, False)
             if not cockpit.active:
                 raise Refused(409, "no match could be set up (see the cockpit's log)")
+
+
+def _ending(state: dict[str, Any]) -> tuple[Any, Any]:
+    """What of a public state a result follows: its match and the match's status."""
+    return state.get("match_id"), state.get("status")
 
 
 def finished_at(created: str, entries) -> float:
