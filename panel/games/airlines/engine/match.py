@@ -260,8 +260,9 @@ class Match:
         return min(due) if due else None
 
     def advance(self, now: float) -> list[GameEvent]:
-        """Run the clock to `now`: settle times elapse and the turn timer may run out."""
-        self._view = self._lights = None  # the state is made again after any change
+        """Run the clock to `now`: settle times elapse and the turn timer may run out. The
+        views kept (`snapshot`, `lights`) leave the clock out: only a settle or the timer
+        running out makes them again."""
         out: list[GameEvent] = []
         while True:
             due_token = min(self._settle_due.items(), key=_settle_order) if self._settle_due else None
@@ -269,6 +270,7 @@ class Match:
             if due_token is not None and due_token[1] <= now and (timer is None or due_token[1] <= timer):
                 # A token settling at the very moment the timer runs out counts for the crew (rule 5).
                 tid, t = due_token
+                self._view = self._lights = None
                 self.now = max(self.now, t)
                 del self._settle_due[tid]
                 self._settled[tid] = self.positions[tid]
@@ -278,6 +280,7 @@ class Match:
                     self._turn.settled_paused.add(tid)  # moved in turn: judged when the timer runs again
                 continue
             if timer is not None and timer <= now:
+                self._view = self._lights = None
                 self.now = max(self.now, timer)
                 self._end_turn("time", timer, out)
                 continue
@@ -290,7 +293,7 @@ class Match:
         `refusal` refuses at that moment does nothing."""
         out = self.advance(event.t)
         t = self.now
-        self._view = self._lights = None
+        self._view = None  # the pages' view is made again after any input
         if isinstance(event, Action):
             self._act(event, t, out)
         elif event.control in self.layout.tokens:
@@ -302,6 +305,13 @@ class Match:
                 self._act(Action("flip" if role == "flip" else "start_turn", t), t, out)
         elif event.control in self.layout.buttons and event.value is True and self.phase is Phase.IN_TURN:
             self._button_pressed(event.control, t, out)
+            if not out:
+                # A step of the card's entry (or a card button, or the stuck one, pressed):
+                # every change of what the lights show makes an event (a card completed, a
+                # mistake), so the lights' view is kept, as the crew's most common press
+                # needs no more. tests/test_engine_invariants.py holds it to one made afresh.
+                return out
+        self._lights = None
         return out
 
     def refusal(self, action: Action) -> Refusal | None:
