@@ -40,11 +40,6 @@ class _Shows(dict):
         show = self[game] = show_for({"game": game})
         return show
 
-    def of(self, snapshot: dict[str, Any]) -> Show:
-        """The show of the game `snapshot` is of (show_for's answer)."""
-        game = snapshot.get("game")
-        return self[game] if game is not None else show_for(snapshot)
-
 
 class Effects(Closeable):
     def __init__(self, strip: PixelStrip | None, config: NeoPixelConfig | None, buzzer: BuzzerPlayer | None = None,
@@ -69,7 +64,8 @@ class Effects(Closeable):
 
     def apply(self, events: Iterable[GameEvent], snapshot: dict[str, Any], now: float) -> None:
         """Take the engine's events of one step, then bring the outputs up to date."""
-        show = self._shows.of(snapshot)
+        game = snapshot.get("game")  # (the show of the game it is of, looked up without a call)
+        show = self._shows[game] if game is not None else show_for(snapshot)
         for ev in events:
             sound, who = show.SOUNDS.get(ev.type, (None, None))
             if sound is None:
@@ -90,7 +86,8 @@ class Effects(Closeable):
             self._tunes.append((sound, t))
 
     def update(self, snapshot: dict[str, Any], now: float) -> None:
-        self._update(self._shows.of(snapshot), snapshot, now)
+        """Bring the outputs up to date with no new event (a frame due, a note of a tune)."""
+        self.apply((), snapshot, now)
 
     def _update(self, show: Show, snapshot: dict[str, Any], now: float) -> None:
         phase = snapshot.get("phase")

@@ -421,7 +421,9 @@ class Cockpit:
             t = self._t
         self._t = t
         stamped = InputEvent(event.control, event.value, t)
-        self.advance(t)  # a deadline due first, logged: the press is judged at its moment, as replayed
+        due = match.next_deadline()  # (advance's test, written out: every press asks it)
+        if due is not None and due <= t + SLACK:
+            self.advance(t)  # a deadline due first, logged: the press is judged at its moment, as replayed
         asked = match.asks(stamped)
         why = match.refusal(asked) if asked is not None else None
         try:

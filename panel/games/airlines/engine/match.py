@@ -496,7 +496,8 @@ class Match:
         its own: after a press the light is drawn before the pages' whole state is made
         (which is made on top of it). tests/test_engine_invariants.py holds the show's frame
         and sounds from it to those from the whole snapshot."""
-        return {**self._lights_view(), "time_left": self.time_left(now)}
+        view = self._lights  # (kept across most presses: asked without a call)
+        return {**(self._lights_view() if view is None else view), "time_left": self.time_left(now)}
 
     def _lights_view(self) -> dict[str, Any]:
         view = self._lights
