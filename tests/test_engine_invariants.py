@@ -63,9 +63,9 @@ class MatchMachine(RuleBasedStateMachine):
 
     def feed(self, event):
         self.inputs.append(event)
-        self.match.lights(event.t)  # the lights' view made before the step (what the match may keep)
+        self.match.snapshot(event.t)  # both views made before the step (what the match may keep)
         new = self.match.handle(event)
-        self.the_lights_kept_are_the_lights_made_afresh(event.t)
+        self.the_views_kept_are_the_views_made_afresh(event.t)
         self.the_lights_are_the_snapshot_the_show_draws()  # first after the change
         self.check_stream(new)
         self.events += new
@@ -109,9 +109,9 @@ class MatchMachine(RuleBasedStateMachine):
     @rule(dt=st.floats(min_value=0.0, max_value=8.0))
     def wait(self, dt):
         self.t += dt
-        self.match.lights(self.t)
+        self.match.snapshot(self.t)
         new = self.match.advance(self.t)
-        self.the_lights_kept_are_the_lights_made_afresh(self.t)
+        self.the_views_kept_are_the_views_made_afresh(self.t)
         self.the_lights_are_the_snapshot_the_show_draws()
         self.check_stream(new)
         self.events += new
@@ -190,15 +190,17 @@ class MatchMachine(RuleBasedStateMachine):
                 assert (team in options["teams"] and card in options["cards"]) == \
                     ask("challenge", team=team, card=card), (team, card)
 
-    def the_lights_kept_are_the_lights_made_afresh(self, t):
-        """The lights' view a match keeps across an input (a step of the card's entry) is
-        the one a match keeping nothing makes: a copy of its state with nothing kept."""
+    def the_views_kept_are_the_views_made_afresh(self, t):
+        """The views a match keeps across an input (a step of the card's entry) or a wait
+        are the ones a match keeping nothing makes: a copy of its state with nothing kept."""
         fresh = copy.copy(self.match)
         fresh._lights = fresh._view = None
         kept, made = self.match.lights(t), fresh.lights(t)
         assert {k: v for k, v in kept.items() if k != "actions"} == {k: v for k, v in made.items() if k != "actions"}
         # (the actions: all of them or only the lit ones, as the list of every action is kept or not)
         assert {n for n in LIT_ACTIONS if n in kept["actions"]} == {n for n in LIT_ACTIONS if n in made["actions"]}
+        fresh._lights = fresh._view = None
+        assert self.match.snapshot(t) == fresh.snapshot(t)
 
     @invariant()
     def the_lights_are_the_snapshot_the_show_draws(self):

@@ -293,7 +293,6 @@ class Match:
         `refusal` refuses at that moment does nothing."""
         out = self.advance(event.t)
         t = self.now
-        self._view = None  # the pages' view is made again after any input
         if isinstance(event, Action):
             self._act(event, t, out)
         elif event.control in self.layout.tokens:
@@ -307,11 +306,12 @@ class Match:
             self._button_pressed(event.control, t, out)
             if not out:
                 # A step of the card's entry (or a card button, or the stuck one, pressed):
-                # every change of what the lights show makes an event (a card completed, a
-                # mistake), so the lights' view is kept, as the crew's most common press
-                # needs no more. tests/test_engine_invariants.py holds it to one made afresh.
+                # neither view shows it (the buttons entered are the crew's to know), and
+                # every change they show makes an event (a card completed, a mistake), so
+                # both are kept: the crew's most common press makes neither again.
+                # tests/test_engine_invariants.py holds them to ones made afresh.
                 return out
-        self._lights = None
+        self._view = self._lights = None  # made again after any other input
         return out
 
     def refusal(self, action: Action) -> Refusal | None:
