@@ -799,3 +799,44 @@ def test_a_page_gone_between_two_messages_ends_its_writer_quietly():
         await asyncio.wait_for(peer.writer(), 10)
 
     asyncio.run(scenario())
+
+
+def test_a_page_too_slow_to_follow_is_closed_and_never_holds_up_the_cockpit():
+    """A phone that stops reading: the messages queue up to Peer.QUEUE, the next one closes
+    it ("try again later") instead of waiting or growing; its writer sends what was queued,
+    then the close, and a message after that is not queued. (The socket is a stand-in whose
+    sends wait until the test lets them go: a real one would need a phone that stops reading.)"""
+    from aiohttp import WSCloseCode
+
+    from panel.server.peers import Peer
+
+    class Stuck:
+        def __init__(self):
+            self.go, self.sent, self.closed = asyncio.Event(), [], None
+
+        async def send_str(self, data):
+            await self.go.wait()
+            self.sent.append(json.loads(data)["n"])
+
+        async def close(self, *, code):
+            self.closed = code
+
+    async def scenario():
+        ws = Stuck()
+        peer = Peer(ws, "board")
+        writer = asyncio.create_task(peer.writer())
+        peer.send({"n": 0})
+        await asyncio.sleep(0)  # (the writer takes message 0 and waits in its send)
+        for n in range(1, Peer.QUEUE + 1):
+            peer.send({"n": n})
+        assert peer.closing is None  # full, not over
+        peer.send({"n": Peer.QUEUE + 1})
+        assert peer.closing == WSCloseCode.TRY_AGAIN_LATER
+        peer.send({"n": Peer.QUEUE + 2})  # closing: not queued
+        ws.go.set()
+        await asyncio.wait_for(writer, 10)
+        return ws
+
+    ws = asyncio.run(scenario())
+    assert ws.sent == [0, *range(2, Peer.QUEUE + 1)]  # the oldest waiting (1) made room for the close
+    assert ws.closed == WSCloseCode.TRY_AGAIN_LATER
