@@ -142,6 +142,7 @@ class Probe:
         self.sent: list[float] = []      # perf_counter of every message the page was sent
         self.want: int | None = None     # index of the state message of the action in flight
         self.ready = asyncio.Event()     # set once that message is sent
+        self.publishing = False          # inside the cockpit's publish (the window's last stage)
         self.restage = lambda staged: None  # (instrument's: the wrappers of the kind of action)
 
     def start(self, control: str | None, value=None, *, staged: bool = True) -> None:
@@ -161,7 +162,8 @@ class Probe:
         self.sent.append(time.perf_counter())
         if self.want is None and self.judged in self.marks and message.get("type") == "state":
             self.want = len(self.sent) - 1
-            self.ready.set()
+            if not self.publishing:  # (else set once the pages are told: an Event's set is a call_soon
+                self.ready.set()     # of the probe's own, no part of the press)
 
     def mine(self, control, value) -> bool:
         return control == self.control and value == self.value and self.control is not None
@@ -186,9 +188,15 @@ def instrument(cockpit: Cockpit, io: HardwareIO, probe: Probe) -> None:
     publish = cockpit._publish
 
     def told(events):  # the LEDs, then the pages: the cockpit's whole answer to the action
-        publish(events)
+        outer, probe.publishing = probe.publishing, True
+        try:
+            publish(events)
+        finally:
+            probe.publishing = outer
         if "effects end" in probe.marks:
             probe.mark("told")
+        if probe.want is not None and not outer:
+            probe.ready.set()
 
     cockpit._publish = told
     put = cockpit.queue.put_nowait
