@@ -13,14 +13,12 @@ class Message(dict):
     and its JSON text for the pages' sockets, made once, by whoever asks first, however many
     pages are connected. Never changed once sent."""
 
-    __slots__ = ("_text",)
-
-    def __init__(self, *args: Any, **kw: Any):
-        super().__init__(*args, **kw)
-        self._text: str | None = None
+    __slots__ = ("_text",)  # (unset until asked: dict's own __init__ makes it, no call of ours per message)
 
     @property
     def text(self) -> str:
-        if self._text is None:
-            self._text = json.dumps(self)
-        return self._text
+        try:
+            return self._text
+        except AttributeError:
+            self._text: str = json.dumps(self)
+            return self._text

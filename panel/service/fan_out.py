@@ -38,6 +38,7 @@ class FanOut:
         self.subscribers: set[Any] = set()
         self.next_tick = 0.0  # clock time of the next state push a running turn needs
         self._last_card: str | None = None  # the key of the card the towers were last sent
+        self._card_seen: tuple | None = None  # what that key was made from (see _card_changed)
         self._tasks: set[asyncio.Task] = set()
 
     def publish(self, events: list[GameEvent]) -> None:
@@ -54,11 +55,11 @@ class FanOut:
                 except Exception:  # an LED or buzzer fault must not stop the game
                     log.exception("an effect failed")
         o.saving.flush()  # the log's entries the engine has judged: now the store's
-        full = o.full_snapshot()
+        full = None if o.match is None else o.match.snapshot(now)  # (full_snapshot(), at the lights' moment)
         if self.subscribers:
             # Each message made (and serialised) once, however many pages are connected.
             present = self.presentation
-            messages = [Message(type="event", event=present.event(e)) for e in events]
+            messages = [Message(type="event", event=present.event(e)) for e in events] if events else []
             messages.append(Message(type="state", state=present.state(full)))
             leds = None
             for sub in list(self.subscribers):
@@ -133,7 +134,7 @@ class FanOut:
 
     def forget_card(self) -> None:
         """A match newly on the cockpit: its first card goes to the towers whatever the last was."""
-        self._last_card = None
+        self._last_card = self._card_seen = None
 
     def close(self) -> None:
         for task in list(self._tasks):
@@ -141,6 +142,15 @@ class FanOut:
 
     # ------------------------------------------------------------------ the tower's card
     def _card_changed(self, full: dict[str, Any] | None) -> None:
+        # The card's key is made again only when what it is made from is not the very same:
+        # the engine keeps its view (and the card in it) across most presses, read and never
+        # changed, so the same card object is the same card. (Held here: its id cannot be reused.)
+        o = self.owner
+        seen = (full.get("card") if full else None, o.match, o.active, o.language)
+        last = self._card_seen
+        if last is not None and last[0] is seen[0] and last[1] is seen[1] and last[2] == seen[2] and last[3] == seen[3]:
+            return
+        self._card_seen = seen
         present = self.presentation
         key = present.card_key(present.tower_card(full))
         if key != self._last_card:
