@@ -194,12 +194,12 @@ class MatchMachine(RuleBasedStateMachine):
         """The views a match keeps across an input (a step of the card's entry) or a wait
         are the ones a match keeping nothing makes: a copy of its state with nothing kept."""
         fresh = copy.copy(self.match)
-        fresh._lights = fresh._view = None
+        fresh._lights = fresh._view = fresh._rest = None
         kept, made = self.match.lights(t), fresh.lights(t)
         assert {k: v for k, v in kept.items() if k != "actions"} == {k: v for k, v in made.items() if k != "actions"}
         # (the actions: all of them or only the lit ones, as the list of every action is kept or not)
         assert {n for n in LIT_ACTIONS if n in kept["actions"]} == {n for n in LIT_ACTIONS if n in made["actions"]}
-        fresh._lights = fresh._view = None
+        fresh._lights = fresh._view = fresh._rest = None
         assert self.match.snapshot(t) == fresh.snapshot(t)
 
     @invariant()

@@ -19,8 +19,9 @@ class Refusal(Text):
     __slots__ = ("param",)
 
     def __init__(self, message: str, param: str | None = None, **values: Any):
-        super().__init__(message, **values)
-        self.param = param
+        # (Text's fields set here, not by its __init__: the engines make a dozen refusals a
+        # turn's end, to list the actions allowed, before its state is sent.)
+        self.message, self.values, self.param = message, values, param
 
     def text(self, tr=None) -> str:
         reason = super().text(tr)

@@ -198,6 +198,7 @@ class Match:
         self._allowed_key: tuple | None = None
         self._view: dict[str, Any] | None = None  # snapshot() but the clock, until the next input or advance
         self._lights: dict[str, Any] | None = None  # lights() but the clock, likewise
+        self._rest: dict[str, Any] | None = None  # the view's fields beyond the lights', likewise
         self._past: tuple[int, dict[str, Any]] | None = None  # the finished turns' part of it, per len(history)
         self.history: list[dict[str, Any]] = []  # one entry per finished turn, for the debrief
 
@@ -270,7 +271,7 @@ class Match:
             if due_token is not None and due_token[1] <= now and (timer is None or due_token[1] <= timer):
                 # A token settling at the very moment the timer runs out counts for the crew (rule 5).
                 tid, t = due_token
-                self._view = self._lights = None
+                self._view = self._lights = self._rest = None
                 self.now = max(self.now, t)
                 del self._settle_due[tid]
                 self._settled[tid] = self.positions[tid]
@@ -280,7 +281,7 @@ class Match:
                     self._turn.settled_paused.add(tid)  # moved in turn: judged when the timer runs again
                 continue
             if timer is not None and timer <= now:
-                self._view = self._lights = None
+                self._view = self._lights = self._rest = None
                 self.now = max(self.now, timer)
                 self._end_turn("time", timer, out)
                 continue
@@ -311,7 +312,13 @@ class Match:
                 # both are kept: the crew's most common press makes neither again.
                 # tests/test_engine_invariants.py holds them to ones made afresh.
                 return out
-        self._view = self._lights = None  # made again after any other input
+            if len(out) == 1 and out[0].type == "mistake":
+                # A mistake that leaves the turn running changes only what the lights show
+                # (the mistakes, the stuck control): the pages' view is made again from the
+                # rest of it as kept, not afresh (held to one made afresh likewise).
+                self._view = self._lights = None
+                return out
+        self._view = self._lights = self._rest = None  # made again after any other input
         return out
 
     def refusal(self, action: Action) -> Refusal | None:
@@ -320,10 +327,17 @@ class Match:
         why = malformed(action, self.layout)
         if why is not None:
             return why
-        name, params = action.name, action.params
+        return self._refusal_now(action.name, action.params)
+
+    def _refusal_now(self, name: str, params: dict[str, Any]) -> Refusal | None:
+        """`refusal` of a well-formed action, by its name and parameters: what the moment
+        allows. Asked as it is where the engine makes the actions itself (every action the
+        pages list, the lights'): a turn's end asks it some fifteen times, before its state
+        is sent, and neither `malformed` nor an Action is of use there."""
+        finished = self.phase is Phase.FINISHED  # (`finished`, written out)
         if name == "new_match":  # rule 1
-            return None if self.finished else Refusal(N_("a match is still being played: end or abandon it first"))
-        if self.finished:
+            return None if finished else Refusal(N_("a match is still being played: end or abandon it first"))
+        if finished:
             return Refusal(N_("the match is over: set up a new match"))
         if name == "end" and params.get("when", "now") == "round":  # rule 25
             return self._end_of_round_refusal()
@@ -435,28 +449,28 @@ class Match:
 
     def _ask_every_action(self) -> dict[str, dict[str, list]]:
         out: dict[str, dict[str, list]] = {}
-        now = self.now
+        asked = self._refusal_now  # (each action made here is well-formed: `refusal` without `malformed`)
         for name in ACTIONS:
             if name == "challenge":
                 turn = self._turn
                 teams = ([None] if self.cooperative else []) + [t.name for t in self.settings.teams]
                 cards: list[Any] = ["current"] + list(range(len(turn.completed) if turn else 0))
                 ok = [(team, card) for team in teams for card in cards
-                      if self.refusal(Action(name, now, {"team": team, "card": card})) is None]
+                      if asked(name, {"team": team, "card": card}) is None]
                 if ok:
                     out[name] = {"teams": list(dict.fromkeys(tm for tm, _ in ok)),
                                  "cards": list(dict.fromkeys(c for _, c in ok))}
             elif name == "rule":
-                verdicts = [u for u in (True, False) if self.refusal(Action(name, now, {"upheld": u})) is None]
+                verdicts = [u for u in (True, False) if asked(name, {"upheld": u}) is None]
                 if verdicts:
                     out[name] = {"upheld": verdicts}
             elif name == "end":
-                when = [w for w in END_WHEN if self.refusal(Action(name, now, {"when": w})) is None]
+                when = [w for w in END_WHEN if asked(name, {"when": w}) is None]
                 if when:
                     out[name] = {"when": when}
             else:
                 params = {"control": next(iter(self.layout.tokens), "")} if name == "touch" else {}
-                if self.refusal(Action(name, now, params)) is None:
+                if asked(name, params) is None:
                     out[name] = {}
         return out
 
@@ -488,7 +502,7 @@ class Match:
         self._since: dict[str, float] = {t: -math.inf for t in start}
         self._settled: dict[str, str] = dict(start)
         self._settle_due: dict[str, float] = {}
-        self._view = self._lights = None
+        self._view = self._lights = self._rest = None
 
     def lights(self, now: float | None = None) -> dict[str, Any]:
         """The part of the snapshot the show draws the panel's lights from (show.py: the
@@ -525,14 +539,20 @@ class Match:
         not every action, team and card the pages are sent)."""
         if self._allowed is not None and self._allowed_key == self._refusal_key():
             return self._allowed
-        return {name: {} for name in LIT_ACTIONS if self.refusal(Action(name, self.now)) is None}
+        return {name: {} for name in LIT_ACTIONS if self._refusal_now(name, {}) is None}
 
     def _view_of_state(self) -> dict[str, Any]:
         """The whole state but the clock: the lights' part and the rest the pages show."""
+        rest = self._rest
+        if rest is None:
+            rest = self._rest = self._rest_of_state()
+        return {**self._lights_view(), **rest}
+
+    def _rest_of_state(self) -> dict[str, Any]:
+        """The view's fields beyond the lights' (their "actions" the whole list)."""
         turn = self._turn
         tower, crew = self.roles()
         return {
-            **self._lights_view(),
             "mode": self.settings.mode,
             "round": self.round,
             "rounds": self._coop_rounds if self.cooperative else None,
