@@ -9,10 +9,27 @@ their priorities (panel/games/<game>/show.py), and the effects hand it the one t
 
 from __future__ import annotations
 
+from functools import cache, cached_property
+
 from panel.games.lights import Steps
 from panel.hardware.resource import Closeable
 
 LOW, HIGH = 220.0, 3520.0
+
+
+@cache
+def _buzzer_of_fixed_range() -> type:
+    """gpiozero's TonalBuzzer, its lowest and highest tones worked out once: its `play` checks
+    every note against both, and works each out again from the middle tone and the octaves
+    (fifteen calls of a mistake's first note, on the press path), though neither can change
+    once the buzzer is made. (Made on first use: gpiozero is loaded only where a buzzer is.)"""
+    from gpiozero import TonalBuzzer
+
+    class BuzzerOfFixedRange(TonalBuzzer):
+        min_tone = cached_property(TonalBuzzer.min_tone.fget)
+        max_tone = cached_property(TonalBuzzer.max_tone.fget)
+
+    return BuzzerOfFixedRange
 
 
 class BuzzerPlayer(Closeable):
@@ -20,10 +37,8 @@ class BuzzerPlayer(Closeable):
         from gpiozero.tones import Tone
 
         if device is None:
-            from gpiozero import TonalBuzzer
-
             # A5 +- 2 octaves: 220-3520 Hz, where a small piezo is loud.
-            device = TonalBuzzer(pin, mid_tone=Tone("A5"), octaves=2, pin_factory=pin_factory)
+            device = _buzzer_of_fixed_range()(pin, mid_tone=Tone("A5"), octaves=2, pin_factory=pin_factory)
         self._device = device
         self._tone = Tone
         self._tones: dict[float, Tone] = {}  # each note's Tone made once: a mistake's first note is on the press path

@@ -56,7 +56,10 @@ class GroupCommit(SQLiteFile):
 
     def __init__(self, path: str | Path, *, commit_within: float = COMMIT_WITHIN, scan_wal: bool = False):
         self.commit_within = commit_within
-        self._cond = threading.Condition()
+        # The condition's lock, held as itself where a write is queued (on every press):
+        # `with` on the RLock is C, on the Condition two Python calls around it.
+        self._lock = threading.RLock()
+        self._cond = threading.Condition(self._lock)
         self._queue: list[QueuedWrite] = []     # waiting for the writer
         self._inflight: list[QueuedWrite] = []  # being committed
         self._ticket = 0                   # the last ticket given
@@ -155,7 +158,7 @@ class GroupCommit(SQLiteFile):
         a commit has failed since, to be tried again with what waits before it."""
         if self._db is None:
             raise StoreError(f"{self.path}: the store is closed")
-        with self._cond:
+        with self._lock:
             if self.failure is not None and not decided:
                 self._wanted = max(self._wanted, self._ticket)
                 self._cond.notify_all()
