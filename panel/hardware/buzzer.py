@@ -1,47 +1,34 @@
 """The buzzer: short tunes played as scheduled steps, never blocking the loop.
 
-A gpiozero TonalBuzzer on a PWM-capable pin. `play(name, now, steps=..., priority=...)`
-starts a tune; the loop calls `poll(now)` at `deadline` to move to the next note. A tune
-of higher priority cuts a lower one (the last-seconds tick never cuts a mistake or an
-end-of-turn sound). The buzzer knows no game: each game's show declares its tunes and
-their priorities (panel/games/<game>/show.py), and the effects hand it the one to play.
+A passive piezo on a PWM-capable pin, through gpiozero's PWMOutputDevice.
+`play(name, now, steps=..., priority=...)` starts a tune; the loop calls `poll(now)` at
+`deadline` to move to the next note. A tune of higher priority cuts a lower one (the
+last-seconds tick never cuts a mistake or an end-of-turn sound). The buzzer knows no game:
+each game's show declares its tunes and their priorities (panel/games/<game>/show.py), and
+the effects hand it the one to play.
 """
 
 from __future__ import annotations
 
-from functools import cache, cached_property
-
 from panel.games.lights import Steps
 from panel.hardware.resource import Closeable
 
-LOW, HIGH = 220.0, 3520.0
-
-
-@cache
-def _buzzer_of_fixed_range() -> type:
-    """gpiozero's TonalBuzzer, its lowest and highest tones worked out once: its `play` checks
-    every note against both, and works each out again from the middle tone and the octaves
-    (fifteen calls of a mistake's first note, on the press path), though neither can change
-    once the buzzer is made. (Made on first use: gpiozero is loaded only where a buzzer is.)"""
-    from gpiozero import TonalBuzzer
-
-    class BuzzerOfFixedRange(TonalBuzzer):
-        min_tone = cached_property(TonalBuzzer.min_tone.fget)
-        max_tone = cached_property(TonalBuzzer.max_tone.fget)
-
-    return BuzzerOfFixedRange
+LOW, HIGH = 220.0, 3520.0  # A3 to A7 (A5 +- 2 octaves): where a small piezo is loud; notes are kept in it
 
 
 class BuzzerPlayer(Closeable):
     def __init__(self, pin: int | None = None, *, pin_factory=None, device=None):
-        from gpiozero.tones import Tone
-
         if device is None:
-            # A5 +- 2 octaves: 220-3520 Hz, where a small piezo is loud.
-            device = _buzzer_of_fixed_range()(pin, mid_tone=Tone("A5"), octaves=2, pin_factory=pin_factory)
+            from gpiozero import PWMOutputDevice
+
+            # A passive piezo sounds a note as a square wave (on half the time) at the note's
+            # frequency: gpiozero's PWM output, the device its TonalBuzzer drives, used as
+            # itself. The notes are kept in LOW..HIGH here, so TonalBuzzer's own check of
+            # each note's range, through Tone objects (ten calls of a mistake's first note,
+            # on the press path), would only say it again. Silent: no frequency, as there.
+            device = PWMOutputDevice(pin, pin_factory=pin_factory)
+            device.frequency = None
         self._device = device
-        self._tone = Tone
-        self._tones: dict[float, Tone] = {}  # each note's Tone made once: a mistake's first note is on the press path
         self._steps: list[tuple[float | None, float]] = []
         self._until: float | None = None
         self.playing: str | None = None
@@ -62,19 +49,21 @@ class BuzzerPlayer(Closeable):
 
     def _next(self, now: float) -> None:
         if not self._steps:
-            self._device.stop()
+            self._sound(None)
             self.playing = None
             self._until = None
             return
         freq, seconds = self._steps.pop(0)
-        if freq is None:
-            self._device.stop()
-        else:
-            tone = self._tones.get(freq)
-            if tone is None:
-                tone = self._tones[freq] = self._tone.from_frequency(min(max(freq, LOW), HIGH))
-            self._device.play(tone)
+        self._sound(freq)
         self._until = now + seconds
+
+    def _sound(self, freq: float | None) -> None:
+        """The piezo at `freq` Hz (kept in LOW..HIGH), or silent (None)."""
+        if freq is None:
+            self._device.frequency = None
+        else:
+            self._device.frequency = min(max(freq, LOW), HIGH)
+            self._device.value = 0.5
 
     def poll(self, now: float) -> None:
         if self._until is None or now < self._until:
@@ -88,11 +77,10 @@ class BuzzerPlayer(Closeable):
     def note(self, tone: str | None) -> None:
         """Sound one note by name ("A4") until the next call, None for silence: the
         self-test's tones, outside any tune."""
+        from gpiozero.tones import Tone
+
         self._steps, self._until, self.playing = [], None, None
-        if tone is None:
-            self._device.stop()
-        else:
-            self._device.play(self._tone(tone))
+        self._sound(None if tone is None else Tone(tone).frequency)
 
     def close(self) -> None:
         if self._device is not None:

@@ -26,7 +26,7 @@ def board_model(model_file: Path = MODEL_FILE) -> str | None:
 
 
 def mock_factory():
-    """A MockFactory whose pins all support PWM, so a TonalBuzzer works on any of them."""
+    """A MockFactory whose pins all support PWM, so the buzzer's PWM output works on any of them."""
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
     return MockFactory(pin_class=MockPWMPin)
