@@ -31,6 +31,7 @@ from panel.games.airlines.engine.settings import CREW, MatchSettings
 
 CARDS_PER_TURN = 5  # rule 8
 MISTAKES_PER_TURN = 2  # rule 8
+ALLOWED_KEPT = 256  # answers of allowed() kept, one per _refusal_key() (a match meets a few dozen)
 LIT_ACTIONS = ("start_turn", "flip")  # the actions whose buttons light when allowed (show.py: START, FLIP)
 # Why the timer of a turn in progress stops (rule 18), and the ones a resume that names no
 # reason lifts: the game master's own pause and the pause after a restart.
@@ -194,8 +195,9 @@ class Match:
         self.unscored: dict[str, Any] | None = None  # the turn in progress an early end left unscored
         self.decided: dict[str, Any] | None = None  # an end with unequal turns: what decided it (_decide)
         self.unplayed = False  # the game master ended it before any turn was scored (rule 25)
-        self._allowed: dict[str, dict[str, list]] | None = None  # allowed(), while _refusal_key() stays the same
-        self._allowed_key: tuple | None = None
+        # allowed() by _refusal_key(): all that `refusal` reads, so an answer holds whenever
+        # its key comes back (each turn's end, each card of a team's turn: asked once each).
+        self._allowed: dict[tuple, dict[str, dict[str, list]]] = {}
         self._view: dict[str, Any] | None = None  # snapshot() but the clock, until the next input or advance
         self._lights: dict[str, Any] | None = None  # lights() but the clock, likewise
         self._rest: dict[str, Any] | None = None  # the view's fields beyond the lights', likewise
@@ -428,13 +430,17 @@ class Match:
         return {name: {k: list(v) for k, v in options.items()} for name, options in self._allowed_now().items()}
 
     def _allowed_now(self) -> dict[str, dict[str, list]]:
-        """allowed(), asked again only when what `refusal` reads has changed: every state the
-        pages and the lights are sent carries it, and most presses change none of it (a
-        button of the card, a token moved). Shared: read, never changed."""
+        """allowed(), asked only for what `refusal` reads that it has not met before: every
+        state the pages and the lights are sent carries it, most presses change none of it (a
+        button of the card, a token moved), and the rest come back turn after turn. Shared:
+        read, never changed."""
         key = self._refusal_key()
-        if self._allowed is None or key != self._allowed_key:
-            self._allowed, self._allowed_key = self._ask_every_action(), key
-        return self._allowed
+        allowed = self._allowed.get(key)
+        if allowed is None:
+            if len(self._allowed) >= ALLOWED_KEPT:  # (a long match's many keys: kept within bounds)
+                self._allowed.clear()
+            allowed = self._allowed[key] = self._ask_every_action()
+        return allowed
 
     def _refusal_key(self) -> tuple:
         """Everything of the match `refusal` reads besides the action's own parameters (the
@@ -534,11 +540,12 @@ class Match:
         return view
 
     def _lit_actions(self) -> dict[str, dict[str, list]]:
-        """The allowed actions the lights show: all of allowed() when it is kept, else only
+        """The allowed actions the lights show: all of allowed() when it is known, else only
         the LIT_ACTIONS it would list (START between turns asks two actions before its light,
         not every action, team and card the pages are sent)."""
-        if self._allowed is not None and self._allowed_key == self._refusal_key():
-            return self._allowed
+        allowed = self._allowed.get(self._refusal_key())
+        if allowed is not None:
+            return allowed
         return {name: {} for name in LIT_ACTIONS if self._refusal_now(name, {}) is None}
 
     def _view_of_state(self) -> dict[str, Any]:
