@@ -56,8 +56,8 @@ class GroupCommit(SQLiteFile):
 
     def __init__(self, path: str | Path, *, commit_within: float = COMMIT_WITHIN, scan_wal: bool = False):
         self.commit_within = commit_within
-        # The condition's lock, held as itself where a write is queued (on every press):
-        # `with` on the RLock is C, on the Condition two Python calls around it.
+        # The condition's lock, held as itself where a press's write is queued and the
+        # writer woken: `with` on the RLock is C, on the Condition two Python calls around it.
         self._lock = threading.RLock()
         self._cond = threading.Condition(self._lock)
         self._queue: list[QueuedWrite] = []     # waiting for the writer
@@ -182,7 +182,7 @@ class GroupCommit(SQLiteFile):
         to set its commit's timer) is no part of the press's answer. Nothing is later on the
         card for it: the commit waits COMMIT_WITHIN from when the write was queued."""
         if self._wake_owed:
-            with self._cond:
+            with self._lock:  # (the condition's own lock, as in _queue_write)
                 self._wake_owed = False
                 self._cond.notify_all()
 
