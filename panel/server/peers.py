@@ -73,11 +73,17 @@ class Peer:
             self.close(WSCloseCode.TRY_AGAIN_LATER)
             return
         self.queue.append(message)
-        waiting = self._waiting
+        waiting = self._waiting  # (_wake, written out: every press's first message asks it)
         if waiting is not None:
             self._waiting = None
             if not waiting.done():
                 waiting.set_result(None)
+
+    def _wake(self) -> None:
+        """The writer woken if it waits for a message."""
+        waiting, self._waiting = self._waiting, None
+        if waiting is not None and not waiting.done():
+            waiting.set_result(None)
 
     def revoke(self) -> None:
         """The join code changed: this tower must scan the new one."""
@@ -89,9 +95,7 @@ class Peer:
             if len(self.queue) >= self.QUEUE:  # a full queue: its oldest message dropped to make room
                 self.queue.popleft()
             self.queue.append(None)  # the writer sends what was queued before, then closes
-            waiting, self._waiting = self._waiting, None
-            if waiting is not None and not waiting.done():
-                waiting.set_result(None)
+            self._wake()
 
     async def writer(self) -> None:
         queue = self.queue

@@ -110,8 +110,9 @@ class Presentation:
 
     def card_key(self, card: dict[str, Any] | None) -> str:
         """What a tower's drawing depends on: the card and the pages' language. Asked after
-        every press: the card's repr (its keys always in the order the game makes them) is
-        a tenth of the cost of JSON with sorted keys."""
+        a press whose card is not the very object last checked (fan_out.py): the card's repr
+        (its keys always in the order the game makes them) is a tenth of the cost of JSON
+        with sorted keys."""
         return repr((card, self.owner.language))
 
     async def tower_view(self) -> dict[str, Any]:
