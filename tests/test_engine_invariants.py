@@ -64,7 +64,9 @@ class MatchMachine(RuleBasedStateMachine):
     def feed(self, event):
         self.inputs.append(event)
         self.match.snapshot(event.t)  # both views made before the step (what the match may keep)
+        view = self.kept_view_before()
         new = self.match.handle(event)
+        self.a_view_kept_is_unchanged(*view)
         self.the_views_kept_are_the_views_made_afresh(event.t)
         self.the_lights_are_the_snapshot_the_show_draws()  # first after the change
         self.check_stream(new)
@@ -110,7 +112,9 @@ class MatchMachine(RuleBasedStateMachine):
     def wait(self, dt):
         self.t += dt
         self.match.snapshot(self.t)
+        view = self.kept_view_before()
         new = self.match.advance(self.t)
+        self.a_view_kept_is_unchanged(*view)
         self.the_views_kept_are_the_views_made_afresh(self.t)
         self.the_lights_are_the_snapshot_the_show_draws()
         self.check_stream(new)
@@ -189,6 +193,18 @@ class MatchMachine(RuleBasedStateMachine):
             for card in ["current", 0, 1, 2, 3, 4]:
                 assert (team in options["teams"] and card in options["cards"]) == \
                     ask("challenge", team=team, card=card), (team, card)
+
+    def kept_view_before(self):
+        view = self.match.kept_view()
+        return view, copy.deepcopy(view)
+
+    def a_view_kept_is_unchanged(self, view, as_it_was):
+        """The view a step leaves the very same object is the same in every value (the pages'
+        state is presented again only when it is another object: Presentation.state)."""
+        if self.match.kept_view() is view:
+            assert view == as_it_was
+        clock = dict.fromkeys(Match.CLOCK)  # (the snapshot is the kept view with its clock set)
+        assert {**self.match.kept_view(), **clock} == {**self.match.snapshot(self.t), **clock}
 
     def the_views_kept_are_the_views_made_afresh(self, t):
         """The views a match keeps across an input (a step of the card's entry) or a wait

@@ -204,3 +204,61 @@ def test_the_collector_runs_between_the_owner_s_turns_never_in_a_press(tmp_path)
         gc.set_threshold(*thresholds)
     assert seen  # collections were made (which generation depends on what the process made before)
     assert not [g for g, during in seen if during], seen
+
+
+# ---------------------------------------------------------------------------- the pages' state
+class StatePage:
+    """A page's socket that checks every state message as it is sent: the one a presentation
+    that keeps nothing makes at that moment."""
+
+    view = "board"
+
+    def __init__(self, cockpit):
+        self.cockpit = cockpit
+        self.states = 0
+
+    def send(self, message):
+        if message["type"] == "state":
+            from panel.service.presentation import Presentation
+
+            assert message["state"] == Presentation(self.cockpit).state()
+            self.states += 1
+
+
+def test_the_pages_state_after_every_press_is_the_state_presented_afresh(tmp_path):
+    """The pages' state is presented again only when the engine's kept view is another
+    (Presentation.state): through card steps, mistakes, a turn's end, another turn in another
+    language, with the clock moving between presses, every state a page is sent is the one
+    presented afresh."""
+    import asyncio
+
+    from panel.core.i18n import translations
+    from panel.service.cockpit import Cockpit
+    from play_helpers import mistake, new_match, play_card
+
+    clock = [100.0]
+
+    async def scenario():
+        with Store(tmp_path / "panel.db") as store:
+            cockpit = Cockpit(store, sim=True, clock=lambda: clock[0])
+            await cockpit.start()
+            page = StatePage(cockpit)
+            cockpit.subscribe(page)
+            try:
+                await new_match(cockpit)
+                steps = [lambda: cockpit.action("start_turn", {}), lambda: play_card(cockpit),
+                         lambda: mistake(cockpit), lambda: play_card(cockpit), lambda: mistake(cockpit),
+                         lambda: cockpit.action("start_turn", {}), lambda: play_card(cockpit)]
+                for i, step in enumerate(steps):
+                    clock[0] += 1.5  # the clock moves between presses: a kept state gets the new one
+                    if i == 5:
+                        cockpit.set_language("es")
+                    await step()
+                await mistake(cockpit)
+                state = cockpit.public_state()  # (the stuck control named in the pages' language)
+                assert state["stuck_name"] == cockpit.match.layout.plain_name(state["stuck"], translations("es"))
+                assert page.states > 20
+            finally:
+                await cockpit.close()
+
+    asyncio.run(scenario())

@@ -30,7 +30,13 @@ class Engine(Protocol):
 
     An engine may also offer `lights(now)`: the part of `snapshot` its game's show draws
     from, made on its own so that the panel's light (the press's answer) is drawn before the
-    pages' whole state is made; `lights_source` asks it, or the whole snapshot where it has none."""
+    pages' whole state is made; `lights_source` asks it, or the whole snapshot where it has none.
+
+    An engine may also offer `kept_view()` and `CLOCK`: the dict its snapshot copies, the
+    very same object for as long as nothing has changed but the fields named in `CLOCK` (those
+    that move with time alone, which the snapshot sets over it). The pages' state of such an
+    engine is presented again only when that view is another object (Presentation.state): its
+    game's `present` reads nothing but the snapshot, the engine's layout and the language."""
 
     layout: Layout | None
     positions: dict[str, str]

@@ -59,7 +59,7 @@ class FanOut:
         if self.subscribers:
             # Each message made (and serialised) once, however many pages are connected.
             present = self.presentation
-            messages = [Message(type="event", event=present.event(e)) for e in events] if events else []
+            messages = [Message(type="event", event=e) for e in present.events(events)] if events else []
             messages.append(Message(type="state", state=present.state(full)))
             leds = None
             for sub in list(self.subscribers):

@@ -69,7 +69,7 @@ def action(owner: "Cockpit", name: Any, params: dict[str, Any]) -> list[dict[str
     why = refusal(owner.match, asked)
     if why is not None:
         raise Refused.by_engine(why)
-    return [owner.presentation.event(e) for e in owner.log_and_handle(asked)]
+    return owner.presentation.events(owner.log_and_handle(asked))
 
 
 def new_match(body: dict[str, Any], *, build: Any, positions: dict[str, str], language: str) -> tuple[Game, Engine]:

@@ -50,22 +50,20 @@ class Presentation:
     def __init__(self, owner: "Cockpit"):
         self.owner = owner
         self._art: tuple[str, dict[str, Any]] | None = None  # (card key, its drawing): the last card drawn
+        self._presented: tuple | None = None  # (the engine's kept view, match, catalog, what it was presented as)
 
     def state(self, full: dict[str, Any] | None = None) -> dict[str, Any]:
         """GET /api/state: the snapshot without the card, plus the SERVICE_FIELDS."""
         o = self.owner
-        match, record, language = o.match, o.record, o.language
+        match, record = o.match, o.record
+        tr = translations(o.language)
         if match is None:
             state: dict[str, Any] = {"phase": "idle", "positions": dict(o.positions), "finished": False,
                                      "actions": allowed_actions(None)}
         else:
-            state = dict(full if full is not None else match.snapshot(o.now()))
-            state.pop("card", None)
-            state = o.game.present(state, match, translations(language))
-            state["positions"] = dict(o.positions) if not o.active else state["positions"]
+            state = self._presented_snapshot(match, tr, full if full is not None else match.snapshot(o.now()))
         state["match_id"] = record.id if record else None
         state["status"] = record.status if record else None
-        tr = translations(language)
         state["walk_up_problem"] = o.walk_up_problem.text(tr) if o.walk_up_problem else None
         state["link"] = link_status(o.sources, sim=o.sim)
         error = o.saving.error
@@ -74,11 +72,41 @@ class Presentation:
         state["unsaved"] = o.unsaved.text(tr) if o.unsaved else None
         return state
 
-    def event(self, event: GameEvent) -> dict[str, Any]:
+    def _presented_snapshot(self, match: Any, tr: Any, full: dict[str, Any]) -> dict[str, Any]:
+        """The match's snapshot `full` without the card, named by its game for the reader, as a
+        dict of its own. Where the engine keeps its view (base.Engine.kept_view) and it is the
+        one last presented, in the same language, it is not presented again: the last one is
+        copied with `full`'s clock (a step of a card's entry, which changes nothing the pages
+        show, makes none of it again). Between matches the cockpit's own
+        positions stand in for the match's (the tokens as they stand now)."""
         o = self.owner
-        if o.match is None:
-            return public_event(event)
-        return o.game.present_event(public_event(event), o.match, translations(o.language))
+        active = o.active
+        kept_view = getattr(match, "kept_view", None) if active else None
+        view = kept_view() if kept_view is not None else None
+        last = self._presented
+        if view is not None and last is not None and last[0] is view and last[1] is match and last[2] is tr:
+            state = dict(last[3])
+            for name in match.CLOCK:
+                state[name] = full[name]
+            return state
+        state = dict(full)
+        state.pop("card", None)
+        state = o.game.present(state, match, tr)
+        if not active:
+            state["positions"] = dict(o.positions)
+        # (held here with the view, the match and the catalog: none of their ids can be reused)
+        self._presented = None if view is None else (view, match, tr, dict(state))
+        return state
+
+    def events(self, events: list[GameEvent]) -> list[dict[str, Any]]:
+        """One step's game events for the pages, public and named in their language (the
+        game and its catalog looked up once for them all)."""
+        o = self.owner
+        match = o.match
+        if match is None:
+            return [public_event(e) for e in events]
+        present, tr = o.game.present_event, translations(o.language)
+        return [present(public_event(e), match, tr) for e in events]
 
     def refusal(self, control: str, asked: Action, why: Refusal) -> dict[str, Any]:
         """A refused press for the pages: the control, the action it asked for and why, in

@@ -1,9 +1,14 @@
 """Penguin Airlines' actions and game events, declared once (the engine, the scenario reader
-and the service read them here)."""
+and the service read them here), and an event named for a reader."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from panel.core.events import declare_event_types
+
+if TYPE_CHECKING:
+    from panel.core.layout import Layout
 
 # Every action a game master, a cockpit button, an input source or a script can ask for,
 # with the parameters it takes. `new_match` is asked of the match in play (may another
@@ -41,3 +46,19 @@ EVENT_TYPES: dict[str, str] = declare_event_types({
     "game_ended": "the match is over (reason: complete, ended, abandoned; scores and result; the turn in progress "
                   "it left unscored, if any; the turns an end with unequal turns was decided on, if any)",
 })
+
+
+def named(event: dict[str, Any], layout: Layout | None, tr: Any) -> dict[str, Any]:
+    """A mistake's event dict with its control's plain name (`name`) in the language of `tr`
+    (English without it): the engine says the control's id; named here, once. Other events,
+    and any without a layout, unchanged."""
+    if layout is None or event.get("type") != "mistake" or event.get("control") not in layout:
+        return event
+    name = layout.plain_name(event["control"], tr)
+    out: dict[str, Any] = {}
+    for k, v in event.items():  # the name right after the control, where a reader looks for it
+        if k != "name":
+            out[k] = v
+        if k == "control":
+            out["name"] = name
+    return out

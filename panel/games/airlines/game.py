@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from panel.core.errors import ConfigError, Problem
-from panel.games.airlines.events import ACTIONS, EVENT_TYPES
+from panel.games.airlines.events import ACTIONS, EVENT_TYPES, named
 from panel.core.i18n import N_, _, translations
 from panel.core.layout import Layout
 from panel.core.layout_file import load_layout, whole_panel
@@ -150,8 +150,6 @@ class Airlines:
         return state
 
     def present_event(self, event: dict[str, Any], engine: Match | None, tr: Any) -> dict[str, Any]:
-        from panel.games.airlines.scenario import named
-
         return named(event, engine.layout if engine is not None else None, tr)
 
     def tower_card(self, card: dict[str, Any], engine: Match) -> dict[str, Any]:
@@ -170,7 +168,7 @@ class Airlines:
 
     # ------------------------------------------------------------------ afterwards
     def summary(self, engine: Match, events: list[Any]) -> dict[str, Any]:
-        from panel.games.airlines.scenario import contract_events, named
+        from panel.games.airlines.scenario import contract_events
 
         return {"scores": dict(engine.scores), "round": engine.round, "finished": engine.finished,
                 "winner": engine.winner, "tier": engine.tier, "outcome": engine.outcome, "ended_by": engine.ended_by,

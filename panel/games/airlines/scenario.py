@@ -37,7 +37,7 @@ from panel.games.airlines.deck_file import parse_cards
 from panel.games.airlines.engine import Match, MatchSettings, malformed
 from panel.core.errors import ConfigError, Problem
 from panel.core.events import Action, GameEvent, InputEvent
-from panel.games.airlines.events import ACTIONS
+from panel.games.airlines.events import ACTIONS, named
 from panel.core.i18n import N_, Text, Word, _
 from panel.core.layout import Layout
 from panel.core.layout_file import load_layout
@@ -149,22 +149,6 @@ def contract_events(events: list[GameEvent]) -> list[dict[str, Any]]:
             if reshuffled:
                 d["reshuffled"], reshuffled = True, False
         out.append(d)
-    return out
-
-
-def named(event: dict[str, Any], layout: Layout | None, tr: Any) -> dict[str, Any]:
-    """A mistake's event dict with its control's plain name (`name`) in the language of `tr`
-    (English without it): the engine says the control's id; named here, once. Other events,
-    and any without a layout, unchanged."""
-    if layout is None or event.get("type") != "mistake" or event.get("control") not in layout:
-        return event
-    name = layout.plain_name(event["control"], tr)
-    out: dict[str, Any] = {}
-    for k, v in event.items():  # the name right after the control, where a reader looks for it
-        if k != "name":
-            out[k] = v
-        if k == "control":
-            out["name"] = name
     return out
 
 

@@ -141,6 +141,8 @@ class Match:
     `advance(now)` when `next_deadline()` comes (timer expiry, a token's settle time).
     """
 
+    CLOCK = ("time_left",)  # the snapshot's one field that moves with time alone (kept_view)
+
     def __init__(self, settings: MatchSettings, layout: Layout, cards: list[Card] | None = None, *,
                  positions: dict[str, str] | None = None, shuffle: bool | None = None):
         if layout.side != settings.side or layout.expansion != settings.expansion:
@@ -489,10 +491,15 @@ class Match:
         between two inputs or advances: the rest is made once and kept until the next (the
         LEDs' frames ask twenty times a second while a turn runs, the pages four), each
         caller getting a dict of its own (its values shared: read, never changed)."""
+        return {**self.kept_view(), "time_left": self.time_left(now)}
+
+    def kept_view(self) -> dict[str, Any]:
+        """The dict `snapshot` copies: everything but the clock (`CLOCK`), the very same
+        object from one change to the next (base.Engine). Read, never changed."""
         view = self._view
         if view is None:
             view = self._view = self._view_of_state()
-        return {**view, "time_left": self.time_left(now)}
+        return view
 
     def place(self, positions: dict[str, str] | None) -> None:
         """Where the tokens stand when the match begins: the layout's start positions, with
