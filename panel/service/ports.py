@@ -25,7 +25,7 @@ class MatchRecord:
     problem: str | None = None  # why its settings or positions cannot be read (then both are {})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # (slots: every press queues one)
 class Entry:
     """One line of a match's log: `t` in match seconds (0 = when the match was set up)."""
 

@@ -307,7 +307,11 @@ class Match:
                 # The cockpit's own buttons ask for the game master's actions (rules 4 and 7).
                 role = self.layout.cockpit[event.control].role
                 self._act(Action("flip" if role == "flip" else "start_turn", t), t, out)
-        elif event.control in self.layout.buttons and event.value is True and self.phase is Phase.IN_TURN:
+        elif event.control in self.layout.buttons:
+            if event.value is not True or self.phase is not Phase.IN_TURN:
+                # A release, or a press with no turn running: nothing is judged, so neither
+                # view changes (advance made them again if the clock changed anything).
+                return out
             self._button_pressed(event.control, t, out)
             if not out:
                 # A step of the card's entry (or a card button, or the stuck one, pressed):
