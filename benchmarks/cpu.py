@@ -84,6 +84,7 @@ def serve_build(build: str, db: str, settings: str, port: str | None) -> None:
     from panel.hardware.leds import FakeStrip
     from panel.hardware.map import MAPS_DIR
     from panel.run import Options, resolve, serve
+    from panel.server import event_loop
 
     devices.open_strip = lambda config, sim=False: FakeStrip(config.count, keep=1)
     hardware = str(MAPS_DIR / f"{build}.toml")
@@ -91,7 +92,7 @@ def serve_build(build: str, db: str, settings: str, port: str | None) -> None:
         text = Path(hardware).read_text().replace('port = "/dev/ttyACM0"', f'port = "{port}"')
         hardware = str(Path(db).with_name("map.toml"))
         Path(hardware).write_text(text)
-    asyncio.run(serve(resolve(Options(db=db, host="127.0.0.1", port=0, settings=settings, hardware=hardware))))
+    event_loop.run(serve(resolve(Options(db=db, host="127.0.0.1", port=0, settings=settings, hardware=hardware))))
 
 
 def pico(folder: Path, budget: CpuBudget) -> PicoProcess:

@@ -181,6 +181,7 @@ def serve_with_probe(db: str, settings: str) -> None:
     """The real service on `db`, with a probe on its loop; on each line read from stdin it
     prints the longest stall since the previous line (and how many over STALL_MS)."""
     from panel.run import Options, resolve, serve
+    from panel.server import event_loop
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
@@ -208,7 +209,7 @@ def serve_with_probe(db: str, settings: str) -> None:
         await serve(resolve(Options(sim=True, db=db, port=0, settings=settings)))
         task.cancel()
 
-    asyncio.run(main())
+    event_loop.run(main())  # (the loop the service runs on)
 
 
 class Served:

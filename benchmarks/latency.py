@@ -103,6 +103,10 @@ try:  # (a version of the cockpit from before it froze its start-up: measured wi
     from panel.run import keep_start_out_of_collections  # noqa: E402
 except ImportError:
     keep_start_out_of_collections = None
+try:  # the loop the cockpit's process runs on (a version from before it chose one: asyncio's own)
+    from panel.server.event_loop import run as run_loop  # noqa: E402
+except ImportError:
+    run_loop = asyncio.run
 
 STAGES = ("edge -> queue", "log write", "engine", "edge -> LED", "socket message", "whole")
 # The marks (Probe.mark) the CPU figures (CPU_STAGES) are taken between: a plain action's whole
@@ -570,8 +574,8 @@ async def measure(tmp: Path, map_path: Path, actions: int, emu: PicoKeys | None)
             if emu is not None:
                 emu.drain()  # the board's answers to the commands, outside the measured windows
         return {"samples": samples, "cpu": cpu, "paths": paths, "floors": floors.samples, "floor cpu": floors.cpu,
-                "message bytes": max(page.sizes[-10:]),
-                "matches": cockpit.record.id}
+                "message bytes": max(page.sizes[-10:]), "matches": cockpit.record.id,
+                "loop": type(asyncio.get_running_loop()).__module__.split(".")[0]}
     finally:
         await floors.close()
         await close()
@@ -710,7 +714,8 @@ def report(build: str, got: dict, board_floor: list[float] | None) -> list[str]:
     floors = {"edge -> queue": fl["edge -> queue"], "log write": fl["log write"], "edge -> LED": fl["edge -> queue"],
               "socket message": fl["socket message"],
               "whole": [a + b for a, b in zip(fl["edge -> queue"], fl["socket message"])]}
-    out = [f"  {build} build ({got['matches']} matches played; the page's state message {got['message bytes']} bytes)"]
+    out = [f"  {build} build ({got['matches']} matches played; the page's state message {got['message bytes']} bytes; "
+           f"{got['loop']}'s event loop)"]
     for kind, stages in got["samples"].items():
         if not stages["whole"]:
             continue
@@ -742,7 +747,7 @@ def run_build(spec: dict) -> dict:
     use_hardware_spi()
     picos = [PicoKeys(p) for p in spec["picos"]]
     map_path = MAPS_DIR / f"{spec['build']}.toml"
-    got = asyncio.run(measure(Path(spec["dir"]), map_path, spec["actions"], picos[0] if picos else None))
+    got = run_loop(measure(Path(spec["dir"]), map_path, spec["actions"], picos[0] if picos else None))
     if picos:
         cell = next(iter(load_map(map_path).matrix_cells()))
         got["board floor"] = floor_board_edge(min(spec["actions"], 100), picos[1], cell)

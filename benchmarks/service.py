@@ -106,6 +106,7 @@ def accelerated_service(db: str, port_queue, rate: float) -> None:
     """The service's own code, in its own process, with match time running `rate`x fast."""
     from panel.web.app import build_app
     from panel.service.cockpit import Cockpit
+    from panel.server import event_loop
     from panel.server.guard import ConnectionGuard, bind, start_serving
     from panel.server.security import Security
     from panel.storage.store import Store
@@ -126,7 +127,7 @@ def accelerated_service(db: str, port_queue, rate: float) -> None:
             port_queue.put(sock.getsockname()[1])
             await asyncio.Event().wait()
 
-    asyncio.run(main())
+    event_loop.run(main())  # (the loop the service runs on)
 
 
 async def play_for(base: str, match_seconds: float, rate: float) -> dict:

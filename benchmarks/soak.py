@@ -82,6 +82,7 @@ def serve_child(db: str, settings: str, port: int, rate: float, board_map: str =
     """In the child: run.serve with match time at `rate`x, with the co-processor's link to
     the board of `board_map` beside the simulator when one is given."""
     from panel.run import Options, resolve, serve
+    from panel.server import event_loop
 
     logging.basicConfig(level=logging.INFO, format="penguin-panel: %(message)s", stream=sys.stderr)
     r = resolve(Options(sim=True, port=port, db=db, settings=settings))
@@ -91,7 +92,7 @@ def serve_child(db: str, settings: str, port: int, rate: float, board_map: str =
         return start + (t - start) * rate
 
     sources = [board_source(board_map, lambda: match_time(time.monotonic()), match_time)] if board_map else None
-    asyncio.run(serve(r, clock=lambda: match_time(time.monotonic()), sources=sources))
+    event_loop.run(serve(r, clock=lambda: match_time(time.monotonic()), sources=sources))
 
 
 def board_source(map_path: str, clock, match_time):

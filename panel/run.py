@@ -28,6 +28,7 @@ from panel.core.i18n import N_, Several, Text, _, languages, system, system_lang
 from panel.web.app import build_app
 from panel.service import collections_off_press
 from panel.service.cockpit import Cockpit
+from panel.server import event_loop
 from panel.server.guard import ConnectionGuard, guard_process, start_serving
 from panel.service.history import Retention
 from panel.server.lifecycle import bind_port, first_pin, say, stop_on_signals, until_stopped
@@ -446,5 +447,5 @@ async def prune_logs(db: Path, retention: Retention) -> int:
 def run(opts: Options) -> int:
     logging.basicConfig(level=logging.INFO, format="penguin-panel: %(message)s", stream=sys.stderr)
     r = resolve(opts)
-    asyncio.run(serve(r))
+    event_loop.run(serve(r))
     return 0

@@ -29,6 +29,7 @@ from panel.core import schema
 from panel.core.toml_file import read_toml
 from panel.core.i18n import N_, Text, _
 from panel.mqtt.settings import BrokerSettings, Table
+from panel.server import event_loop
 from panel.server.guard import ConnectionGuard, guard_process, start_serving
 from panel.server.lifecycle import bind_port, first_pin, say, stop_on_signals, until_stopped
 from panel.server.sdnotify import Notifier
@@ -137,5 +138,5 @@ async def serve(opts: Options, *, stop: asyncio.Event | None = None, guard: dict
 
 def run(opts: Options) -> int:
     logging.basicConfig(level=logging.INFO, format="penguin-panel: %(message)s", stream=sys.stderr)
-    asyncio.run(serve(opts))
+    event_loop.run(serve(opts))
     return 0
