@@ -104,9 +104,9 @@ try:  # (a version of the cockpit from before it froze its start-up: measured wi
 except ImportError:
     keep_start_out_of_collections = None
 try:  # the loop the cockpit's process runs on (a version from before it chose one: asyncio's own)
-    from panel.server.event_loop import run as run_loop  # noqa: E402
+    from panel.server.event_loop import kind as loop_kind, run as run_loop  # noqa: E402
 except ImportError:
-    run_loop = asyncio.run
+    run_loop, loop_kind = asyncio.run, lambda loop: "asyncio"
 
 STAGES = ("edge -> queue", "log write", "engine", "edge -> LED", "socket message", "whole")
 # The marks (Probe.mark) the CPU figures (CPU_STAGES) are taken between: a plain action's whole
@@ -575,7 +575,7 @@ async def measure(tmp: Path, map_path: Path, actions: int, emu: PicoKeys | None)
                 emu.drain()  # the board's answers to the commands, outside the measured windows
         return {"samples": samples, "cpu": cpu, "paths": paths, "floors": floors.samples, "floor cpu": floors.cpu,
                 "message bytes": max(page.sizes[-10:]), "matches": cockpit.record.id,
-                "loop": type(asyncio.get_running_loop()).__module__.split(".")[0]}
+                "loop": loop_kind(asyncio.get_running_loop())}
     finally:
         await floors.close()
         await close()
